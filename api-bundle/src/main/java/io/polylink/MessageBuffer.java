@@ -1,0 +1,166 @@
+package io.polylink;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The bytes of one RSR, written and read with bounds-checked routines in network byte order.
+ *
+ * <p>A buffer has a write index (its length) and a read index. Writes append and grow the buffer
+ * up to the context's maximum message size; reads consume from the read index and never go past
+ * the length. Variable-length items ({@code putBytes}, {@code putString}) carry a 32-bit length
+ * that is checked against what remains before anything is allocated.
+ *
+ * <p>Not thread-safe: one thread fills a buffer, one thread reads it.
+ */
+@ProviderType
+public interface MessageBuffer {
+
+    /** @return the number of bytes written */
+    int length();
+
+    /** @return the bytes left to read */
+    int remaining();
+
+    /** @return the read index */
+    int readIndex();
+
+    /**
+     * Empties the buffer for reuse without releasing memory.
+     *
+     * @return this buffer
+     */
+    MessageBuffer clear();
+
+    /**
+     * Moves the read index back to the first byte.
+     *
+     * @return this buffer
+     */
+    MessageBuffer rewind();
+
+    /**
+     * @param value a byte
+     * @return this buffer
+     * @throws MessageTooLargeException if the buffer would exceed the maximum message size
+     */
+    MessageBuffer putByte(byte value);
+
+    /** Writes 1 byte, 0 or 1. @param value the value @return this buffer */
+    MessageBuffer putBoolean(boolean value);
+
+    /** @param value the value @return this buffer @throws MessageTooLargeException if full */
+    MessageBuffer putShort(short value);
+
+    /** @param value the value @return this buffer @throws MessageTooLargeException if full */
+    MessageBuffer putInt(int value);
+
+    /** @param value the value @return this buffer @throws MessageTooLargeException if full */
+    MessageBuffer putLong(long value);
+
+    /** @param value the value @return this buffer @throws MessageTooLargeException if full */
+    MessageBuffer putFloat(float value);
+
+    /** @param value the value @return this buffer @throws MessageTooLargeException if full */
+    MessageBuffer putDouble(double value);
+
+    /**
+     * Writes a 32-bit length followed by the bytes.
+     *
+     * @param value the bytes
+     * @return this buffer
+     * @throws MessageTooLargeException if full
+     */
+    MessageBuffer putBytes(byte[] value);
+
+    /**
+     * Writes a 32-bit length followed by {@code length} bytes of {@code value} from {@code offset}.
+     *
+     * @param value the source
+     * @param offset first byte
+     * @param length number of bytes
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code value}
+     * @throws MessageTooLargeException if full
+     */
+    MessageBuffer putBytes(byte[] value, int offset, int length);
+
+    /**
+     * Writes the bytes with no length in front; the reader must know how many to read.
+     *
+     * @param value the source
+     * @param offset first byte
+     * @param length number of bytes
+     * @return this buffer
+     * @throws MessageTooLargeException if full
+     */
+    MessageBuffer putRaw(byte[] value, int offset, int length);
+
+    /**
+     * Writes a 32-bit length followed by the UTF-8 bytes of {@code value}.
+     *
+     * @param value the string
+     * @return this buffer
+     * @throws MessageTooLargeException if full
+     */
+    MessageBuffer putString(String value);
+
+    /**
+     * Writes a startpoint. Its descriptor tables go to each peer once per connection; after that
+     * a startpoint costs a short reference (about 30 bytes per target).
+     *
+     * @param value the startpoint
+     * @return this buffer
+     * @throws MessageTooLargeException if full
+     */
+    MessageBuffer putStartpoint(Startpoint value);
+
+    /** @return the next byte @throws MalformedMessageException if none is left */
+    byte getByte();
+
+    /** @return the next byte as a boolean @throws MalformedMessageException if none is left or it is not 0 or 1 */
+    boolean getBoolean();
+
+    /** @return the next short @throws MalformedMessageException if fewer than 2 bytes are left */
+    short getShort();
+
+    /** @return the next int @throws MalformedMessageException if fewer than 4 bytes are left */
+    int getInt();
+
+    /** @return the next long @throws MalformedMessageException if fewer than 8 bytes are left */
+    long getLong();
+
+    /** @return the next float @throws MalformedMessageException if fewer than 4 bytes are left */
+    float getFloat();
+
+    /** @return the next double @throws MalformedMessageException if fewer than 8 bytes are left */
+    double getDouble();
+
+    /**
+     * @return bytes written by {@link #putBytes(byte[])}
+     * @throws MalformedMessageException if the length is negative or more than what is left
+     */
+    byte[] getBytes();
+
+    /**
+     * Reads {@code length} raw bytes written by {@link #putRaw}.
+     *
+     * @param target where to copy
+     * @param offset first byte of {@code target}
+     * @param length number of bytes
+     * @throws MalformedMessageException if fewer than {@code length} bytes are left
+     */
+    void getRaw(byte[] target, int offset, int length);
+
+    /**
+     * @return a string written by {@link #putString(String)}
+     * @throws MalformedMessageException if the length is bad or the bytes are not UTF-8
+     */
+    String getString();
+
+    /**
+     * @return a startpoint written by {@link #putStartpoint(Startpoint)}, usable in this context
+     * @throws MalformedMessageException if the bytes are not a startpoint, or refer to a table
+     *     this context was never sent
+     */
+    Startpoint getStartpoint();
+}

@@ -1,0 +1,44 @@
+package io.polylink.spi;
+
+import io.polylink.ContextId;
+import io.polylink.LinkException;
+import io.polylink.Statistics;
+import java.nio.ByteBuffer;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * An open channel to one peer context over one method, shared by every link to that peer with the
+ * same parameters. Thread-safe: frames sent from several threads are never interleaved.
+ */
+@ConsumerType
+public interface Connection extends AutoCloseable {
+
+    /** @return the context at the other end */
+    ContextId peer();
+
+    /** @return the name of the method that made this connection */
+    String method();
+
+    /**
+     * Sends one frame made of {@code header} followed by {@code payload}, consuming both (their
+     * positions move to their limits). Writes from the caller's thread when the channel can take
+     * the frame now; otherwise copies what is left into a bounded queue for the method's thread.
+     * The buffers may be reused when this returns.
+     *
+     * @param header the frame's first bytes
+     * @param payload the rest
+     * @throws LinkException if the connection is closed or failed, or its queue stayed full past
+     *     the send timeout; the message names the peer and the reason
+     */
+    void send(ByteBuffer header, ByteBuffer payload);
+
+    /** @return whether frames can still be sent */
+    boolean isOpen();
+
+    /** @return frames and bytes sent and received on this connection, and its errors */
+    Statistics statistics();
+
+    /** Closes the channel; queued frames are dropped and the receiver is told. Idempotent. */
+    @Override
+    void close();
+}

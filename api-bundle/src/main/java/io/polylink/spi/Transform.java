@@ -1,0 +1,26 @@
+package io.polylink.spi;
+
+import io.polylink.ContextId;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * A reversible byte transform stacked on a method: compression, encryption. Register an instance
+ * as an OSGi service with the property {@link #NAME_PROPERTY} set to {@link #name()}.
+ */
+@ConsumerType
+public interface Transform {
+
+    /** Service property naming the transform. */
+    String NAME_PROPERTY = "polylink.transform";
+
+    /** @return the transform's name, as used in method stacks: {@code [a-z0-9-]{1,32}} */
+    String name();
+
+    /**
+     * Opens the state the transform keeps for one connection (keys, counters, dictionaries).
+     *
+     * @param peer the context at the other end
+     * @return a session used for every frame on that connection, in order
+     */
+    TransformSession open(ContextId peer);
+}

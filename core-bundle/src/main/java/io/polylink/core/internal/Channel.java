@@ -1,0 +1,320 @@
+package io.polylink.core.internal;
+
+import io.polylink.DescriptorTable;
+import io.polylink.MalformedMessageException;
+import io.polylink.MessageTooLargeException;
+import io.polylink.Statistics;
+import io.polylink.core.internal.FrameHeader.Control;
+import io.polylink.spi.Connection;
+import io.polylink.spi.FrameReceiver;
+import io.polylink.spi.Transform;
+import io.polylink.spi.TransformSession;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The core's state for one {@link Connection}, both ways: framing and transforms for what it
+ * sends, and for what it receives the tables and stacks the peer announced and the dispatch of
+ * each frame.
+ *
+ * <p>Sending is serialised by {@link #sendLock}; receiving runs on one method thread at a time.
+ */
+final class Channel implements FrameReceiver {
+
+    /** Tables one side may announce before it must reset: bounds the receiver's memory. */
+    static final int MAX_TABLES = 1024;
+    private static final int MAX_STACK_ID = 255;
+
+    private final ContextRuntime runtime;
+    private final Connection connection;
+    private final Counters counters = new Counters();
+    private final Map<String, TransformSession> sessions = new ConcurrentHashMap<>();
+
+    private final Object sendLock = new Object();
+    private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
+    private final ScratchBuffer[] encodeScratch;
+    private final Set<Long> sentTables = new HashSet<>();
+    private final Map<String, StackBinding> sendStacks = new HashMap<>();
+    private int lastStackId;
+
+    private final Map<Long, EncodedTable> receivedTables = new HashMap<>();
+    private final ReceiveStack[] receiveStacks = new ReceiveStack[MAX_STACK_ID + 1];
+    private final ByteBuffer authenticated = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
+    private final ScratchBuffer[] decodeScratch;
+    private final MessageBufferImpl reader;
+
+    /** The transforms the peer announced under one stack id; sessions {@code null} until resolved. */
+    private record ReceiveStack(String transforms, String[] names, TransformSession[] sessions) {}
+
+    Channel(ContextRuntime runtime, Connection connection) {
+        this.runtime = runtime;
+        this.connection = connection;
+        int bound = runtime.maxWirePayload();
+        this.encodeScratch = new ScratchBuffer[] {
+            new ScratchBuffer(bound, "encoded frame"), new ScratchBuffer(bound, "encoded frame")};
+        this.decodeScratch = new ScratchBuffer[] {
+            new ScratchBuffer(bound, "decoded frame"), new ScratchBuffer(bound, "decoded frame")};
+        this.reader = new MessageBufferImpl(runtime, 0);
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    Statistics statistics() {
+        return counters.snapshot();
+    }
+
+    // ---- sending
+
+    /**
+     * Binds a stack of transforms to this channel, announcing its id to the peer on first use.
+     *
+     * @throws io.polylink.LinkException if a transform is not installed or the channel failed
+     */
+    StackBinding bind(List<String> transforms) {
+        if (transforms.isEmpty()) {
+            return StackBinding.PLAIN;
+        }
+        String key = String.join("+", transforms);
+        synchronized (sendLock) {
+            StackBinding known = sendStacks.get(key);
+            if (known != null) {
+                return known;
+            }
+            if (lastStackId == MAX_STACK_ID) {
+                throw new io.polylink.LinkException("connection to " + connection.peer() + " over "
+                    + connection.method() + " already carries " + MAX_STACK_ID + " stacks");
+            }
+            TransformSession[] chain = new TransformSession[transforms.size()];
+            for (int i = 0; i < chain.length; i++) {
+                chain[i] = session(transforms.get(i));
+            }
+            StackBinding binding = new StackBinding(++lastStackId, key, chain);
+            byte[] name = key.getBytes(StandardCharsets.US_ASCII);
+            ByteBuffer announce = ByteBuffer.allocate(1 + name.length).put((byte) binding.id()).put(name).flip();
+            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.STACK.code(), 0, announce);
+            sendStacks.put(key, binding);
+            return binding;
+        }
+    }
+
+    /** Sends one RSR; the tables of startpoints in it go first if the peer lacks them. */
+    void send(StackBinding stack, int endpoint, int handler, MessageBufferImpl message) {
+        synchronized (sendLock) {
+            int count = message.tableCount();
+            if (count > 0) {
+                sendTables(stack, message.tables(), count);
+            }
+            try {
+                sendFrame(0, stack, handler, endpoint, message.payload());
+            } finally {
+                message.releasePayload();
+            }
+        }
+    }
+
+    private void sendTables(StackBinding stack, EncodedTable[] tables, int count) {
+        if (sentTables.size() + count > MAX_TABLES) {
+            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0,
+                ByteBuffer.allocate(0));
+            sentTables.clear();
+        }
+        for (int i = 0; i < count; i++) {
+            if (sentTables.add(tables[i].id())) {
+                sendFrame(FrameHeader.FLAG_CONTROL, stack, Control.TABLE.code(), 0,
+                    ByteBuffer.wrap(tables[i].bytes()));
+            }
+        }
+    }
+
+    private void sendFrame(int flags, StackBinding stack, int handler, int endpoint, ByteBuffer payload) {
+        int plainLength = payload.remaining();
+        FrameHeader.writeAuthenticated(header, flags, stack.id(), handler, endpoint);
+        ByteBuffer body = payload;
+        TransformSession[] chain = stack.sessions();
+        for (int i = 0; i < chain.length; i++) {
+            body = chain[i].encode(header.position(0), body, encodeScratch[i & 1]);
+        }
+        header.position(0);
+        FrameHeader.writeLength(header, body.remaining());
+        try {
+            connection.send(header, body);
+        } catch (RuntimeException e) {
+            counters.error();
+            throw e;
+        }
+        counters.sent(plainLength);
+    }
+
+    // ---- receiving
+
+    @Override
+    public boolean onFrame(ByteBuffer frame) {
+        try {
+            receive(frame);
+            return true;
+        } catch (MalformedMessageException | MessageTooLargeException e) {
+            counters.error();
+            runtime.badFrame(this, e);
+            return false;
+        } catch (RuntimeException e) {
+            counters.error();
+            runtime.badFrame(this, new MalformedMessageException("transform failed on a frame: " + e, e));
+            return false;
+        }
+    }
+
+    private void receive(ByteBuffer frame) {
+        int start = frame.position();
+        int headerLength = FrameHeader.validate(frame, runtime.maxWirePayload());
+        int flags = FrameHeader.flags(frame);
+        int stackId = FrameHeader.stackId(frame);
+        int handler = FrameHeader.handler(frame);
+        int endpoint = FrameHeader.endpoint(frame);
+        ByteBuffer body = frame.position(start + headerLength);
+        if (stackId != 0) {
+            body = untransform(frame, start, headerLength, stackId, body);
+        }
+        if (body.remaining() > runtime.maxMessageSize()) {
+            throw new MalformedMessageException("frame decodes to " + body.remaining()
+                + " bytes, the maximum message size is " + runtime.maxMessageSize());
+        }
+        if ((flags & FrameHeader.FLAG_CONTROL) != 0) {
+            control(handler, body);
+            return;
+        }
+        counters.received(body.remaining());
+        EndpointImpl target = runtime.endpoints().get(endpoint);
+        if (target == null) {
+            runtime.unknownEndpoint(connection.peer(), connection.method(), endpoint, handler);
+            return;
+        }
+        target.deliver(handler, reader.wrap(body, body.position(), body.remaining(), receivedTables::get));
+    }
+
+    private ByteBuffer untransform(ByteBuffer frame, int start, int headerLength, int stackId, ByteBuffer body) {
+        ReceiveStack stack = receiveStacks[stackId];
+        if (stack == null) {
+            throw new MalformedMessageException("frame uses stack id " + stackId
+                + ", which the peer never announced");
+        }
+        if (stack.sessions() == null) {
+            stack = resolve(stackId, stack);
+        }
+        authenticated.clear().put(0, frame, start, headerLength - 4).limit(headerLength - 4);
+        TransformSession[] chain = stack.sessions();
+        for (int i = chain.length - 1; i >= 0; i--) {
+            body = chain[i].decode(authenticated.position(0), body, decodeScratch[i & 1]);
+        }
+        return body;
+    }
+
+    private void control(int code, ByteBuffer body) {
+        Control control = Control.of(code);
+        if (control == null) {
+            throw new MalformedMessageException("control frame of unknown kind " + code);
+        }
+        switch (control) {
+            case TABLE -> {
+                if (receivedTables.size() >= MAX_TABLES) {
+                    throw new MalformedMessageException("peer announced more than " + MAX_TABLES
+                        + " descriptor tables without a reset");
+                }
+                int at = body.position();
+                DescriptorTable table = TableCodec.decode(body);
+                byte[] bytes = new byte[body.position() - at];
+                body.get(at, bytes);
+                long id = EncodedTable.idOf(bytes, 0, bytes.length);
+                receivedTables.put(id, new EncodedTable(table, bytes, id));
+            }
+            case STACK -> announceReceived(body);
+            case TABLE_RESET -> receivedTables.clear();
+        }
+    }
+
+    private void announceReceived(ByteBuffer body) {
+        int id = TableCodec.need(body, 1, "stack id").get() & 0xFF;
+        if (id == 0 || receiveStacks[id] != null) {
+            throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
+        }
+        byte[] name = new byte[body.remaining()];
+        body.get(name);
+        String transforms = new String(name, StandardCharsets.US_ASCII);
+        String[] names = transforms.split("\\+", -1);
+        for (String n : names) {
+            if (!io.polylink.Descriptor.validName(n)) {
+                throw new MalformedMessageException("stack announcement names an invalid transform '"
+                    + n + "'");
+            }
+        }
+        receiveStacks[id] = new ReceiveStack(transforms, names, null);
+    }
+
+    /** Opens the sessions of a received stack, now or again after a transform came back. */
+    private ReceiveStack resolve(int id, ReceiveStack stack) {
+        TransformSession[] chain = new TransformSession[stack.names().length];
+        for (int i = 0; i < chain.length; i++) {
+            if (runtime.transform(stack.names()[i]) == null) {
+                throw new MalformedMessageException("frame uses stack '" + stack.transforms()
+                    + "' but transform " + stack.names()[i] + " is not installed here");
+            }
+            chain[i] = session(stack.names()[i]);
+        }
+        ReceiveStack resolved = new ReceiveStack(stack.transforms(), stack.names(), chain);
+        receiveStacks[id] = resolved;
+        return resolved;
+    }
+
+    private TransformSession session(String name) {
+        return sessions.computeIfAbsent(name, n -> {
+            Transform transform = runtime.transform(n);
+            if (transform == null) {
+                throw new io.polylink.LinkException("transform " + n + " is not installed here");
+            }
+            return transform.open(connection.peer());
+        });
+    }
+
+    /**
+     * Drops a departed transform's session and every stack using it, so its class loader is not
+     * kept alive; stacks the peer announced resolve again if the transform returns.
+     */
+    void forget(String transform) {
+        synchronized (sendLock) {
+            sendStacks.values().removeIf(s -> List.of(s.transforms().split("\\+")).contains(transform));
+        }
+        for (int i = 1; i < receiveStacks.length; i++) {
+            ReceiveStack stack = receiveStacks[i];
+            if (stack != null && List.of(stack.names()).contains(transform)) {
+                receiveStacks[i] = new ReceiveStack(stack.transforms(), stack.names(), null);
+            }
+        }
+        TransformSession session = sessions.remove(transform);
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    @Override
+    public void onClosed(Throwable cause) {
+        runtime.channelClosed(this, cause);
+        sessions.values().forEach(TransformSession::close);
+        sessions.clear();
+    }
+
+    @Override
+    public String toString() {
+        return connection.method() + " connection to " + connection.peer();
+    }
+}

@@ -1,0 +1,123 @@
+package io.polylink.core.internal;
+
+import io.polylink.Context;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.NameRegistry;
+import io.polylink.spi.SelectionPolicy;
+import io.polylink.spi.Transform;
+import java.lang.System.Logger.Level;
+import java.util.Arrays;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.Map;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * Wires a {@link ContextRuntime} into OSGi: tracks method, transform, policy and registry services
+ * as they come and go, and registers the runtime as the framework's {@link Context}.
+ *
+ * <p>The runtime is registered by hand after activation rather than as the component's own
+ * service, so the service object is the runtime itself and never a half-activated component.
+ */
+@Component(configurationPid = "io.polylink.core", configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = CoreConfig.class)
+public final class ContextComponent {
+
+    private static final System.Logger LOG = System.getLogger("io.polylink.core");
+
+    private final ContextRuntime runtime;
+    private final ServiceRegistration<Context> registration;
+
+    @Activate
+    public ContextComponent(BundleContext bundle, CoreConfig config) {
+        runtime = new ContextRuntime(new CoreSettings(config.maxMessageSize(), config.handlerThreads(),
+            Arrays.stream(config.table()).map(String::strip).filter(s -> !s.isEmpty()).toList()));
+        Dictionary<String, Object> properties = new Hashtable<>();
+        properties.put("polylink.context.id", runtime.id().toString());
+        registration = bundle.registerService(Context.class, runtime, properties);
+    }
+
+    @Deactivate
+    void deactivate() {
+        try {
+            registration.unregister();
+        } catch (IllegalStateException alreadyGone) {
+            // the framework is stopping and took the registration with it
+        }
+        runtime.close();
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+        policyOption = ReferencePolicyOption.GREEDY, target = "(" + CommunicationMethod.NAME_PROPERTY + "=*)")
+    void addMethod(CommunicationMethod method, Map<String, Object> properties) {
+        try {
+            runtime.addMethod(method, preference(properties));
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "method " + method.name() + " left out: " + e.getMessage(), e);
+        }
+    }
+
+    void removeMethod(CommunicationMethod method) {
+        runtime.removeMethod(method);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+        policyOption = ReferencePolicyOption.GREEDY, target = "(" + Transform.NAME_PROPERTY + "=*)")
+    void addTransform(Transform transform) {
+        try {
+            runtime.addTransform(transform);
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "transform " + transform.name() + " left out: " + e.getMessage(), e);
+        }
+    }
+
+    void removeTransform(Transform transform) {
+        runtime.removeTransform(transform);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+        policyOption = ReferencePolicyOption.GREEDY)
+    void setPolicy(SelectionPolicy policy) {
+        runtime.policy(policy);
+    }
+
+    void unsetPolicy(SelectionPolicy policy) {
+        runtime.policyGone(policy);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+        policyOption = ReferencePolicyOption.GREEDY)
+    void setRegistry(NameRegistry registry) {
+        runtime.registry(registry);
+    }
+
+    void unsetRegistry(NameRegistry registry) {
+        runtime.registryGone(registry);
+    }
+
+    private static int preference(Map<String, Object> properties) {
+        Object value = properties.get(CommunicationMethod.PREFERENCE_PROPERTY);
+        if (value instanceof Number n) {
+            return n.intValue();
+        }
+        if (value instanceof String s) {
+            try {
+                return Integer.parseInt(s.strip());
+            } catch (NumberFormatException e) {
+                LOG.log(Level.WARNING, "ignoring " + CommunicationMethod.PREFERENCE_PROPERTY + "=" + s
+                    + ": not an integer");
+            }
+        }
+        return 100;
+    }
+}

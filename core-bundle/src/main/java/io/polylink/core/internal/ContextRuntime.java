@@ -1,0 +1,451 @@
+package io.polylink.core.internal;
+
+import io.polylink.Context;
+import io.polylink.ContextId;
+import io.polylink.Descriptor;
+import io.polylink.DescriptorTable;
+import io.polylink.Endpoint;
+import io.polylink.LinkException;
+import io.polylink.MessageBuffer;
+import io.polylink.PolylinkException;
+import io.polylink.Startpoint;
+import io.polylink.Statistics;
+import io.polylink.core.internal.StartpointCodec.TargetRef;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.Connection;
+import io.polylink.spi.FrameReceiver;
+import io.polylink.spi.InboundSink;
+import io.polylink.spi.NameRegistry;
+import io.polylink.spi.SelectionPolicy;
+import io.polylink.spi.Transform;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+
+/**
+ * The runtime of one context: its methods and transforms, its descriptor table, its endpoints,
+ * and the channels its links travel on. Plain Java; {@link ContextComponent} wires it into OSGi.
+ *
+ * <p>Methods and transforms may come and go at any time. Each change bumps the
+ * {@linkplain #generation() generation}, and every link selects again on its next send.
+ */
+final class ContextRuntime implements Context, InboundSink {
+
+    private static final System.Logger LOG = System.getLogger("io.polylink.core");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
+    /** Room transforms may add to a payload: lz4's worst case plus headers and tags. */
+    private static final int TRANSFORM_ALLOWANCE = 4096;
+
+    /** A method with what the core needs to know of it. */
+    private record InstalledMethod(CommunicationMethod method, int preference, byte[] address) {}
+
+    private final ContextId id = ContextId.random();
+    private final CoreSettings settings;
+    private final EndpointTable endpoints = new EndpointTable();
+    private final Counters counters = new Counters();
+    private final RateLimitedLog log = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(1));
+    private final ThreadPoolExecutor executor;
+    private final Map<String, InstalledMethod> methods = new ConcurrentHashMap<>();
+    private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
+    private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
+    private final ChannelPool pool = new ChannelPool();
+    private volatile SelectionPolicy policy = FirstApplicablePolicy.INSTANCE;
+    private volatile NameRegistry registry;
+    private volatile EncodedTable table;
+    private volatile int generation;
+    private volatile boolean closed;
+
+    ContextRuntime(CoreSettings settings) {
+        this.settings = settings;
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(settings.handlerThreads(), settings.handlerThreads(),
+            30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "polylink-handler-" + threads.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        this.executor.allowCoreThreadTimeOut(true);
+        addMethod(new LocalMethod(), Integer.MIN_VALUE);
+    }
+
+    // ---- Context
+
+    @Override
+    public ContextId id() {
+        return id;
+    }
+
+    @Override
+    public DescriptorTable descriptorTable() {
+        return table.table();
+    }
+
+    @Override
+    public Endpoint createEndpoint() {
+        return createEndpoint(null);
+    }
+
+    @Override
+    public Endpoint createEndpoint(Object attachment) {
+        checkOpen();
+        return endpoints.add(this, attachment);
+    }
+
+    @Override
+    public MessageBuffer allocateBuffer(int initialCapacity) {
+        if (initialCapacity < 0 || initialCapacity > settings.maxMessageSize()) {
+            throw new IllegalArgumentException("buffer capacity " + initialCapacity + " is outside 0.."
+                + settings.maxMessageSize());
+        }
+        return new MessageBufferImpl(this, initialCapacity);
+    }
+
+    @Override
+    public Startpoint startpoint(String text) {
+        return startpoint(StartpointCodec.fromText(text));
+    }
+
+    @Override
+    public void publish(String name, Startpoint startpoint) {
+        String text = own(startpoint).toText();
+        try {
+            registry(name).publish(name, text);
+        } catch (IOException e) {
+            throw new PolylinkException("cannot publish '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<Startpoint> lookup(String name) {
+        try {
+            return registry(name).lookup(name).map(this::startpoint);
+        } catch (IOException e) {
+            throw new PolylinkException("cannot look up '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void unpublish(String name) {
+        try {
+            registry(name).unpublish(name);
+        } catch (IOException e) {
+            throw new PolylinkException("cannot unpublish '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Set<String> methods() {
+        return new TreeSet<>(methods.keySet());
+    }
+
+    @Override
+    public Set<String> transforms() {
+        return new TreeSet<>(transforms.keySet());
+    }
+
+    @Override
+    public int maxMessageSize() {
+        return settings.maxMessageSize();
+    }
+
+    @Override
+    public Statistics statistics() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public String toString() {
+        return "context " + id;
+    }
+
+    // ---- methods, transforms, policy, registry
+
+    /**
+     * Starts a method and adds it to this context's table.
+     *
+     * @throws IllegalArgumentException if its name is invalid or taken
+     * @throws Exception if it fails to start
+     */
+    synchronized void addMethod(CommunicationMethod method, int preference) {
+        String name = method.name();
+        if (!Descriptor.validName(name) || methods.containsKey(name)) {
+            throw new IllegalArgumentException("method name '" + name + "' is invalid or already installed");
+        }
+        try {
+            method.start(new MethodContextImpl(id, this, FrameHeader.MAX_LENGTH + maxWirePayload()));
+        } catch (Exception e) {
+            method.stop();
+            throw new PolylinkException("method " + name + " failed to start: " + e.getMessage(), e);
+        }
+        methods.put(name, new InstalledMethod(method, preference, method.localAddress()));
+        changed();
+    }
+
+    /** Removes a method: its links select again on their next send. */
+    synchronized void removeMethod(CommunicationMethod method) {
+        InstalledMethod installed = methods.get(method.name());
+        if (installed == null || installed.method() != method) {
+            return;
+        }
+        methods.remove(method.name());
+        changed();
+        pool.forgetMethod(method.name());
+        try {
+            method.stop();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "method " + method.name() + " failed to stop cleanly", e);
+        }
+        channels.values().removeIf(c -> c.connection().method().equals(method.name()));
+    }
+
+    synchronized void addTransform(Transform transform) {
+        if (!Descriptor.validName(transform.name()) || transforms.putIfAbsent(transform.name(), transform) != null) {
+            throw new IllegalArgumentException("transform name '" + transform.name()
+                + "' is invalid or already installed");
+        }
+        changed();
+    }
+
+    synchronized void removeTransform(Transform transform) {
+        if (transforms.remove(transform.name(), transform)) {
+            changed();
+            channels.values().forEach(c -> c.forget(transform.name()));
+        }
+    }
+
+    synchronized void policy(SelectionPolicy policy) {
+        this.policy = policy;
+        generation++;
+    }
+
+    /** With a greedy reference the replacement arrives first, so only the current one resets. */
+    synchronized void policyGone(SelectionPolicy gone) {
+        if (policy == gone) {
+            policy(FirstApplicablePolicy.INSTANCE);
+        }
+    }
+
+    synchronized void registry(NameRegistry registry) {
+        this.registry = registry;
+    }
+
+    synchronized void registryGone(NameRegistry gone) {
+        if (registry == gone) {
+            registry = null;
+        }
+    }
+
+    /** Rebuilds the table and makes every link select again. Caller holds the lock. */
+    private void changed() {
+        List<Descriptor> entries = new ArrayList<>();
+        entries.add(new Descriptor(LocalMethod.NAME, new byte[0]));
+        if (settings.table().isEmpty()) {
+            methods.values().stream()
+                .filter(m -> !m.method().name().equals(LocalMethod.NAME))
+                .sorted(Comparator.comparingInt(InstalledMethod::preference)
+                    .thenComparing(m -> m.method().name()))
+                .forEach(m -> entries.add(new Descriptor(m.method().name(), m.address())));
+        } else {
+            for (String stack : settings.table()) {
+                Descriptor wanted = new Descriptor(stack, new byte[0]);
+                InstalledMethod m = methods.get(wanted.method());
+                if (m != null && !wanted.method().equals(LocalMethod.NAME)
+                    && transforms.keySet().containsAll(wanted.transforms())) {
+                    entries.add(new Descriptor(stack, m.address()));
+                }
+            }
+        }
+        table = EncodedTable.of(DescriptorTable.of(entries));
+        generation++;
+    }
+
+    // ---- used by the rest of the core
+
+    int generation() {
+        return generation;
+    }
+
+    SelectionPolicy policy() {
+        return policy;
+    }
+
+    EndpointTable endpoints() {
+        return endpoints;
+    }
+
+    ExecutorService executor() {
+        return executor;
+    }
+
+    int maxWirePayload() {
+        return settings.maxMessageSize() + settings.maxMessageSize() / 255 + TRANSFORM_ALLOWANCE;
+    }
+
+    CommunicationMethod method(String name) {
+        InstalledMethod m = methods.get(name);
+        return m == null ? null : m.method();
+    }
+
+    Transform transform(String name) {
+        return transforms.get(name);
+    }
+
+    Startpoint startpointTo(EndpointImpl endpoint) {
+        return new StartpointImpl(this, new TargetRef[] {new TargetRef(id, endpoint.id(), table)},
+            LinkOptions.DEFAULT);
+    }
+
+    StartpointImpl startpoint(TargetRef[] targets) {
+        return new StartpointImpl(this, targets, LinkOptions.DEFAULT);
+    }
+
+    MessageBufferImpl own(MessageBuffer buffer) {
+        if (buffer instanceof MessageBufferImpl b) {
+            return b;
+        }
+        throw new IllegalArgumentException("message buffer " + buffer + " was not made by a Polylink "
+            + "context; allocate it with Context.allocateBuffer");
+    }
+
+    StartpointImpl own(Startpoint startpoint) {
+        if (startpoint instanceof StartpointImpl s) {
+            return s;
+        }
+        throw new IllegalArgumentException("startpoint " + startpoint + " was not made by a Polylink "
+            + "context; get it from an endpoint, a message or Context.startpoint(text)");
+    }
+
+    /** Builds the route for a chosen entry, connecting if needed. */
+    Route route(ContextId target, int endpoint, Descriptor chosen, LinkOptions options, int generation) {
+        if (chosen.method().equals(LocalMethod.NAME) && chosen.transforms().isEmpty()) {
+            return new LocalRoute(this, endpoint, generation);
+        }
+        InstalledMethod m = methods.get(chosen.method());
+        if (m == null) {
+            throw new LinkException("method " + chosen.method() + " left while the link was being set up");
+        }
+        Map<String, String> parameters = options.parameters(chosen.method());
+        Channel channel = pool.get(new ChannelPool.Key(target, chosen.method(), parameters),
+            () -> connect(m.method(), target, chosen, parameters), this::channelFor);
+        return new ChannelRoute(channel, channel.bind(chosen.transforms()), endpoint, generation);
+    }
+
+    private Connection connect(CommunicationMethod method, ContextId target, Descriptor chosen,
+                               Map<String, String> parameters) {
+        try {
+            return method.connect(target, chosen.address(), parameters);
+        } catch (LinkException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new LinkException(method.name() + " failed to connect to "
+                + method.describe(chosen.address()) + ": " + e, e);
+        }
+    }
+
+    @Override
+    public FrameReceiver open(Connection connection) {
+        return channelFor(connection);
+    }
+
+    private Channel channelFor(Connection connection) {
+        return channels.computeIfAbsent(connection, c -> new Channel(this, c));
+    }
+
+    void sent(int bytes) {
+        counters.sent(bytes);
+    }
+
+    void received(int bytes) {
+        counters.received(bytes);
+    }
+
+    void sendFailed() {
+        counters.error();
+    }
+
+    void channelClosed(Channel channel, Throwable cause) {
+        channels.remove(channel.connection(), channel);
+        pool.forget(channel);
+        if (cause != null) {
+            log.warn("connection lost", channel + " closed: " + cause.getMessage(), null);
+        }
+    }
+
+    void badFrame(Channel channel, RuntimeException problem) {
+        counters.error();
+        log.warn("bad frame", "closing " + channel + ": " + problem.getMessage(), null);
+    }
+
+    void unknownEndpoint(ContextId from, String method, int endpoint, int handler) {
+        counters.error();
+        log.warn("unknown endpoint", "RSR for handler " + handler + " of unknown or closed endpoint "
+            + endpoint + " from " + from + " over " + method + " dropped", null);
+    }
+
+    void unknownHandler(EndpointImpl endpoint, int handler) {
+        counters.error();
+        log.warn("unknown handler", "RSR for unknown handler " + handler + " of " + endpoint
+            + " dropped; register the handler before sending to it", null);
+    }
+
+    void handlerFailed(EndpointImpl endpoint, int handler, Throwable failure) {
+        counters.error();
+        log.warn("handler failed", "handler " + handler + " of " + endpoint + " threw " + failure, failure);
+    }
+
+    private NameRegistry registry(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new PolylinkException("invalid name '" + name + "': use 1 to 128 letters, digits, "
+                + "'.', '_' and '-', not starting with '.'");
+        }
+        NameRegistry r = registry;
+        if (r == null) {
+            throw new PolylinkException("no naming registry is available; start the core's directory "
+                + "registry or register a NameRegistry service");
+        }
+        return r;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new PolylinkException(this + " is closed");
+        }
+    }
+
+    /** Stops every method and handler thread. Idempotent. */
+    synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (InstalledMethod m : List.copyOf(methods.values())) {
+            removeMethod(m.method());
+        }
+        for (Transform t : List.copyOf(transforms.values())) {
+            removeTransform(t);
+        }
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+                LOG.log(Level.WARNING, "handlers of " + this + " did not finish within 5 s; interrupted");
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

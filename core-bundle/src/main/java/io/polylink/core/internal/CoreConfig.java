@@ -1,0 +1,19 @@
+package io.polylink.core.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** Configuration of the core, PID {@code io.polylink.core}. */
+@ObjectClassDefinition(name = "Polylink core", description = "The context runtime of this framework")
+@interface CoreConfig {
+
+    @AttributeDefinition(description = "Largest RSR payload sent or accepted, in bytes (1024..2^30)")
+    int maxMessageSize() default CoreSettings.DEFAULT_MAX_MESSAGE_SIZE;
+
+    @AttributeDefinition(description = "Threads that run EXECUTOR handlers")
+    int handlerThreads() default 2;
+
+    @AttributeDefinition(description = "Stacks this context advertises after 'local', in order, "
+        + "e.g. 'shm,lz4/tcp,tcp'; empty: every installed method, in preference order")
+    String[] table() default {};
+}

@@ -1,0 +1,145 @@
+package io.polylink.core.internal;
+
+import io.polylink.Context;
+import io.polylink.Delivery;
+import io.polylink.Endpoint;
+import io.polylink.Handler;
+import io.polylink.Startpoint;
+import io.polylink.Statistics;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * An endpoint: a copy-on-write handler table read without locks on the delivery path.
+ */
+final class EndpointImpl implements Endpoint {
+
+    private static final HandlerSlot[] NONE = new HandlerSlot[0];
+
+    private final ContextRuntime runtime;
+    private final int id;
+    private final Object attachment;
+    private final Counters counters = new Counters();
+    private final SerialExecutor executor;
+    private volatile HandlerSlot[] handlers = NONE;
+    private volatile boolean closed;
+
+    EndpointImpl(ContextRuntime runtime, int id, Object attachment) {
+        this.runtime = runtime;
+        this.id = id;
+        this.attachment = attachment;
+        this.executor = new SerialExecutor(runtime.executor());
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    @Override
+    public Context context() {
+        return runtime;
+    }
+
+    @Override
+    public Endpoint register(int handlerId, Handler handler) {
+        return register(handlerId, Delivery.INLINE, handler);
+    }
+
+    @Override
+    public synchronized Endpoint register(int handlerId, Delivery delivery, Handler handler) {
+        checkHandlerId(handlerId);
+        HandlerSlot slot = new HandlerSlot(Objects.requireNonNull(handler, "handler"),
+            Objects.requireNonNull(delivery, "delivery"));
+        HandlerSlot[] next = handlerId < handlers.length ? handlers.clone()
+            : Arrays.copyOf(handlers, handlerId + 1);
+        next[handlerId] = slot;
+        handlers = next;
+        return this;
+    }
+
+    @Override
+    public synchronized Endpoint unregister(int handlerId) {
+        if (handlerId >= 0 && handlerId < handlers.length) {
+            HandlerSlot[] next = handlers.clone();
+            next[handlerId] = null;
+            handlers = next;
+        }
+        return this;
+    }
+
+    @Override
+    public Object attachment() {
+        return attachment;
+    }
+
+    @Override
+    public Startpoint startpoint() {
+        return runtime.startpointTo(this);
+    }
+
+    @Override
+    public Statistics statistics() {
+        return counters.snapshot();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        runtime.endpoints().remove(this);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Runs the handler for one RSR. Never throws: unknown handlers and failing handlers are
+     * counted and logged.
+     *
+     * @param message positioned at the payload; valid only during this call
+     */
+    void deliver(int handlerId, MessageBufferImpl message) {
+        HandlerSlot[] table = handlers;
+        HandlerSlot slot = handlerId < table.length ? table[handlerId] : null;
+        if (slot == null || closed) {
+            counters.error();
+            runtime.unknownHandler(this, handlerId);
+            return;
+        }
+        counters.received(message.length());
+        runtime.received(message.length());
+        if (slot.delivery() == Delivery.INLINE) {
+            run(slot.handler(), handlerId, message);
+        } else {
+            MessageBufferImpl copy = message.detachedCopy();
+            try {
+                executor.execute(() -> run(slot.handler(), handlerId, copy));
+            } catch (RuntimeException rejected) {
+                counters.error();
+                runtime.handlerFailed(this, handlerId, rejected);
+            }
+        }
+    }
+
+    private void run(Handler handler, int handlerId, MessageBufferImpl message) {
+        try {
+            handler.handle(this, message);
+        } catch (Throwable t) {
+            counters.error();
+            runtime.handlerFailed(this, handlerId, t);
+        }
+    }
+
+    static void checkHandlerId(int handlerId) {
+        if (handlerId < 0 || handlerId > MAX_HANDLER_ID) {
+            throw new IllegalArgumentException("handler id " + handlerId + " is outside 0.."
+                + MAX_HANDLER_ID);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "endpoint " + id + "@" + runtime.id();
+    }
+}

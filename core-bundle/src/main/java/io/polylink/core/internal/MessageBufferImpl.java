@@ -1,0 +1,367 @@
+package io.polylink.core.internal;
+
+import io.polylink.MalformedMessageException;
+import io.polylink.MessageBuffer;
+import io.polylink.MessageTooLargeException;
+import io.polylink.Startpoint;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A message over a {@link ByteBuffer} region {@code [base, base + length)}, read and written with
+ * absolute accesses so the buffer's own position is free for handing the payload to a method.
+ *
+ * <p>A buffer the application allocated is writable and grows up to the context's maximum message
+ * size. A buffer handed to a handler wraps the received bytes in place and is read-only.
+ */
+final class MessageBufferImpl implements MessageBuffer {
+
+    private static final int INITIAL_TABLE_SLOTS = 2;
+
+    private final ContextRuntime runtime;
+    private ByteBuffer bytes;
+    private int base;
+    private int length;
+    private int readIndex;
+    private boolean readOnly;
+    /** Tables of the startpoints written into this message, to send ahead of it. */
+    private EncodedTable[] tables;
+    private int tableCount;
+    /** Where the startpoints read from this message find their tables. */
+    private TableResolver resolver = TableResolver.NONE;
+
+    MessageBufferImpl(ContextRuntime runtime, int capacity) {
+        this.runtime = runtime;
+        this.bytes = ByteBuffer.allocate(capacity);
+    }
+
+    /** Points this buffer at a received payload; valid while {@code frame} is. */
+    MessageBufferImpl wrap(ByteBuffer frame, int offset, int payloadLength, TableResolver tables) {
+        this.bytes = frame;
+        this.base = offset;
+        this.length = payloadLength;
+        this.readIndex = 0;
+        this.readOnly = true;
+        this.resolver = tables;
+        this.tableCount = 0;
+        return this;
+    }
+
+    /** @return a private read-only copy, for a handler that runs later on another thread */
+    MessageBufferImpl detachedCopy() {
+        MessageBufferImpl copy = new MessageBufferImpl(runtime, length);
+        copy.bytes.put(0, bytes, base, length);
+        copy.length = length;
+        copy.readIndex = readIndex;
+        copy.readOnly = true;
+        copy.resolver = tableCount == 0 ? resolver : chain(Arrays.copyOf(tables, tableCount), resolver);
+        return copy;
+    }
+
+    /** Makes a message being sent look received for an inline handler in this context. */
+    void beginLocalDelivery() {
+        readIndex = 0;
+        readOnly = true;
+    }
+
+    void endLocalDelivery() {
+        readOnly = false;
+    }
+
+    /** @return the payload as a buffer positioned at its first byte, for a method to consume */
+    ByteBuffer payload() {
+        return bytes.limit(base + length).position(base);
+    }
+
+    /** Undoes {@link #payload()} so writes can use the full capacity again. */
+    void releasePayload() {
+        bytes.clear();
+    }
+
+    EncodedTable[] tables() {
+        return tables;
+    }
+
+    int tableCount() {
+        return tableCount;
+    }
+
+    TableResolver resolver() {
+        return tableCount == 0 ? resolver : chain(Arrays.copyOf(tables, tableCount), resolver);
+    }
+
+    // ---- MessageBuffer
+
+    @Override
+    public int length() {
+        return length;
+    }
+
+    @Override
+    public int remaining() {
+        return length - readIndex;
+    }
+
+    @Override
+    public int readIndex() {
+        return readIndex;
+    }
+
+    @Override
+    public MessageBuffer clear() {
+        checkWritable();
+        length = 0;
+        readIndex = 0;
+        if (tableCount > 0) {
+            Arrays.fill(tables, 0, tableCount, null);
+            tableCount = 0;
+        }
+        return this;
+    }
+
+    @Override
+    public MessageBuffer rewind() {
+        readIndex = 0;
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putByte(byte value) {
+        bytes.put(reserve(1), value);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putBoolean(boolean value) {
+        return putByte(value ? (byte) 1 : 0);
+    }
+
+    @Override
+    public MessageBuffer putShort(short value) {
+        bytes.putShort(reserve(2), value);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putInt(int value) {
+        bytes.putInt(reserve(4), value);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putLong(long value) {
+        bytes.putLong(reserve(8), value);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putFloat(float value) {
+        bytes.putFloat(reserve(4), value);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putDouble(double value) {
+        bytes.putDouble(reserve(8), value);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putBytes(byte[] value) {
+        return putBytes(value, 0, value.length);
+    }
+
+    @Override
+    public MessageBuffer putBytes(byte[] value, int offset, int count) {
+        java.util.Objects.checkFromIndexSize(offset, count, value.length);
+        int at = reserve(4 + count);
+        bytes.putInt(at, count).put(at + 4, value, offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putRaw(byte[] value, int offset, int count) {
+        java.util.Objects.checkFromIndexSize(offset, count, value.length);
+        bytes.put(reserve(count), value, offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putString(String value) {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        return putBytes(utf8, 0, utf8.length);
+    }
+
+    @Override
+    public MessageBuffer putStartpoint(Startpoint value) {
+        StartpointImpl startpoint = runtime.own(value);
+        StartpointCodec.TargetRef[] targets = startpoint.codecTargets();
+        int at = reserve(StartpointCodec.referenceLength(targets.length));
+        StartpointCodec.writeReference(bytes, at, targets);
+        for (StartpointCodec.TargetRef t : targets) {
+            remember(t.table());
+        }
+        return this;
+    }
+
+    @Override
+    public byte getByte() {
+        return bytes.get(consume(1, "byte"));
+    }
+
+    @Override
+    public boolean getBoolean() {
+        byte b = getByte();
+        if (b != 0 && b != 1) {
+            throw new MalformedMessageException("boolean at offset " + (readIndex - 1)
+                + " is " + b + ", expected 0 or 1");
+        }
+        return b == 1;
+    }
+
+    @Override
+    public short getShort() {
+        return bytes.getShort(consume(2, "short"));
+    }
+
+    @Override
+    public int getInt() {
+        return bytes.getInt(consume(4, "int"));
+    }
+
+    @Override
+    public long getLong() {
+        return bytes.getLong(consume(8, "long"));
+    }
+
+    @Override
+    public float getFloat() {
+        return bytes.getFloat(consume(4, "float"));
+    }
+
+    @Override
+    public double getDouble() {
+        return bytes.getDouble(consume(8, "double"));
+    }
+
+    @Override
+    public byte[] getBytes() {
+        int count = lengthPrefix("byte array");
+        byte[] out = new byte[count];
+        bytes.get(consume(count, "byte array"), out);
+        return out;
+    }
+
+    @Override
+    public void getRaw(byte[] target, int offset, int count) {
+        java.util.Objects.checkFromIndexSize(offset, count, target.length);
+        bytes.get(consume(count, "raw bytes"), target, offset, count);
+    }
+
+    @Override
+    public String getString() {
+        int count = lengthPrefix("string");
+        int at = consume(count, "string");
+        try {
+            CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
+                .decode(bytes.duplicate().limit(at + count).position(at));
+            return chars.toString();
+        } catch (CharacterCodingException e) {
+            throw new MalformedMessageException("string at offset " + (at - base - 4)
+                + " is not valid UTF-8", e);
+        }
+    }
+
+    @Override
+    public Startpoint getStartpoint() {
+        ByteBuffer view = bytes.duplicate().limit(base + length).position(base + readIndex);
+        StartpointCodec.TargetRef[] targets = StartpointCodec.readReference(view, resolver());
+        readIndex = view.position() - base;
+        return runtime.startpoint(targets);
+    }
+
+    @Override
+    public String toString() {
+        return "MessageBuffer[length=" + length + ", read=" + readIndex + (readOnly ? ", received]" : "]");
+    }
+
+    // ---- internals
+
+    private int reserve(int count) {
+        checkWritable();
+        int at = length;
+        long needed = (long) at + count;
+        if (needed > bytes.capacity()) {
+            grow(needed);
+        }
+        length = (int) needed;
+        return at;
+    }
+
+    private void grow(long needed) {
+        int max = runtime.maxMessageSize();
+        if (needed > max) {
+            throw new MessageTooLargeException("message of " + needed + " bytes exceeds the maximum of "
+                + max + "; split it or raise maxMessageSize in the io.polylink.core configuration");
+        }
+        int capacity = (int) Math.min(max, Math.max(needed, 2L * bytes.capacity()));
+        ByteBuffer bigger = ByteBuffer.allocate(capacity);
+        bigger.put(0, bytes, 0, length);
+        bytes = bigger;
+    }
+
+    private void checkWritable() {
+        if (readOnly) {
+            throw new IllegalStateException("a received message is read-only; allocate a buffer "
+                + "from the context to reply");
+        }
+    }
+
+    private int consume(int count, String what) {
+        if (count > length - readIndex) {
+            throw new MalformedMessageException("read of " + what + " (" + count + " bytes) at offset "
+                + readIndex + " runs past the end of the " + length + "-byte message");
+        }
+        int at = base + readIndex;
+        readIndex += count;
+        return at;
+    }
+
+    private int lengthPrefix(String what) {
+        int count = bytes.getInt(consume(4, what + " length"));
+        if (count < 0 || count > length - readIndex) {
+            readIndex -= 4;
+            throw new MalformedMessageException(what + " at offset " + readIndex + " declares "
+                + count + " bytes, " + (length - readIndex - 4) + " are left");
+        }
+        return count;
+    }
+
+    private void remember(EncodedTable table) {
+        for (int i = 0; i < tableCount; i++) {
+            if (tables[i].id() == table.id()) {
+                return;
+            }
+        }
+        if (tables == null) {
+            tables = new EncodedTable[INITIAL_TABLE_SLOTS];
+        } else if (tableCount == tables.length) {
+            tables = Arrays.copyOf(tables, tableCount * 2);
+        }
+        tables[tableCount++] = table;
+    }
+
+    private static TableResolver chain(EncodedTable[] own, TableResolver next) {
+        return id -> {
+            for (EncodedTable t : own) {
+                if (t.id() == id) {
+                    return t;
+                }
+            }
+            return next.resolve(id);
+        };
+    }
+}

@@ -1,0 +1,8 @@
+package io.polylink.core.internal;
+
+import io.polylink.ContextId;
+import io.polylink.spi.InboundSink;
+import io.polylink.spi.MethodContext;
+
+/** What the core hands a method when it starts it. */
+record MethodContextImpl(ContextId contextId, InboundSink inbound, int maxFrameSize) implements MethodContext {}

@@ -1,0 +1,11 @@
+package io.polylink.core.internal;
+
+/** How one target of a startpoint is reached, as selection decided; immutable. */
+interface Route {
+
+    /** @return whether the route may still be used in the context's current generation */
+    boolean isCurrent(int generation);
+
+    /** Sends one RSR; see {@link io.polylink.Startpoint#send}. */
+    void send(int handler, MessageBufferImpl message);
+}

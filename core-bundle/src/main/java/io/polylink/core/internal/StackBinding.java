@@ -1,0 +1,12 @@
+package io.polylink.core.internal;
+
+import io.polylink.spi.TransformSession;
+
+/**
+ * A method stack's transforms as bound to one channel: the id its frames carry and the sessions
+ * that encode them, in send order.
+ */
+record StackBinding(int id, String transforms, TransformSession[] sessions) {
+
+    static final StackBinding PLAIN = new StackBinding(0, "", new TransformSession[0]);
+}
