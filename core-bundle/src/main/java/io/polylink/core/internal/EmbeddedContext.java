@@ -1,0 +1,79 @@
+package io.polylink.core.internal;
+
+import io.polylink.Context;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.NameRegistry;
+import io.polylink.spi.Transform;
+import java.util.List;
+
+/**
+ * A context outside OSGi, for tests, benchmarks and the bench processes: the same runtime the
+ * bundle registers, with methods and transforms added by hand. Not exported from the bundle.
+ */
+public final class EmbeddedContext implements AutoCloseable {
+
+    private final ContextRuntime runtime;
+
+    private EmbeddedContext(CoreSettings settings) {
+        this.runtime = new ContextRuntime(settings);
+    }
+
+    /** @return a context with default settings and only the {@code local} method */
+    public static EmbeddedContext open() {
+        return new EmbeddedContext(CoreSettings.DEFAULTS);
+    }
+
+    /**
+     * @param maxMessageSize largest RSR payload in bytes
+     * @param handlerThreads threads for executor handlers
+     * @param table stacks to advertise after {@code local}; empty for all methods
+     * @return a context with only the {@code local} method
+     */
+    public static EmbeddedContext open(int maxMessageSize, int handlerThreads, List<String> table) {
+        return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table));
+    }
+
+    /** @return the context */
+    public Context context() {
+        return runtime;
+    }
+
+    /**
+     * Starts a method and adds it, as a service with this preference would be.
+     *
+     * @return this
+     */
+    public EmbeddedContext add(CommunicationMethod method, int preference) {
+        runtime.addMethod(method, preference);
+        return this;
+    }
+
+    /** Stops and removes a method. @return this */
+    public EmbeddedContext remove(CommunicationMethod method) {
+        runtime.removeMethod(method);
+        return this;
+    }
+
+    /** @return this */
+    public EmbeddedContext add(Transform transform) {
+        runtime.addTransform(transform);
+        return this;
+    }
+
+    /** @return this */
+    public EmbeddedContext remove(Transform transform) {
+        runtime.removeTransform(transform);
+        return this;
+    }
+
+    /** @return this */
+    public EmbeddedContext registry(NameRegistry registry) {
+        runtime.registry(registry);
+        return this;
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+}
