@@ -130,7 +130,8 @@ final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public MessageBuffer putByte(byte value) {
-        bytes.put(reserve(1), value);
+        int at = reserve(1);
+        bytes.put(at, value);
         return this;
     }
 
@@ -141,31 +142,36 @@ final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public MessageBuffer putShort(short value) {
-        bytes.putShort(reserve(2), value);
+        int at = reserve(2);
+        bytes.putShort(at, value);
         return this;
     }
 
     @Override
     public MessageBuffer putInt(int value) {
-        bytes.putInt(reserve(4), value);
+        int at = reserve(4);
+        bytes.putInt(at, value);
         return this;
     }
 
     @Override
     public MessageBuffer putLong(long value) {
-        bytes.putLong(reserve(8), value);
+        int at = reserve(8);
+        bytes.putLong(at, value);
         return this;
     }
 
     @Override
     public MessageBuffer putFloat(float value) {
-        bytes.putFloat(reserve(4), value);
+        int at = reserve(4);
+        bytes.putFloat(at, value);
         return this;
     }
 
     @Override
     public MessageBuffer putDouble(double value) {
-        bytes.putDouble(reserve(8), value);
+        int at = reserve(8);
+        bytes.putDouble(at, value);
         return this;
     }
 
@@ -185,7 +191,8 @@ final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer putRaw(byte[] value, int offset, int count) {
         java.util.Objects.checkFromIndexSize(offset, count, value.length);
-        bytes.put(reserve(count), value, offset, count);
+        int at = reserve(count);
+        bytes.put(at, value, offset, count);
         return this;
     }
 
@@ -290,6 +297,7 @@ final class MessageBufferImpl implements MessageBuffer {
 
     // ---- internals
 
+    /** Makes room for {@code count} more bytes; may replace {@link #bytes}, so call it first. */
     private int reserve(int count) {
         checkWritable();
         int at = length;

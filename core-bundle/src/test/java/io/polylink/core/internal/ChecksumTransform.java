@@ -1,0 +1,76 @@
+package io.polylink.core.internal;
+
+import io.polylink.ContextId;
+import io.polylink.MalformedMessageException;
+import io.polylink.spi.BufferSource;
+import io.polylink.spi.Transform;
+import io.polylink.spi.TransformSession;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
+
+/**
+ * A test transform that appends a CRC32C over the header and the payload: it changes the bytes on
+ * the wire, authenticates the header like an AEAD would, and rejects a corrupted frame.
+ */
+final class ChecksumTransform implements Transform {
+
+    private final String name;
+    final AtomicInteger openSessions = new AtomicInteger();
+
+    ChecksumTransform(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public TransformSession open(ContextId peer) {
+        openSessions.incrementAndGet();
+        return new TransformSession() {
+            private boolean closed;
+
+            @Override
+            public ByteBuffer encode(ByteBuffer header, ByteBuffer input, BufferSource output) {
+                ByteBuffer out = output.acquire(input.remaining() + 4);
+                int crc = crc(header, input);
+                out.put(input).putInt(crc).flip();
+                return out;
+            }
+
+            @Override
+            public ByteBuffer decode(ByteBuffer header, ByteBuffer input, BufferSource output) {
+                if (input.remaining() < 4) {
+                    throw new MalformedMessageException(name + ": frame too short for its checksum");
+                }
+                ByteBuffer body = input.duplicate().limit(input.limit() - 4);
+                int expected = input.getInt(input.limit() - 4);
+                if (crc(header, body.duplicate()) != expected) {
+                    throw new MalformedMessageException(name + ": checksum mismatch");
+                }
+                ByteBuffer out = output.acquire(body.remaining());
+                out.put(body).flip();
+                input.position(input.limit());
+                return out;
+            }
+
+            @Override
+            public synchronized void close() {
+                if (!closed) {
+                    closed = true;
+                    openSessions.decrementAndGet();
+                }
+            }
+        };
+    }
+
+    private static int crc(ByteBuffer header, ByteBuffer payload) {
+        CRC32C crc = new CRC32C();
+        crc.update(header.duplicate());
+        crc.update(payload.duplicate());
+        return (int) crc.getValue();
+    }
+}

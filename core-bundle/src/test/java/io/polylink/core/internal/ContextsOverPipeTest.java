@@ -1,0 +1,213 @@
+package io.polylink.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.Endpoint;
+import io.polylink.MalformedMessageException;
+import io.polylink.MessageBuffer;
+import io.polylink.PolylinkException;
+import io.polylink.Startpoint;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three contexts in one JVM joined by the pipe test method. */
+class ContextsOverPipeTest {
+
+    private final PipeMethod.Network network = new PipeMethod.Network();
+    private final EmbeddedContext a = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
+    private final PipeMethod pipeB = new PipeMethod(network, "pipe");
+    private final EmbeddedContext b = EmbeddedContext.open().add(pipeB, 10);
+    private final EmbeddedContext c = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+        c.close();
+        Await.noThreads("polylink-");
+    }
+
+    private static Startpoint in(EmbeddedContext where, Startpoint s) {
+        return where.context().startpoint(s.toText());
+    }
+
+    @Test
+    void tenThousandRsrsArriveOnceAndInOrder() {
+        List<Long> seen = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> seen.add(m.getLong()));
+        Startpoint s = in(a, sink.startpoint());
+        MessageBuffer message = a.context().allocateBuffer(8);
+
+        for (long i = 0; i < 10_000; i++) {
+            s.send(1, message.clear().putLong(i));
+        }
+
+        Await.until(() -> seen.size() >= 10_000, Duration.ofSeconds(20), () -> seen.size() + " of 10000 arrived");
+        for (int i = 0; i < 10_000; i++) {
+            assertEquals(i, seen.get(i), "RSR " + i);
+        }
+        assertEquals(10_000, seen.size());
+    }
+
+    @Test
+    void aStartpointsTableTravelsOncePerConnectionThenAsAReference() {
+        List<Startpoint> received = new CopyOnWriteArrayList<>();
+        Endpoint inbox = b.context().createEndpoint().register(1, (e, m) -> received.add(m.getStartpoint()));
+        Startpoint toB = in(a, inbox.startpoint());
+        Startpoint carried = a.context().createEndpoint().startpoint();
+        int tableBytes = TableCodec.encode(a.context().descriptorTable()).length;
+        MessageBuffer message = a.context().allocateBuffer(64).putStartpoint(carried);
+
+        long before = wireBytes();
+        toB.send(1, message);
+        Await.until(() -> received.size() == 1, Duration.ofSeconds(5), () -> "first startpoint not received");
+        long first = wireBytes() - before;
+        toB.send(1, message);
+        Await.until(() -> received.size() == 2, Duration.ofSeconds(5), () -> "second startpoint not received");
+        long second = wireBytes() - before - first;
+
+        int reference = StartpointCodec.referenceLength(1);
+        assertEquals(29, reference);
+        assertEquals(FrameHeader.LENGTH + reference, second, "later sends carry only the reference");
+        assertEquals(second + FrameHeader.LENGTH + tableBytes, first, "the first send also carries the table");
+        System.out.printf("startpoint on the wire: first send %d bytes (frame %d + table frame %d), later %d%n",
+            first, second, first - second, second);
+        assertEquals(received.get(0).targets(), carried.targets());
+    }
+
+    private long wireBytes() {
+        return pipeSentBytes();
+    }
+
+    private long pipeSentBytes() {
+        return ((ContextRuntime) a.context()).method("pipe").statistics().bytesSent();
+    }
+
+    @Test
+    void aStartpointForwardedThroughAThirdContextStillReachesItsEndpoint() {
+        List<String> atA = new CopyOnWriteArrayList<>();
+        Endpoint home = a.context().createEndpoint().register(9, (e, m) -> atA.add(m.getString()));
+        Endpoint atC = c.context().createEndpoint().register(1, (e, m) -> {
+            Startpoint back = m.getStartpoint();
+            back.send(9, c.context().allocateBuffer(16).putString("from c"));
+        });
+        Endpoint atB = b.context().createEndpoint().register(1, (e, m) -> {
+            Startpoint forward = m.getStartpoint();
+            Startpoint toC = m.getStartpoint();
+            toC.send(1, b.context().allocateBuffer(64).putStartpoint(forward));
+        });
+        Startpoint toB = in(a, atB.startpoint());
+        Startpoint cFromA = in(a, atC.startpoint());
+
+        toB.send(1, a.context().allocateBuffer(128).putStartpoint(home.startpoint()).putStartpoint(cFromA));
+
+        Await.until(() -> atA.size() == 1, Duration.ofSeconds(5), () -> "reply through c never came");
+        assertEquals(List.of("from c"), atA);
+    }
+
+    @Test
+    void garbageOnAConnectionClosesItAndTheNextSendReconnects() {
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> seen.add(m.getInt()));
+        Endpoint other = c.context().createEndpoint().register(1, (e, m) -> seen.add(1000 + m.getInt()));
+        Startpoint toB = in(a, sink.startpoint());
+        Startpoint toC = in(a, other.startpoint());
+        toB.send(1, a.context().allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
+            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+        long errorsBefore = b.context().statistics().errors();
+
+        end.inject(ByteBuffer.wrap("GET / HTTP/1.1\r\n\r\n".getBytes()));
+
+        Await.until(() -> !end.isOpen(), Duration.ofSeconds(5), () -> "connection carrying garbage stayed open");
+        assertEquals(errorsBefore + 1, b.context().statistics().errors());
+        toC.send(1, a.context().allocateBuffer(4).putInt(2));
+        toB.send(1, a.context().allocateBuffer(4).putInt(3));
+        Await.until(() -> seen.containsAll(List.of(1002, 3)), Duration.ofSeconds(5), () -> "after garbage: " + seen);
+    }
+
+    @Test
+    void aFrameForAnUnknownEndpointIsCountedAndTheConnectionStaysUp() {
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> seen.add(m.getInt()));
+        Startpoint good = in(a, sink.startpoint());
+        Endpoint gone = b.context().createEndpoint();
+        Startpoint stale = in(a, gone.startpoint());
+        gone.close();
+
+        stale.send(1, a.context().allocateBuffer(4).putInt(1));
+        good.send(1, a.context().allocateBuffer(4).putInt(2));
+
+        Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "good RSR lost after a stale one");
+        assertEquals(1, b.context().statistics().errors());
+    }
+
+    @Test
+    void aReferenceToATableNeverSentIsAMalformedMessage() {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> {
+            try {
+                m.getStartpoint();
+            } catch (MalformedMessageException expected) {
+                failure.set(expected);
+            }
+        });
+        MessageBuffer forged = a.context().allocateBuffer(64);
+        forged.putByte((byte) 1).putLong(1).putLong(2).putInt(3).putLong(0x1234);
+
+        in(a, sink.startpoint()).send(1, forged);
+
+        Await.until(() -> failure.get() != null, Duration.ofSeconds(5), () -> "no error for a forged reference");
+        assertTrue(failure.get().getMessage().contains("descriptor table 1234"), failure.get().getMessage());
+        assertTrue(failure.get().getMessage().contains("never carried"), failure.get().getMessage());
+    }
+
+    @Test
+    void publishAndLookupThroughTheDirectoryRegistry(@TempDir Path dir) throws Exception {
+        DirectoryNameRegistry registry = new DirectoryNameRegistry(dir);
+        a.registry(registry);
+        b.registry(registry);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Endpoint service = b.context().createEndpoint().register(1, (e, m) -> seen.add(m.getString()));
+
+        b.context().publish("echo.service", service.startpoint());
+        Startpoint found = a.context().lookup("echo.service").orElseThrow();
+        found.send(1, a.context().allocateBuffer(8).putString("hi"));
+
+        Await.until(() -> seen.contains("hi"), Duration.ofSeconds(5), () -> "RSR via looked-up startpoint lost");
+        assertTrue(Files.exists(dir.resolve("echo.service.startpoint")));
+        assertFalse(a.context().lookup("absent").isPresent());
+        PolylinkException bad = assertThrows(PolylinkException.class, () -> a.context().lookup("../etc/passwd"));
+        assertTrue(bad.getMessage().startsWith("invalid name '../etc/passwd'"), bad.getMessage());
+        b.context().unpublish("echo.service");
+        assertFalse(a.context().lookup("echo.service").isPresent());
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "no temporary files left");
+        }
+    }
+
+    @Test
+    void closingAContextStopsItsMethodsAndTheirThreads() {
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> { });
+        in(a, sink.startpoint()).send(1, a.context().allocateBuffer(0));
+        assertFalse(Await.threads("polylink-test-pipe").isEmpty());
+
+        a.close();
+        b.close();
+        c.close();
+
+        Await.noThreads("polylink-");
+    }
+}

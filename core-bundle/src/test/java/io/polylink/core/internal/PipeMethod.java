@@ -1,0 +1,221 @@
+package io.polylink.core.internal;
+
+import io.polylink.ContextId;
+import io.polylink.LinkException;
+import io.polylink.Statistics;
+import io.polylink.spi.Applicability;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.Connection;
+import io.polylink.spi.FrameReceiver;
+import io.polylink.spi.MethodContext;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A test method joining contexts of one JVM: each connection end has a bounded queue drained by
+ * its own thread, as a socket's reader thread would. Contexts find each other through a shared
+ * {@link Network}; an address is the text "pipe:N". A method can be told to refuse everything.
+ */
+final class PipeMethod implements CommunicationMethod {
+
+    /** Where pipe methods of one test find each other. */
+    static final class Network {
+        private final Map<String, PipeMethod> listeners = new ConcurrentHashMap<>();
+        private int next;
+
+        synchronized String bind(PipeMethod method) {
+            String address = "pipe:" + ++next;
+            listeners.put(address, method);
+            return address;
+        }
+    }
+
+    private final Network network;
+    private final String name;
+    private final List<End> ends = new CopyOnWriteArrayList<>();
+    private final Map<ContextId, End> connections = new ConcurrentHashMap<>();
+    private volatile String refusal;
+    private volatile MethodContext context;
+    private String address;
+
+    PipeMethod(Network network, String name) {
+        this.network = network;
+        this.name = name;
+    }
+
+    void refuse(String reason) {
+        this.refusal = reason;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void start(MethodContext context) {
+        this.context = context;
+        this.address = network.bind(this);
+    }
+
+    @Override
+    public void stop() {
+        network.listeners.remove(address);
+        ends.forEach(End::close);
+        ends.clear();
+        connections.clear();
+    }
+
+    @Override
+    public byte[] localAddress() {
+        return address.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public Applicability applicable(ContextId peer, byte[] address) {
+        String reason = refusal;
+        return reason == null ? Applicability.yes("pipe in this JVM") : Applicability.no(reason);
+    }
+
+    @Override
+    public synchronized Connection connect(ContextId peer, byte[] address, Map<String, String> parameters) {
+        End existing = connections.get(peer);
+        if (existing != null && existing.isOpen()) {
+            return existing;
+        }
+        String text = describe(address);
+        PipeMethod remote = network.listeners.get(text);
+        if (remote == null) {
+            throw new LinkException("pipe " + text + " refused: nobody listens there");
+        }
+        End mine = new End(this, peer);
+        End theirs = new End(remote, context.contextId());
+        mine.other = theirs;
+        theirs.other = mine;
+        mine.start();
+        theirs.start();
+        connections.put(peer, mine);
+        remote.connections.put(context.contextId(), theirs);
+        return mine;
+    }
+
+    @Override
+    public String describe(byte[] address) {
+        return new String(address, StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public Statistics statistics() {
+        return ends.stream().map(End::statistics).reduce(Statistics.ZERO, Statistics::plus);
+    }
+
+    /** One end of a pipe: frames sent here are received by {@link #other}'s thread. */
+    static final class End implements Connection {
+        private final PipeMethod owner;
+        private final ContextId peer;
+        private final BlockingQueue<ByteBuffer> inbox = new ArrayBlockingQueue<>(1024);
+        private final Counters counters = new Counters();
+        private volatile boolean open = true;
+        private volatile End other;
+        private Thread reader;
+        private FrameReceiver receiver;
+
+        End(PipeMethod owner, ContextId peer) {
+            this.owner = owner;
+            this.peer = peer;
+            owner.ends.add(this);
+        }
+
+        void start() {
+            receiver = owner.context.inbound().open(this);
+            reader = new Thread(this::run, "polylink-test-pipe-" + owner.name);
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        private void run() {
+            try {
+                while (open) {
+                    ByteBuffer frame = inbox.poll(100, TimeUnit.MILLISECONDS);
+                    if (frame != null && !receiver.onFrame(frame)) {
+                        close();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public ContextId peer() {
+            return peer;
+        }
+
+        @Override
+        public String method() {
+            return owner.name;
+        }
+
+        @Override
+        public void send(ByteBuffer header, ByteBuffer payload) {
+            End to = other;
+            if (!open || !to.open) {
+                throw new LinkException("pipe to " + peer + " is closed");
+            }
+            ByteBuffer frame = ByteBuffer.allocate(header.remaining() + payload.remaining());
+            frame.put(header).put(payload).flip();
+            counters.sent(frame.remaining());
+            try {
+                if (!to.inbox.offer(frame, 5, TimeUnit.SECONDS)) {
+                    throw new LinkException("pipe to " + peer + " stayed full for 5 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LinkException("interrupted while sending to " + peer, e);
+            }
+        }
+
+        /** Puts raw bytes on the wire as the peer would, bypassing the core: for bad-input tests. */
+        void inject(ByteBuffer frame) {
+            other.inbox.add(frame);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public Statistics statistics() {
+            return counters.snapshot();
+        }
+
+        @Override
+        public void close() {
+            if (!open) {
+                return;
+            }
+            open = false;
+            if (reader != null && reader != Thread.currentThread()) {
+                reader.interrupt();
+                try {
+                    reader.join(5000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            receiver.onClosed(null);
+            End to = other;
+            if (to != null) {
+                to.close();
+            }
+        }
+    }
+}
