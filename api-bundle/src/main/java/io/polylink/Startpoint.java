@@ -10,8 +10,8 @@ import org.osgi.annotation.versioning.ProviderType;
  *
  * <p>A startpoint can be written into a message ({@link MessageBuffer#putStartpoint}) or into text
  * ({@link #toText()}) and read back in another context, where it still reaches its endpoints.
- * Selection settings made here (pins, forbidden methods, table edits, parameters) belong to this
- * copy: they travel with it as far as the table goes, and {@link #copy()} starts a new one.
+ * Table edits travel with the startpoint, since the table does; pins, forbidden methods and
+ * parameters belong to this copy in this context, and {@link #copy()} starts an independent one.
  *
  * <p>All methods are thread-safe. Sends from one thread on one startpoint arrive in order
  * (per link FIFO); sends from different threads are ordered as the context saw them.

@@ -10,8 +10,9 @@ import org.osgi.annotation.versioning.ConsumerType;
  * A way to reach other contexts: {@code tcp}, {@code shm}, or your own. Register an instance as
  * an OSGi service with the property {@link #NAME_PROPERTY} set to {@link #name()}.
  *
- * <p>The core calls {@link #start} once before anything else and {@link #stop} once at the end;
- * the other methods may be called from any thread in between. A method moves frames: byte
+ * <p>The core calls {@link #start} before anything else and {@link #stop} at the end; the other
+ * methods may be called from any thread in between. If the core restarts, a stopped method is
+ * started again, so {@code stop} must leave it ready for another {@code start}. A method moves frames: byte
  * sequences of at most {@link MethodContext#maxFrameSize()} bytes, delivered whole, once, and
  * in order per connection. It runs its own threads for receiving, so progress never waits for the
  * application, and hands every complete frame to the core's {@link InboundSink}.
