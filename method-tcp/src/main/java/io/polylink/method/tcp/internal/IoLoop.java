@@ -1,0 +1,158 @@
+package io.polylink.method.tcp.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The method's event thread: one selector, a task queue for other threads, and an idle strategy.
+ * Progress never waits for the application: frames are read and handed to the core here.
+ */
+final class IoLoop implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
+
+    private final Selector selector;
+    private final IdleStrategy idle;
+    private final long spinNanos;
+    private final long blockMillis;
+    private final Runnable tick;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    /** Set while the thread is, or is about to be, blocked in the selector: only then wake it. */
+    private volatile boolean sleeping;
+
+    /**
+     * @param tick runs on the loop at least every {@code blockMillis}, for timers
+     */
+    IoLoop(String name, IdleStrategy idle, long spinNanos, long blockMillis, Runnable tick) throws IOException {
+        this.selector = Selector.open();
+        this.idle = idle;
+        this.spinNanos = spinNanos;
+        this.blockMillis = blockMillis;
+        this.tick = tick;
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Runs {@code task} on the loop, soon. */
+    void execute(Runnable task) {
+        tasks.add(task);
+        if (sleeping) {
+            selector.wakeup();
+        }
+    }
+
+    /** Registers a channel; must run on the loop (through {@link #execute}). */
+    SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
+        try {
+            return channel.register(selector, ops, handler);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void run() {
+        long lastWork = System.nanoTime();
+        long nextTick = lastWork + TimeUnit.MILLISECONDS.toNanos(blockMillis);
+        while (running) {
+            try {
+                boolean worked = selector.selectNow() > 0 && handleSelected();
+                worked |= runTasks();
+                long now = System.nanoTime();
+                if (now - nextTick >= 0) {
+                    tick.run();
+                    nextTick = now + TimeUnit.MILLISECONDS.toNanos(blockMillis);
+                }
+                if (worked) {
+                    lastWork = now;
+                } else if (idle == IdleStrategy.SPIN
+                    || idle == IdleStrategy.SPIN_THEN_BLOCK && now - lastWork < spinNanos) {
+                    Thread.onSpinWait();
+                } else {
+                    sleeping = true;
+                    if (tasks.isEmpty()) {
+                        selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now)));
+                    }
+                    sleeping = false;
+                    if (handleSelected()) {
+                        lastWork = System.nanoTime();
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
+            }
+        }
+    }
+
+    private boolean handleSelected() {
+        var keys = selector.selectedKeys();
+        if (keys.isEmpty()) {
+            return false;
+        }
+        for (Iterator<SelectionKey> it = keys.iterator(); it.hasNext(); ) {
+            SelectionKey key = it.next();
+            it.remove();
+            if (key.isValid()) {
+                ((IoHandler) key.attachment()).ready(key);
+            }
+        }
+        return true;
+    }
+
+    private boolean runTasks() {
+        Runnable task = tasks.poll();
+        if (task == null) {
+            return false;
+        }
+        do {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "tcp I/O task failed", e);
+            }
+        } while ((task = tasks.poll()) != null);
+        return true;
+    }
+
+    /** Stops the thread and closes the selector and every channel still registered. */
+    @Override
+    public void close() {
+        running = false;
+        selector.wakeup();
+        if (!inLoop()) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                LOG.log(Level.WARNING, thread.getName() + " did not stop within 5 s");
+            }
+        }
+        for (SelectionKey key : selector.keys()) {
+            try {
+                key.channel().close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+}

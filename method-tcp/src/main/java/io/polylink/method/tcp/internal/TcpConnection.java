@@ -1,0 +1,459 @@
+package io.polylink.method.tcp.internal;
+
+import io.polylink.ContextId;
+import io.polylink.LinkException;
+import io.polylink.Statistics;
+import io.polylink.spi.Connection;
+import io.polylink.spi.FrameReceiver;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An established tcp connection to one peer context.
+ *
+ * <p>Sending: the caller writes straight to the socket when nothing is queued (no hand-off);
+ * whatever the socket does not take goes, copied, into a queue bounded in bytes that the I/O
+ * thread drains. A full queue makes the sender wait up to {@code sendTimeoutMs}, or fail at once
+ * when that is 0 or the sender is the I/O thread itself (which alone could drain it).
+ *
+ * <p>Receiving, on the I/O thread: {@code length:u32 frame} records out of one read buffer,
+ * handed to the core in place; a frame larger than the buffer gets its own buffer, sized after
+ * the length was checked against the bound.
+ */
+final class TcpConnection implements Connection, IoHandler {
+
+    private static final int READ_BUFFER = 64 * 1024;
+    /** A frame in flight may take this long per MiB beyond the failure timeout, for slow links. */
+    private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
+    private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
+
+    private final TcpMethod method;
+    private final SocketChannel channel;
+    private final ContextId peer;
+    private final InetSocketAddress remote;
+    private final TcpSettings.Link settings;
+    private final int connectionClass;
+    private final int maxFrame;
+    private FrameReceiver receiver;
+    private SelectionKey key;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition space = lock.newCondition();
+    private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
+    private final ByteBuffer prefix = ByteBuffer.allocate(4);
+    private final ByteBuffer[] gather = new ByteBuffer[3];
+    private long queuedBytes;
+    private boolean writeInterest;
+
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
+    private ByteBuffer largeFrame;
+    private long partialSince;
+    private int partialLength;
+
+    private volatile boolean open = true;
+    private volatile long lastSend = System.nanoTime();
+    private volatile long lastReceive = System.nanoTime();
+    private final AtomicLong framesSent = new AtomicLong();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong framesReceived = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+
+    TcpConnection(TcpMethod method, SocketChannel channel, ContextId peer, TcpSettings.Link settings,
+                  int connectionClass, int maxFrame) throws IOException {
+        this.method = method;
+        this.channel = channel;
+        this.peer = peer;
+        this.remote = (InetSocketAddress) channel.getRemoteAddress();
+        this.settings = settings;
+        this.connectionClass = connectionClass;
+        this.maxFrame = maxFrame;
+    }
+
+    /** Hands the connection to the core and the loop; call once, before any frame is read. */
+    void start(FrameReceiver receiver, IoLoop loop) {
+        this.receiver = receiver;
+        Runnable register = () -> {
+            if (!open) {
+                return;
+            }
+            lock.lock();
+            try {
+                key = loop.register(channel, SelectionKey.OP_READ | (queue.isEmpty() ? 0 : SelectionKey.OP_WRITE), this);
+                writeInterest = !queue.isEmpty();
+            } finally {
+                lock.unlock();
+            }
+        };
+        if (loop.inLoop()) {
+            register.run();
+        } else {
+            loop.execute(register);
+        }
+    }
+
+    /** Takes over the key an inbound handshake was read on; on the loop, before any frame. */
+    void adopt(SelectionKey key, FrameReceiver receiver) {
+        this.receiver = receiver;
+        lock.lock();
+        try {
+            this.key = key;
+            writeInterest = !queue.isEmpty();
+            key.attach(this);
+            key.interestOps(SelectionKey.OP_READ | (writeInterest ? SelectionKey.OP_WRITE : 0));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The loop was away for {@code nanos}: the peer could not have been heard meanwhile. */
+    void excuse(long nanos) {
+        lastReceive += nanos;
+        if (partialSince != 0) {
+            partialSince += nanos;
+        }
+    }
+
+    int connectionClass() {
+        return connectionClass;
+    }
+
+    @Override
+    public ContextId peer() {
+        return peer;
+    }
+
+    @Override
+    public String method() {
+        return TcpMethod.NAME;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    long queuedBytes() {
+        lock.lock();
+        try {
+            return queuedBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- sending
+
+    @Override
+    public void send(ByteBuffer header, ByteBuffer payload) {
+        int length = header.remaining() + payload.remaining();
+        if (length > maxFrame) {
+            throw new LinkException("frame of " + length + " bytes to " + this + " exceeds the maximum of " + maxFrame);
+        }
+        lock.lock();
+        try {
+            checkOpen();
+            prefix.clear().putInt(0, length);
+            gather[0] = prefix;
+            gather[1] = header;
+            gather[2] = payload;
+            if (queue.isEmpty()) {
+                channel.write(gather);
+                if (!payload.hasRemaining()) {
+                    sent(length);
+                    return;
+                }
+                enqueueRest(length);
+            } else {
+                awaitSpace(4L + length);
+                enqueueRest(length);
+            }
+        } catch (IOException e) {
+            fail(e);
+            throw new LinkException(this + " failed: " + e.getMessage(), e);
+        } finally {
+            gather[1] = gather[2] = null;
+            lock.unlock();
+        }
+    }
+
+    /** Queues what is left of {@link #gather}; lock held. */
+    private void enqueueRest(int length) {
+        long rest = prefix.remaining() + gather[1].remaining() + gather[2].remaining();
+        ByteBuffer copy = ByteBuffer.allocate((int) rest);
+        copy.put(prefix).put(gather[1]).put(gather[2]).flip();
+        queue.add(copy);
+        queuedBytes += rest;
+        sent(length);
+        if (!writeInterest) {
+            writeInterest = true;
+            method.loop().execute(this::enableWrite);
+        }
+    }
+
+    private void sent(int length) {
+        framesSent.incrementAndGet();
+        bytesSent.addAndGet(length);
+        lastSend = System.nanoTime();
+    }
+
+    private void awaitSpace(long needed) throws IOException {
+        long waitNanos = TimeUnit.MILLISECONDS.toNanos(settings.sendTimeoutMs());
+        boolean mayWait = waitNanos > 0 && !method.loop().inLoop();
+        while (open && queuedBytes > 0 && queuedBytes + needed > settings.queueLimit()) {
+            if (!mayWait || waitNanos <= 0) {
+                errors.incrementAndGet();
+                throw new LinkException("send queue to " + this + " is full (" + queuedBytes + " of "
+                    + settings.queueLimit() + " bytes) " + (mayWait ? "for " + settings.sendTimeoutMs() + " ms"
+                    : "and this thread may not wait") + "; the receiver is slow or stalled");
+            }
+            try {
+                waitNanos = space.awaitNanos(waitNanos);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LinkException("interrupted while waiting to send to " + this, e);
+            }
+        }
+        checkOpen();
+    }
+
+    private void checkOpen() {
+        if (!open) {
+            throw new LinkException(this + " is closed" + (closeCause == null ? "" : ": " + closeCause.getMessage()));
+        }
+    }
+
+    /** Sends a heartbeat if nothing else went out lately; from the method's timer thread. */
+    void heartbeat(long now) {
+        if (now - lastSend < TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs()) || !lock.tryLock()) {
+            return;
+        }
+        try {
+            if (open && queue.isEmpty()) {
+                ByteBuffer beat = HEARTBEAT.duplicate();
+                channel.write(beat);
+                if (beat.hasRemaining()) {
+                    queue.add(ByteBuffer.allocate(beat.remaining()).put(beat).flip());
+                    queuedBytes += 4;
+                    if (!writeInterest) {
+                        writeInterest = true;
+                        method.loop().execute(this::enableWrite);
+                    }
+                }
+                lastSend = now;
+            }
+        } catch (IOException e) {
+            fail(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void enableWrite() {
+        if (key != null && key.isValid()) {
+            key.interestOps(key.interestOps() | SelectionKey.OP_WRITE);
+        }
+    }
+
+    private void drain() throws IOException {
+        lock.lock();
+        try {
+            ByteBuffer head;
+            while ((head = queue.peek()) != null) {
+                channel.write(head);
+                if (head.hasRemaining()) {
+                    return;
+                }
+                queue.poll();
+                queuedBytes -= head.capacity();
+                space.signalAll();
+            }
+            writeInterest = false;
+            key.interestOps(SelectionKey.OP_READ);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- receiving, on the I/O thread
+
+    @Override
+    public void ready(SelectionKey key) {
+        try {
+            if (key.isWritable()) {
+                drain();
+            }
+            if (key.isValid() && key.isReadable()) {
+                read();
+            }
+        } catch (IOException e) {
+            fail(e);
+        } catch (ProtocolException e) {
+            errors.incrementAndGet();
+            method.log(this, e.getMessage());
+            fail(e);
+        }
+    }
+
+    /** @return whether any bytes came */
+    boolean read() throws IOException {
+        int n = largeFrame != null ? channel.read(largeFrame) : channel.read(readBuffer);
+        if (n < 0) {
+            throw new EOFException("peer closed the connection");
+        }
+        if (n == 0) {
+            return false;
+        }
+        lastReceive = System.nanoTime();
+        if (largeFrame != null) {
+            if (!largeFrame.hasRemaining()) {
+                deliver(largeFrame.flip());
+                largeFrame = null;
+            }
+        } else {
+            readBuffer.flip();
+            parse();
+            readBuffer.compact();
+        }
+        boolean partial = largeFrame != null || readBuffer.position() > 0;
+        partialSince = partial ? (partialSince == 0 ? lastReceive : partialSince) : 0;
+        return true;
+    }
+
+    private void parse() {
+        while (open && readBuffer.remaining() >= 4) {
+            int at = readBuffer.position();
+            int length = readBuffer.getInt(at);
+            if (length < 0 || length > maxFrame) {
+                throw new ProtocolException("closing " + this + ": frame length " + Integer.toUnsignedString(length)
+                    + " exceeds the maximum of " + maxFrame + " (not Polylink framing, or a corrupt stream)");
+            }
+            partialLength = length;
+            if (length == 0) {
+                readBuffer.position(at + 4);
+            } else if (readBuffer.remaining() >= 4 + length) {
+                int limit = readBuffer.limit();
+                readBuffer.limit(at + 4 + length).position(at + 4);
+                deliver(readBuffer);
+                readBuffer.limit(limit).position(at + 4 + length);
+            } else if (4 + length > readBuffer.capacity()) {
+                readBuffer.position(at + 4);
+                largeFrame = ByteBuffer.allocate(length);
+                int take = Math.min(readBuffer.remaining(), length);
+                largeFrame.put(largeFrame.position(), readBuffer, readBuffer.position(), take).position(take);
+                readBuffer.position(readBuffer.position() + take);
+                return;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void deliver(ByteBuffer frame) {
+        framesReceived.incrementAndGet();
+        bytesReceived.addAndGet(frame.remaining());
+        if (!receiver.onFrame(frame)) {
+            errors.incrementAndGet();
+            fail(new ProtocolException("the core refused a frame from " + this));
+        }
+    }
+
+    /**
+     * Declares the peer dead if it has been silent too long or is dribbling a frame; on the loop.
+     * Reads first, so a loop that was busy in a long handler does not blame the peer.
+     */
+    void checkLiveness(long now) {
+        if (!open) {
+            return;
+        }
+        long silence = now - lastReceive;
+        long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());
+        long frameNanos = failureNanos + partialLength * NANOS_PER_MIB / (1 << 20);
+        boolean silent = silence > failureNanos;
+        boolean dribbling = partialSince != 0 && now - partialSince > frameNanos;
+        if (!silent && !dribbling) {
+            return;
+        }
+        try {
+            if (silent && read()) {
+                return;
+            }
+        } catch (IOException e) {
+            fail(e);
+            return;
+        }
+        String why = silent ? "peer silent for " + TimeUnit.NANOSECONDS.toMillis(silence) + " ms"
+            : "a " + partialLength + "-byte frame still incomplete after "
+                + TimeUnit.NANOSECONDS.toMillis(now - partialSince) + " ms";
+        errors.incrementAndGet();
+        method.log(this, "closing " + this + ": " + why);
+        fail(new IOException(why));
+    }
+
+    // ---- closing
+
+    private volatile Throwable closeCause;
+
+    void fail(Throwable cause) {
+        close(cause);
+    }
+
+    @Override
+    public void close() {
+        close(null);
+    }
+
+    private void close(Throwable cause) {
+        lock.lock();
+        try {
+            if (!open) {
+                return;
+            }
+            open = false;
+            closeCause = cause;
+            queue.clear();
+            queuedBytes = 0;
+            space.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // the socket is gone either way
+        }
+        method.closed(this);
+        if (receiver != null) {
+            receiver.onClosed(cause);
+        }
+    }
+
+    @Override
+    public Statistics statistics() {
+        return new Statistics(framesSent.get(), bytesSent.get(), framesReceived.get(), bytesReceived.get(),
+            errors.get());
+    }
+
+    @Override
+    public String toString() {
+        return "tcp connection to " + peer + " at " + TcpAddress.describe(remote);
+    }
+
+    /** A peer broke the protocol; the message is the log line. */
+    static final class ProtocolException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ProtocolException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

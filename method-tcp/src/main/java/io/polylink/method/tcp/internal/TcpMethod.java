@@ -1,0 +1,455 @@
+package io.polylink.method.tcp.internal;
+
+import io.polylink.ContextId;
+import io.polylink.LinkException;
+import io.polylink.MalformedMessageException;
+import io.polylink.Statistics;
+import io.polylink.spi.Applicability;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.Connection;
+import io.polylink.spi.MethodContext;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.metatype.annotations.Designate;
+
+/**
+ * The {@code tcp} method: one listening socket, one connection per peer context (and per set of
+ * link parameters), one I/O thread running the selector, one timer thread for heartbeats.
+ *
+ * <p>When two contexts dial each other at once, the connection dialled by the context with the
+ * lower id wins: an acceptor with the lower id that is itself dialling, or that already has an
+ * open connection of that kind, answers {@code DUPLICATE}, and the dialler waits for the other
+ * connection instead. So a pair ends with one connection, decided before any frame flows.
+ */
+@Component(service = CommunicationMethod.class, configurationPid = "io.polylink.method.tcp",
+    property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
+        CommunicationMethod.PREFERENCE_PROPERTY + ":Integer=50"})
+@Designate(ocd = TcpConfig.class)
+public final class TcpMethod implements CommunicationMethod {
+
+    static final String NAME = "tcp";
+    private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
+    private static final long TICK_MILLIS = 50;
+
+    /** What makes two connections to one peer distinct. */
+    private record Key(ContextId peer, int connectionClass) {}
+
+    private final TcpSettings settings;
+    private final Object connectLock = new Object();
+    private final Map<Key, TcpConnection> established = new HashMap<>();
+    private final Set<Key> dialling = new HashSet<>();
+    private final Set<InboundHandshake> handshakes = new HashSet<>();
+    private final LogLimiter limiter = new LogLimiter(20);
+    private final Object totalsLock = new Object();
+    private Statistics closedTotals = Statistics.ZERO;
+    private volatile MethodContext context;
+    private volatile IoLoop loop;
+    private ScheduledExecutorService timer;
+    private ServerSocketChannel server;
+    private byte[] address;
+    private List<InetSocketAddress> advertised;
+    private long lastTick;
+
+    /** For Declarative Services: the configuration's properties, keyed as {@link TcpConfig}. */
+    @Activate
+    public TcpMethod(Map<String, Object> properties) {
+        this(TcpSettingsParser.parse(properties));
+    }
+
+    TcpMethod(TcpSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public synchronized void start(MethodContext context) throws IOException {
+        this.context = context;
+        long spinNanos = TimeUnit.MICROSECONDS.toNanos(settings.spinMicros());
+        loop = new IoLoop("polylink-tcp-io", settings.idleStrategy(), spinNanos, TICK_MILLIS, this::tick);
+        try {
+            server = ServerSocketChannel.open();
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 128);
+            server.configureBlocking(false);
+            advertised = Advertised.addresses(settings, (InetSocketAddress) server.getLocalAddress());
+            address = TcpAddress.encode(advertised);
+            loop.execute(() -> loop.register(server, SelectionKey.OP_ACCEPT, key -> accept()));
+            long beat = Math.max(10, Math.min(100, settings.link().heartbeatIntervalMs() / 5));
+            timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "polylink-tcp-timer");
+                t.setDaemon(true);
+                return t;
+            });
+            timer.scheduleAtFixedRate(this::heartbeats, beat, beat, TimeUnit.MILLISECONDS);
+        } catch (IOException | RuntimeException e) {
+            stop();
+            throw new IOException("tcp cannot listen on " + settings.bindAddress() + ":" + settings.port()
+                + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Deactivate
+    @Override
+    public synchronized void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+            try {
+                timer.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            timer = null;
+        }
+        List<TcpConnection> open;
+        synchronized (connectLock) {
+            open = new ArrayList<>(established.values());
+            connectLock.notifyAll();
+        }
+        open.forEach(c -> c.fail(new IOException("the tcp method stopped")));
+        if (loop != null) {
+            loop.close();
+            loop = null;
+        }
+        handshakes.clear();
+        server = null;
+    }
+
+    @Override
+    public byte[] localAddress() {
+        return address.clone();
+    }
+
+    @Override
+    public Applicability applicable(ContextId peer, byte[] address) {
+        try {
+            return Applicability.yes("reachable at " + TcpAddress.describe(TcpAddress.decode(address)));
+        } catch (MalformedMessageException e) {
+            return Applicability.no(e.getMessage());
+        }
+    }
+
+    @Override
+    public String describe(byte[] address) {
+        try {
+            return TcpAddress.describe(TcpAddress.decode(address));
+        } catch (MalformedMessageException e) {
+            return "(" + e.getMessage() + ")";
+        }
+    }
+
+    IoLoop loop() {
+        return loop;
+    }
+
+    int connectionCount() {
+        synchronized (connectLock) {
+            return (int) established.values().stream().filter(TcpConnection::isOpen).count();
+        }
+    }
+
+    // ---- dialling
+
+    @Override
+    public Connection connect(ContextId peer, byte[] address, Map<String, String> parameters) {
+        TcpSettings.Link link = settings.link().with(parameters);
+        Key key = new Key(peer, parameters.isEmpty() ? 0 : new TreeMap<>(parameters).hashCode());
+        List<InetSocketAddress> targets = TcpAddress.decode(address);
+        synchronized (connectLock) {
+            TcpConnection existing = established.get(key);
+            if (existing != null && existing.isOpen()) {
+                return existing;
+            }
+            dialling.add(key);
+        }
+        List<String> failures = new ArrayList<>();
+        try {
+            for (InetSocketAddress target : targets) {
+                try {
+                    return dial(target, key, link);
+                } catch (ConnectException e) {
+                    failures.add("connection refused " + TcpAddress.describe(target));
+                } catch (SocketTimeoutException e) {
+                    failures.add("no answer from " + TcpAddress.describe(target) + " within "
+                        + link.connectTimeoutMs() + " ms");
+                } catch (IOException e) {
+                    failures.add(TcpAddress.describe(target) + ": " + e.getMessage());
+                } catch (LinkException e) {
+                    failures.add(e.getMessage());
+                }
+            }
+        } finally {
+            synchronized (connectLock) {
+                dialling.remove(key);
+            }
+        }
+        throw new LinkException(String.join("; ", failures));
+    }
+
+    private Connection dial(InetSocketAddress target, Key key, TcpSettings.Link link) throws IOException {
+        SocketChannel channel = SocketChannel.open();
+        boolean handedOver = false;
+        try {
+            configure(channel, link);
+            channel.socket().connect(target, link.connectTimeoutMs());
+            channel.socket().setSoTimeout(link.connectTimeoutMs());
+            ByteBuffer hello = Handshake.hello(context.contextId(), key.peer(), key.connectionClass(),
+                link.heartbeatIntervalMs(), link.failureTimeoutMs());
+            while (hello.hasRemaining()) {
+                channel.write(hello);
+            }
+            ByteBuffer reply = ByteBuffer.wrap(channel.socket().getInputStream().readNBytes(Handshake.WELCOME_LENGTH));
+            String where = TcpAddress.describe(target);
+            if (reply.remaining() < 4 || Handshake.checkMagic(reply, 0) != null) {
+                throw new LinkException(where + " is " + (reply.remaining() < 4 ? "not answering the handshake"
+                    : Handshake.checkMagic(reply, 0)));
+            }
+            if (reply.remaining() >= 5 && Handshake.version(reply, 0) != Handshake.VERSION) {
+                throw new LinkException("peer at " + where + " speaks tcp protocol version "
+                    + Handshake.version(reply, 0) + ", this context " + Handshake.VERSION + "; upgrade the older side");
+            }
+            Handshake.Welcome welcome = reply.remaining() == Handshake.WELCOME_LENGTH
+                ? Handshake.readWelcome(reply, 0) : null;
+            if (welcome == null) {
+                throw new LinkException(where + " answered the handshake with garbage");
+            }
+            switch (welcome.status()) {
+                case ACCEPTED -> {
+                    if (!welcome.from().equals(key.peer())) {
+                        throw wrongPeer(where, welcome.from(), key.peer());
+                    }
+                    channel.socket().setSoTimeout(0);
+                    channel.configureBlocking(false);
+                    TcpConnection connection = new TcpConnection(this, channel, key.peer(), link,
+                        key.connectionClass(), context.maxFrameSize());
+                    synchronized (connectLock) {
+                        established.put(key, connection);
+                        connectLock.notifyAll();
+                    }
+                    handedOver = true;
+                    connection.start(context.inbound().open(connection), loop);
+                    return connection;
+                }
+                case DUPLICATE -> {
+                    return awaitTheirs(key, link, where);
+                }
+                case WRONG_PEER -> throw wrongPeer(where, welcome.from(), key.peer());
+                default -> throw new LinkException("peer at " + where + " refused tcp protocol version "
+                    + Handshake.VERSION + "; upgrade the older side");
+            }
+        } finally {
+            if (!handedOver) {
+                channel.close();
+            }
+        }
+    }
+
+    private static LinkException wrongPeer(String where, ContextId found, ContextId wanted) {
+        return new LinkException(where + " belongs to context " + found + ", not " + wanted
+            + " (the peer restarted, or its address was reused); get a fresh startpoint");
+    }
+
+    /** The peer is dialling us at the same time and its connection wins: wait for it. */
+    private Connection awaitTheirs(Key key, TcpSettings.Link link, String where) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(link.connectTimeoutMs());
+        synchronized (connectLock) {
+            while (true) {
+                TcpConnection theirs = established.get(key);
+                if (theirs != null && theirs.isOpen()) {
+                    return theirs;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || loop == null) {
+                    throw new LinkException("peer at " + where + " is connecting to us at the same time, but its "
+                        + "connection did not arrive within " + link.connectTimeoutMs() + " ms");
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(connectLock, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new LinkException("interrupted while connecting to " + where, e);
+                }
+            }
+        }
+    }
+
+    private static void configure(SocketChannel channel, TcpSettings.Link link) throws IOException {
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, link.tcpNoDelay());
+        if (link.sendBuffer() > 0) {
+            channel.setOption(StandardSocketOptions.SO_SNDBUF, link.sendBuffer());
+        }
+        if (link.receiveBuffer() > 0) {
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, link.receiveBuffer());
+        }
+    }
+
+    // ---- accepting, on the I/O thread
+
+    private void accept() {
+        try {
+            SocketChannel channel;
+            while ((channel = server.accept()) != null) {
+                channel.configureBlocking(false);
+                configure(channel, settings.link());
+                InboundHandshake handshake = new InboundHandshake(this, channel,
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.link().connectTimeoutMs()));
+                handshakes.add(handshake);
+                loop.register(channel, SelectionKey.OP_READ, handshake);
+            }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "tcp accept failed: " + e.getMessage());
+        }
+    }
+
+    /** A complete hello arrived; answer it and, if accepted, start the connection. */
+    void accepted(SocketChannel channel, SelectionKey key, Handshake.Hello hello, InboundHandshake handshake)
+            throws IOException {
+        handshakes.remove(handshake);
+        ContextId self = context.contextId();
+        if (!hello.to().equals(self)) {
+            answer(channel, Handshake.Status.WRONG_PEER);
+            handshake.refuse(null, "it wants context " + hello.to() + ", this is " + self);
+            return;
+        }
+        Key peerKey = new Key(hello.from(), hello.connectionClass());
+        TcpSettings.Link link = new TcpSettings.Link(settings.link().tcpNoDelay(), settings.link().sendBuffer(),
+            settings.link().receiveBuffer(), settings.link().queueLimit(), settings.link().sendTimeoutMs(),
+            settings.link().connectTimeoutMs(),
+            Math.min(settings.link().heartbeatIntervalMs(), Math.max(1, hello.heartbeatMs())),
+            Math.max(settings.link().failureTimeoutMs(), hello.failureMs()));
+        TcpConnection connection;
+        synchronized (connectLock) {
+            TcpConnection existing = established.get(peerKey);
+            boolean oursWins = compare(self, hello.from()) < 0 && dialling.contains(peerKey);
+            if (oursWins || existing != null && existing.isOpen()) {
+                answer(channel, Handshake.Status.DUPLICATE);
+                channel.close();
+                return;
+            }
+            connection = new TcpConnection(this, channel, hello.from(), link, peerKey.connectionClass(),
+                context.maxFrameSize());
+            established.put(peerKey, connection);
+            connectLock.notifyAll();
+        }
+        answer(channel, Handshake.Status.ACCEPTED);
+        connection.adopt(key, context.inbound().open(connection));
+    }
+
+    void answer(SocketChannel channel, Handshake.Status status) throws IOException {
+        ByteBuffer welcome = Handshake.welcome(status, context.contextId());
+        channel.write(welcome);
+        if (welcome.hasRemaining()) {
+            throw new IOException("could not write the 23-byte handshake answer");
+        }
+    }
+
+    void forget(InboundHandshake handshake) {
+        handshakes.remove(handshake);
+    }
+
+    private static int compare(ContextId a, ContextId b) {
+        int high = Long.compareUnsigned(a.high(), b.high());
+        return high != 0 ? high : Long.compareUnsigned(a.low(), b.low());
+    }
+
+    // ---- timers
+
+    /**
+     * On the I/O thread: dead peers, and handshakes that took too long. Time the loop spent away
+     * (a long inline handler) is not the peers' fault, so their clocks are moved on by it first.
+     */
+    private void tick() {
+        long now = System.nanoTime();
+        long away = lastTick == 0 ? 0 : now - lastTick - TimeUnit.MILLISECONDS.toNanos(2 * TICK_MILLIS);
+        lastTick = now;
+        for (TcpConnection c : snapshot()) {
+            if (away > 0) {
+                c.excuse(away);
+            }
+            c.checkLiveness(now);
+        }
+        for (InboundHandshake h : List.copyOf(handshakes)) {
+            if (now - h.deadline() > 0) {
+                h.refuse(null, "handshake not completed within "
+                    + settings.link().connectTimeoutMs() + " ms");
+            }
+        }
+    }
+
+    /** On the timer thread, so heartbeats go out even while the I/O thread runs a long handler. */
+    private void heartbeats() {
+        long now = System.nanoTime();
+        for (TcpConnection c : snapshot()) {
+            c.heartbeat(now);
+        }
+    }
+
+    private List<TcpConnection> snapshot() {
+        synchronized (connectLock) {
+            return new ArrayList<>(established.values());
+        }
+    }
+
+    void closed(TcpConnection connection) {
+        synchronized (connectLock) {
+            established.remove(new Key(connection.peer(), connection.connectionClass()), connection);
+        }
+        synchronized (totalsLock) {
+            closedTotals = closedTotals.plus(connection.statistics());
+        }
+    }
+
+    void log(TcpConnection connection, String line) {
+        if (limiter.allow()) {
+            LOG.log(Level.WARNING, line);
+        }
+    }
+
+    void logRefusal(String line) {
+        if (limiter.allow()) {
+            LOG.log(Level.WARNING, line);
+        }
+    }
+
+    @Override
+    public Statistics statistics() {
+        Statistics total;
+        synchronized (totalsLock) {
+            total = closedTotals;
+        }
+        for (TcpConnection c : snapshot()) {
+            total = total.plus(c.statistics());
+        }
+        return total;
+    }
+
+    @Override
+    public String toString() {
+        return "tcp method at " + (advertised == null ? "(not started)" : TcpAddress.describe(advertised));
+    }
+}

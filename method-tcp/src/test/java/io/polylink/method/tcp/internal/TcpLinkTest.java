@@ -1,0 +1,372 @@
+package io.polylink.method.tcp.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.Context;
+import io.polylink.Endpoint;
+import io.polylink.LinkException;
+import io.polylink.MessageBuffer;
+import io.polylink.NoApplicableMethodException;
+import io.polylink.Startpoint;
+import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.spi.Connection;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Two contexts in one JVM joined by real tcp sockets on 127.0.0.1. */
+class TcpLinkTest {
+
+    private static final Map<String, Object> LOOPBACK = Map.of("bindAddress", "127.0.0.1");
+
+    private final List<EmbeddedContext> contexts = new ArrayList<>();
+    private final List<TcpMethod> methods = new ArrayList<>();
+
+    private Context context(Map<String, Object> tcp) {
+        TcpMethod method = new TcpMethod(tcp);
+        EmbeddedContext embedded = EmbeddedContext.open().add(method, 50);
+        contexts.add(embedded);
+        methods.add(method);
+        return embedded.context();
+    }
+
+    private Context context() {
+        return context(LOOPBACK);
+    }
+
+    @AfterEach
+    void close() {
+        contexts.forEach(EmbeddedContext::close);
+        Await.until(() -> Await.threads("polylink-").isEmpty(), Duration.ofSeconds(10),
+            () -> "threads left: " + Await.threads("polylink-"));
+    }
+
+    private static Startpoint in(Context where, Startpoint s) {
+        return where.startpoint(s.toText());
+    }
+
+    private static InetSocketAddress listening(Context c) {
+        return TcpAddress.decode(c.descriptorTable().entries().stream()
+            .filter(d -> d.method().equals("tcp")).findFirst().orElseThrow().address()).get(0);
+    }
+
+    @Test
+    void aHundredThousandRsrsArriveOnceAndInOrderWithChecksums() {
+        Context a = context();
+        Context b = context();
+        AtomicLong next = new AtomicLong();
+        List<String> problems = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.createEndpoint().register(1, (e, m) -> {
+            long seq = m.getLong();
+            byte[] body = m.getBytes();
+            if (seq != next.get() || m.getLong() != checksum(seq, body)) {
+                problems.add("at " + next.get() + " got " + seq);
+            }
+            next.set(seq + 1);
+        });
+        Startpoint s = in(a, sink.startpoint());
+        MessageBuffer message = a.allocateBuffer(2048);
+        for (long i = 0; i < 100_000; i++) {
+            byte[] body = new byte[(int) (i % 1500)];
+            java.util.Arrays.fill(body, (byte) i);
+            s.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
+        }
+        Await.until(() -> next.get() == 100_000, Duration.ofSeconds(30), () -> next.get() + " of 100000 arrived");
+        assertEquals(List.of(), problems);
+        assertEquals("tcp", s.explain().get(0).chosen().orElseThrow().descriptor().stack());
+    }
+
+    private static long checksum(long seq, byte[] body) {
+        var crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        return crc.getValue() ^ seq;
+    }
+
+    @Test
+    void bothSidesDiallingAtOnceEndWithOneConnection() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            Context a = context();
+            Context b = context();
+            TcpMethod ta = methods.get(methods.size() - 2);
+            TcpMethod tb = methods.get(methods.size() - 1);
+            byte[] addressOfB = tb.localAddress();
+            byte[] addressOfA = ta.localAddress();
+            CyclicBarrier start = new CyclicBarrier(2);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<Connection> ab = pool.submit(() -> {
+                    start.await();
+                    return ta.connect(b.id(), addressOfB, Map.of());
+                });
+                Future<Connection> ba = pool.submit(() -> {
+                    start.await();
+                    return tb.connect(a.id(), addressOfA, Map.of());
+                });
+                Connection fromA = ab.get(10, TimeUnit.SECONDS);
+                Connection fromB = ba.get(10, TimeUnit.SECONDS);
+                assertTrue(fromA.isOpen() && fromB.isOpen(), "round " + round);
+                assertSame(fromA, ta.connect(b.id(), addressOfB, Map.of()), "round " + round);
+                assertEquals(1, ta.connectionCount(), "round " + round + ": connections at a");
+                assertEquals(1, tb.connectionCount(), "round " + round + ": connections at b");
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aPeerThatStopsMakesSendsFailWithinTheBoundAndANewPeerWorks() {
+        Context a = context();
+        Context b = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt()));
+        Startpoint s = in(a, sink.startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+
+        contexts.get(1).close();
+        long stopped = System.nanoTime();
+        Await.until(() -> {
+            try {
+                s.send(1, a.allocateBuffer(4).putInt(2));
+                return false;
+            } catch (NoApplicableMethodException | LinkException e) {
+                return true;
+            }
+        }, Duration.ofSeconds(1), () -> "sends to a stopped peer still succeed");
+        System.out.printf("sends failed %d ms after the peer stopped%n",
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped));
+        NoApplicableMethodException e = assertThrows(NoApplicableMethodException.class,
+            () -> s.send(1, a.allocateBuffer(4).putInt(3)));
+        assertTrue(e.getMessage().contains("tcp refused (connection refused 127.0.0.1:"), e.getMessage());
+
+        Context c = context();
+        List<Integer> atC = new CopyOnWriteArrayList<>();
+        Startpoint toC = in(a, c.createEndpoint().register(1, (x, m) -> atC.add(m.getInt())).startpoint());
+        toC.send(1, a.allocateBuffer(4).putInt(4));
+        Await.until(() -> atC.contains(4), Duration.ofSeconds(5), () -> "a cannot reach a new peer");
+    }
+
+    @Test
+    void anHttpRequestToThePortIsRefusedWithOneLineAndOtherLinksKeepWorking() throws Exception {
+        Context a = context();
+        Context b = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        int threadsBefore = Await.threads("polylink-").size();
+
+        try (LogCapture log = new LogCapture("io.polylink.method.tcp");
+             Socket http = new Socket()) {
+            http.connect(listening(b), 2000);
+            http.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+            http.setSoTimeout(5000);
+            assertClosedByPeer(http);
+            Await.until(() -> !log.lines.isEmpty(), Duration.ofSeconds(5), () -> "no log line");
+            assertEquals(1, log.lines.size(), log.lines::toString);
+            assertTrue(log.lines.get(0).matches("refused tcp connection from /127\\.0\\.0\\.1:\\d+: "
+                + "not a Polylink peer: it began with 'GET '"), log.lines.get(0));
+        }
+        s.send(1, a.allocateBuffer(4).putInt(2));
+        Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "healthy link broke");
+        assertEquals(threadsBefore, Await.threads("polylink-").size());
+    }
+
+    @Test
+    void aFrameLongerThanTheMaximumAfterAValidHandshakeClosesThatConnectionOnly() throws Exception {
+        Context b = context();
+        Context a = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        try (LogCapture log = new LogCapture("io.polylink.method.tcp");
+             Socket raw = handshaken(b)) {
+            raw.getOutputStream().write(ByteBuffer.allocate(8).putInt(Integer.MAX_VALUE).putInt(0).array());
+            assertClosedByPeer(raw);
+            Await.until(() -> !log.lines.isEmpty(), Duration.ofSeconds(5), () -> "no log line");
+            assertTrue(log.lines.get(0).matches("closing tcp connection to .* at 127\\.0\\.0\\.1:\\d+: frame length "
+                + "2147483647 exceeds the maximum of \\d+ \\(not Polylink framing, or a corrupt stream\\)"),
+                log.lines.get(0));
+        }
+        s.send(1, a.allocateBuffer(4).putInt(7));
+        Await.until(() -> seen.contains(7), Duration.ofSeconds(5), () -> "healthy link broke");
+    }
+
+    @Test
+    void garbageFramesAreRefusedByTheCoreAndTheConnectionClosed() throws Exception {
+        Context b = context();
+        try (Socket raw = handshaken(b)) {
+            raw.getOutputStream().write(ByteBuffer.allocate(20).putInt(16).put(new byte[16]).array());
+            assertClosedByPeer(raw);
+        }
+        assertEquals(1, b.statistics().errors());
+    }
+
+    @Test
+    void aClientSendingOneBytePerSecondIsClosedWithinTheConnectTimeout() throws Exception {
+        Context b = context(Map.of("bindAddress", "127.0.0.1", "connectTimeoutMs", "500", "heartbeatIntervalMs", "100"));
+        try (LogCapture log = new LogCapture("io.polylink.method.tcp");
+             Socket slow = new Socket()) {
+            slow.connect(listening(b), 2000);
+            slow.setSoTimeout(5000);
+            slow.getOutputStream().write('P');
+            long start = System.nanoTime();
+            assertClosedByPeer(slow);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(ms < 3000, ms + " ms");
+            Await.until(() -> !log.lines.isEmpty(), Duration.ofSeconds(5), () -> "no log line");
+            assertTrue(log.lines.get(0).endsWith("handshake not completed within 500 ms"), log.lines.get(0));
+        }
+    }
+
+    @Test
+    void aHandshakeOfAnotherVersionIsRefusedClearly() throws Exception {
+        Context b = context();
+        try (Socket raw = new Socket()) {
+            raw.connect(listening(b), 2000);
+            raw.setSoTimeout(5000);
+            ByteBuffer hello = Handshake.hello(io.polylink.ContextId.random(), b.id(), 0, 250, 1000);
+            hello.put(4, (byte) 9);
+            raw.getOutputStream().write(hello.array());
+            byte[] answer = raw.getInputStream().readNBytes(Handshake.WELCOME_LENGTH);
+            assertEquals(Handshake.Status.BAD_VERSION, Handshake.readWelcome(ByteBuffer.wrap(answer), 0).status());
+        }
+    }
+
+    @Test
+    void aStartpointToARestartedContextIsRefusedAsBelongingToAnother() {
+        Context a = context();
+        Context b = context(Map.of("bindAddress", "127.0.0.1"));
+        Startpoint s = in(a, b.createEndpoint().startpoint());
+        int port = listening(b).getPort();
+        contexts.get(1).close();
+        Context reborn = context(Map.of("bindAddress", "127.0.0.1", "port", port));
+        NoApplicableMethodException e = assertThrows(NoApplicableMethodException.class,
+            () -> s.send(1, a.allocateBuffer(0)));
+        assertTrue(e.getMessage().contains("belongs to context " + reborn.id() + ", not " + b.id()), e.getMessage());
+    }
+
+    @Test
+    void aStalledReceiverMakesTheSenderWaitThenFailWithoutGrowingItsQueue() throws Exception {
+        Context a = context(Map.of("bindAddress", "127.0.0.1", "queueLimit", "65536", "sendTimeoutMs", "200"));
+        Context b = context();
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong received = new AtomicLong();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
+            if (received.incrementAndGet() == 1) {
+                release.await(30, TimeUnit.SECONDS);
+            }
+        }).startpoint());
+        MessageBuffer big = a.allocateBuffer(8192).putRaw(new byte[8192], 0, 8192);
+        int sent = 0;
+        LinkException full = null;
+        try {
+            for (; sent < 100_000 && full == null; sent++) {
+                try {
+                    s.send(1, big);
+                } catch (LinkException e) {
+                    full = e;
+                }
+            }
+            assertTrue(full != null, "a stalled receiver never pushed back");
+            assertTrue(full.getMessage().contains("is full") && full.getMessage().contains("for 200 ms"),
+                full.getMessage());
+            TcpConnection connection = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+            assertTrue(connection.queuedBytes() <= 65536 + 8192 + 16, connection.queuedBytes() + " bytes queued");
+            assertTrue(connection.isOpen(), "backpressure does not break the link");
+        } finally {
+            release.countDown();
+        }
+        long expected = sent - 1;
+        Await.until(() -> received.get() == expected, Duration.ofSeconds(30),
+            () -> received.get() + " of " + expected + " accepted RSRs arrived");
+    }
+
+    @Test
+    void unknownLinkParametersAreRefusedAndKnownOnesGetTheirOwnConnection() {
+        Context a = context();
+        Context b = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint plain = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        Startpoint tuned = plain.copy().parameter("tcp", "sendBuffer", "262144");
+        Startpoint wrong = plain.copy().parameter("tcp", "colour", "blue");
+
+        plain.send(1, a.allocateBuffer(4).putInt(1));
+        tuned.send(1, a.allocateBuffer(4).putInt(2));
+        NoApplicableMethodException e = assertThrows(NoApplicableMethodException.class,
+            () -> wrong.send(1, a.allocateBuffer(4).putInt(3)));
+
+        assertTrue(e.getMessage().contains("unknown tcp parameter 'colour'; known: [connectTimeoutMs"), e.getMessage());
+        Await.until(() -> seen.size() == 2, Duration.ofSeconds(5), () -> "saw " + seen);
+        assertEquals(2, methods.get(0).connectionCount());
+    }
+
+    @Test
+    void anIdleConnectionCostsLessThanTwoPercentOfACore() throws Exception {
+        Context a = context();
+        Context b = context();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> { }).startpoint());
+        s.send(1, a.allocateBuffer(0));
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        List<Long> ids = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("polylink-tcp")).map(Thread::getId).toList();
+        Await.until(() -> true, Duration.ofSeconds(1), () -> "");
+        long cpuBefore = ids.stream().mapToLong(mx::getThreadCpuTime).sum();
+        long wallBefore = System.nanoTime();
+        CountDownLatch twoSeconds = new CountDownLatch(1);
+        twoSeconds.await(2, TimeUnit.SECONDS);
+        long cpu = ids.stream().mapToLong(mx::getThreadCpuTime).sum() - cpuBefore;
+        long wall = System.nanoTime() - wallBefore;
+        double share = (double) cpu / wall / 2;
+        System.out.printf("idle tcp threads: %.3f%% of a core each (io + timer, 2 contexts)%n", 100 * share);
+        assertTrue(share < 0.02, share * 100 + "% of a core");
+    }
+
+    /** Reads until the peer closes (heartbeats may come first); fails on a read timeout. */
+    private static void assertClosedByPeer(Socket socket) throws Exception {
+        InputStream in = socket.getInputStream();
+        try {
+            while (in.read() >= 0) {
+                // heartbeats and the like, until the close
+            }
+        } catch (java.net.SocketException reset) {
+            // a reset is a close too
+        }
+    }
+
+    /** A raw socket that has completed the handshake with {@code b}, as a peer context would. */
+    private Socket handshaken(Context b) throws Exception {
+        Socket raw = new Socket();
+        raw.connect(listening(b), 2000);
+        raw.setSoTimeout(5000);
+        OutputStream out = raw.getOutputStream();
+        out.write(Handshake.hello(io.polylink.ContextId.random(), b.id(), 0, 250, 1000).array());
+        InputStream in = raw.getInputStream();
+        byte[] answer = in.readNBytes(Handshake.WELCOME_LENGTH);
+        assertEquals(Handshake.Status.ACCEPTED, Handshake.readWelcome(ByteBuffer.wrap(answer), 0).status());
+        return raw;
+    }
+}
