@@ -1,6 +1,5 @@
 package io.polylink.spi;
 
-import io.polylink.ContextId;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -17,10 +16,12 @@ public interface Transform {
     String name();
 
     /**
-     * Opens the state the transform keeps for one connection (keys, counters, dictionaries).
+     * Opens the state the transform keeps for one connection (keys, counters, dictionaries). Both
+     * ends open a session when the first frame of a stack using the transform goes either way, so
+     * a session may start a key exchange here with {@link TransformPeer#sendHandshake}.
      *
-     * @param peer the context at the other end
+     * @param peer the connection's ends and its handshake channel
      * @return a session used for every frame on that connection, in order
      */
-    TransformSession open(ContextId peer);
+    TransformSession open(TransformPeer peer);
 }

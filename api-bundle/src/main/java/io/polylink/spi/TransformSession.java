@@ -29,6 +29,15 @@ public interface TransformSession extends AutoCloseable {
      */
     ByteBuffer decode(ByteBuffer header, ByteBuffer input, BufferSource output);
 
+    /**
+     * Takes a handshake message the peer's session sent with {@link TransformPeer#sendHandshake};
+     * called in order, on the connection's receiving thread. The default ignores it.
+     *
+     * @param message the bytes, valid only during the call
+     * @throws io.polylink.MalformedMessageException if the message is bad; the connection closes
+     */
+    default void onHandshake(ByteBuffer message) {}
+
     /** Releases the session's state. Idempotent. */
     @Override
     void close();

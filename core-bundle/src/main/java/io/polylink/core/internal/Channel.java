@@ -8,6 +8,7 @@ import io.polylink.core.internal.FrameHeader.Control;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.Transform;
+import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The core's state for one {@link Connection}, both ways: framing and transforms for what it
@@ -24,6 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * each frame.
  *
  * <p>Sending is serialised by {@link #sendLock}; receiving runs on one method thread at a time.
+ * Transform handshakes are queued and sent by whoever holds the send lock next (or at once if it
+ * is free), ahead of any frame that might need them: a session opened on the receiving thread
+ * never waits for a sender, and a loopback delivery never re-enters a session being opened.
  */
 final class Channel implements FrameReceiver {
 
@@ -36,7 +42,9 @@ final class Channel implements FrameReceiver {
     private final Counters counters = new Counters();
     private final Map<String, TransformSession> sessions = new ConcurrentHashMap<>();
 
-    private final Object sendLock = new Object();
+    private final ReentrantLock sendLock = new ReentrantLock();
+    private final Object sessionsLock = new Object();
+    private final ConcurrentLinkedQueue<ByteBuffer> handshakes = new ConcurrentLinkedQueue<>();
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] encodeScratch;
     private final Set<Long> sentTables = new HashSet<>();
@@ -87,7 +95,8 @@ final class Channel implements FrameReceiver {
             return StackBinding.PLAIN;
         }
         String key = String.join("+", transforms);
-        synchronized (sendLock) {
+        sendLock.lock();
+        try {
             StackBinding known = sendStacks.get(key);
             if (known != null) {
                 return known;
@@ -106,21 +115,23 @@ final class Channel implements FrameReceiver {
             sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.STACK.code(), 0, announce);
             sendStacks.put(key, binding);
             return binding;
+        } finally {
+            sendLock.unlock();
         }
     }
 
     /** Sends one RSR; the tables of startpoints in it go first if the peer lacks them. */
     void send(StackBinding stack, int endpoint, int handler, MessageBufferImpl message) {
-        synchronized (sendLock) {
+        sendLock.lock();
+        try {
             int count = message.tableCount();
             if (count > 0) {
                 sendTables(stack, message.tables(), count);
             }
-            try {
-                sendFrame(0, stack, handler, endpoint, message.payload());
-            } finally {
-                message.releasePayload();
-            }
+            sendFrame(0, stack, handler, endpoint, message.payload());
+        } finally {
+            message.releasePayload();
+            sendLock.unlock();
         }
     }
 
@@ -138,7 +149,31 @@ final class Channel implements FrameReceiver {
         }
     }
 
+    /** Sends one frame, with any queued handshakes before and after it. Caller holds the lock. */
     private void sendFrame(int flags, StackBinding stack, int handler, int endpoint, ByteBuffer payload) {
+        flushHandshakes();
+        writeFrame(flags, stack, handler, endpoint, payload);
+        flushHandshakes();
+    }
+
+    private void flushHandshakes() {
+        ByteBuffer next;
+        while ((next = handshakes.poll()) != null) {
+            writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.HANDSHAKE.code(), 0, next);
+        }
+    }
+
+    private void flushHandshakesIfFree() {
+        if (!handshakes.isEmpty() && sendLock.tryLock()) {
+            try {
+                flushHandshakes();
+            } finally {
+                sendLock.unlock();
+            }
+        }
+    }
+
+    private void writeFrame(int flags, StackBinding stack, int handler, int endpoint, ByteBuffer payload) {
         int plainLength = payload.remaining();
         FrameHeader.writeAuthenticated(header, flags, stack.id(), handler, endpoint);
         ByteBuffer body = payload;
@@ -240,7 +275,19 @@ final class Channel implements FrameReceiver {
             }
             case STACK -> announceReceived(body);
             case TABLE_RESET -> receivedTables.clear();
+            case HANDSHAKE -> handshake(body);
         }
+    }
+
+    private void handshake(ByteBuffer body) {
+        byte[] name = new byte[TableCodec.need(body, 1, "handshake transform name length").get() & 0xFF];
+        TableCodec.need(body, name.length, "handshake transform name").get(name);
+        String transform = new String(name, StandardCharsets.US_ASCII);
+        if (!io.polylink.Descriptor.validName(transform) || runtime.transform(transform) == null) {
+            throw new MalformedMessageException("handshake for transform '" + transform
+                + "', which is not installed here");
+        }
+        session(transform).onHandshake(body);
     }
 
     private void announceReceived(ByteBuffer body) {
@@ -277,13 +324,58 @@ final class Channel implements FrameReceiver {
     }
 
     private TransformSession session(String name) {
-        return sessions.computeIfAbsent(name, n -> {
-            Transform transform = runtime.transform(n);
-            if (transform == null) {
-                throw new io.polylink.LinkException("transform " + n + " is not installed here");
+        TransformSession session = sessions.get(name);
+        if (session != null) {
+            return session;
+        }
+        synchronized (sessionsLock) {
+            session = sessions.get(name);
+            if (session == null) {
+                Transform transform = runtime.transform(name);
+                if (transform == null) {
+                    throw new io.polylink.LinkException("transform " + name + " is not installed here");
+                }
+                session = transform.open(new SessionPeer(name));
+                sessions.put(name, session);
             }
-            return transform.open(connection.peer());
-        });
+        }
+        flushHandshakesIfFree();
+        return session;
+    }
+
+    /** One transform's view of this channel. */
+    private final class SessionPeer implements TransformPeer {
+        private static final int MAX_HANDSHAKE = 1024;
+        private final byte[] name;
+
+        SessionPeer(String name) {
+            this.name = name.getBytes(StandardCharsets.US_ASCII);
+        }
+
+        @Override
+        public io.polylink.ContextId self() {
+            return runtime.id();
+        }
+
+        @Override
+        public io.polylink.ContextId peer() {
+            return connection.peer();
+        }
+
+        @Override
+        public String method() {
+            return connection.method();
+        }
+
+        @Override
+        public void sendHandshake(ByteBuffer message) {
+            if (message.remaining() > MAX_HANDSHAKE) {
+                throw new IllegalArgumentException("handshake message of " + message.remaining()
+                    + " bytes exceeds " + MAX_HANDSHAKE);
+            }
+            handshakes.add(ByteBuffer.allocate(1 + name.length + message.remaining())
+                .put((byte) name.length).put(name).put(message).flip());
+        }
     }
 
     /**
@@ -291,8 +383,11 @@ final class Channel implements FrameReceiver {
      * kept alive; stacks the peer announced resolve again if the transform returns.
      */
     void forget(String transform) {
-        synchronized (sendLock) {
+        sendLock.lock();
+        try {
             sendStacks.values().removeIf(s -> List.of(s.transforms().split("\\+")).contains(transform));
+        } finally {
+            sendLock.unlock();
         }
         for (int i = 1; i < receiveStacks.length; i++) {
             ReceiveStack stack = receiveStacks[i];

@@ -47,7 +47,9 @@ final class FrameHeader {
         /** Payload: stack id (1 byte) and the transform names ('+'-joined) it stands for. */
         STACK,
         /** Empty payload: forget every table received on this connection. */
-        TABLE_RESET;
+        TABLE_RESET,
+        /** Payload: transform name length (1 byte), name, and a message for that transform's session. */
+        HANDSHAKE;
 
         private static final Control[] VALUES = values();
 

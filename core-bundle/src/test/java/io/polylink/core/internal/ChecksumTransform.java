@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
 /**
- * A test transform that appends a CRC32C over the header and the payload: it changes the bytes on
- * the wire, authenticates the header like an AEAD would, and rejects a corrupted frame.
+ * A test transform that appends a CRC32C over the header and the payload, salted with a random
+ * value each session sends its peer by handshake: it changes the bytes on the wire, authenticates
+ * the header like an AEAD would, rejects a corrupted frame, and cannot decode a frame that
+ * overtook the handshake it depends on.
  */
 final class ChecksumTransform implements Transform {
 
@@ -28,15 +30,23 @@ final class ChecksumTransform implements Transform {
     }
 
     @Override
-    public TransformSession open(ContextId peer) {
+    public TransformSession open(io.polylink.spi.TransformPeer peer) {
         openSessions.incrementAndGet();
+        int salt = new java.util.Random().nextInt();
+        peer.sendHandshake(ByteBuffer.allocate(4).putInt(salt).flip());
         return new TransformSession() {
             private boolean closed;
+            private volatile Integer peerSalt;
+
+            @Override
+            public void onHandshake(ByteBuffer message) {
+                peerSalt = message.getInt();
+            }
 
             @Override
             public ByteBuffer encode(ByteBuffer header, ByteBuffer input, BufferSource output) {
                 ByteBuffer out = output.acquire(input.remaining() + 4);
-                int crc = crc(header, input);
+                int crc = crc(header, input) ^ salt;
                 out.put(input).putInt(crc).flip();
                 return out;
             }
@@ -48,7 +58,11 @@ final class ChecksumTransform implements Transform {
                 }
                 ByteBuffer body = input.duplicate().limit(input.limit() - 4);
                 int expected = input.getInt(input.limit() - 4);
-                if (crc(header, body.duplicate()) != expected) {
+                Integer theirs = peerSalt;
+                if (theirs == null) {
+                    throw new MalformedMessageException(name + ": frame arrived before the peer's handshake");
+                }
+                if ((crc(header, body.duplicate()) ^ theirs) != expected) {
                     throw new MalformedMessageException(name + ": checksum mismatch");
                 }
                 ByteBuffer out = output.acquire(body.remaining());

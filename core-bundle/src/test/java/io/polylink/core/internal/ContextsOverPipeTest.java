@@ -199,6 +199,57 @@ class ContextsOverPipeTest {
     }
 
     @Test
+    void transformedStacksShareAConnectionWithPlainOnesAndHandshakesComeFirst() {
+        ChecksumTransform crcA = new ChecksumTransform("crc");
+        ChecksumTransform crcB = new ChecksumTransform("crc");
+        a.add(crcA);
+        b.add(crcB);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> seen.add(m.getString()));
+        Startpoint plain = in(a, sink.startpoint());
+        Startpoint checked = in(a, sink.startpoint()).editTable(t -> t.insert(0,
+            new io.polylink.Descriptor("crc/pipe", t.entries().stream()
+                .filter(d -> d.stack().equals("pipe")).findFirst().orElseThrow().address())));
+
+        for (int i = 0; i < 100; i++) {
+            plain.send(1, a.context().allocateBuffer(8).putString("p" + i));
+            checked.send(1, a.context().allocateBuffer(8).putString("c" + i));
+        }
+
+        Await.until(() -> seen.size() == 200, Duration.ofSeconds(5), () -> seen.size() + " of 200 arrived");
+        assertEquals("crc/pipe", checked.explain().get(0).chosen().orElseThrow().descriptor().stack());
+        assertEquals(List.of("p0", "c0", "p1", "c1"), seen.subList(0, 4), "one connection, in order");
+        assertEquals(0, b.context().statistics().errors(), "no frame overtook its handshake");
+        assertEquals(1, crcB.openSessions.get(), "the receiver opened its session from the handshake");
+    }
+
+    @Test
+    void aCorruptedTransformedFrameIsRejectedAndTheConnectionReplaced() {
+        ChecksumTransform crcA = new ChecksumTransform("crc");
+        a.add(crcA);
+        b.add(new ChecksumTransform("crc"));
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> seen.add(m.getString()));
+        Startpoint checked = in(a, sink.startpoint()).pin("crc/pipe").editTable(t -> t.insert(0,
+            new io.polylink.Descriptor("crc/pipe", t.entries().stream()
+                .filter(d -> d.stack().equals("pipe")).findFirst().orElseThrow().address())));
+        checked.send(1, a.context().allocateBuffer(8).putString("first"));
+        Await.until(() -> seen.contains("first"), Duration.ofSeconds(5), () -> "first lost");
+        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
+            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+
+        ByteBuffer forged = ByteBuffer.allocate(12 + 9);
+        forged.put(0, (byte) 0x10).put(1, (byte) 1).putShort(2, (short) 1).putInt(4, sink.id()).putInt(8, 9);
+        end.inject(forged);
+
+        Await.until(() -> !end.isOpen(), Duration.ofSeconds(5), () -> "forged frame accepted");
+        assertEquals(1, b.context().statistics().errors());
+        checked.send(1, a.context().allocateBuffer(8).putString("after"));
+        Await.until(() -> seen.contains("after"), Duration.ofSeconds(5), () -> "no new connection after the forgery");
+        assertEquals(List.of("first", "after"), seen);
+    }
+
+    @Test
     void closingAContextStopsItsMethodsAndTheirThreads() {
         Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> { });
         in(a, sink.startpoint()).send(1, a.context().allocateBuffer(0));
