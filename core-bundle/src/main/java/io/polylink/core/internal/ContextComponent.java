@@ -1,6 +1,7 @@
 package io.polylink.core.internal;
 
 import io.polylink.Context;
+import io.polylink.ContextId;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.SelectionPolicy;
@@ -37,18 +38,46 @@ public final class ContextComponent {
 
     private final ContextRuntime runtime;
     private final ServiceRegistration<Context> registration;
+    private final String name;
 
     @Activate
     public ContextComponent(BundleContext bundle, CoreConfig config) {
         runtime = new ContextRuntime(new CoreSettings(config.maxMessageSize(), config.handlerThreads(),
-            Arrays.stream(config.table()).map(String::strip).filter(s -> !s.isEmpty()).toList()));
+            Arrays.stream(config.table()).map(String::strip).filter(s -> !s.isEmpty()).toList(),
+            config.id().isBlank() ? null : ContextId.parse(config.id().strip())));
+        String configured = config.name().isBlank() ? bundle.getProperty("polylink.name") : config.name();
+        name = configured == null || configured.isBlank() ? null : configured.strip();
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("polylink.context.id", runtime.id().toString());
+        if (name != null) {
+            properties.put("polylink.name", name);
+        }
         registration = bundle.registerService(Context.class, runtime, properties);
+    }
+
+    /**
+     * Publishes the system endpoint once a registry is there, and again whenever the registry or
+     * the methods change: a published startpoint carries the table of its moment.
+     */
+    private void publish() {
+        if (name != null) {
+            try {
+                runtime.publish(name, runtime.system().startpoint());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "cannot publish this context as '" + name + "': " + e.getMessage());
+            }
+        }
     }
 
     @Deactivate
     void deactivate() {
+        if (name != null) {
+            try {
+                runtime.unpublish(name);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "could not unpublish '" + name + "': " + e.getMessage());
+            }
+        }
         try {
             registration.unregister();
         } catch (IllegalStateException alreadyGone) {
@@ -62,6 +91,7 @@ public final class ContextComponent {
     void addMethod(CommunicationMethod method, Map<String, Object> properties) {
         try {
             runtime.addMethod(method, preference(properties));
+            publish();
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "method " + method.name() + " left out: " + e.getMessage(), e);
         }
@@ -69,6 +99,7 @@ public final class ContextComponent {
 
     void removeMethod(CommunicationMethod method) {
         runtime.removeMethod(method);
+        publish();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -99,6 +130,7 @@ public final class ContextComponent {
         policyOption = ReferencePolicyOption.GREEDY)
     void setRegistry(NameRegistry registry) {
         runtime.registry(registry);
+        publish();
     }
 
     void unsetRegistry(NameRegistry registry) {

@@ -52,7 +52,7 @@ final class ContextRuntime implements Context, InboundSink {
     /** A method with what the core needs to know of it. */
     private record InstalledMethod(CommunicationMethod method, int preference, byte[] address) {}
 
-    private final ContextId id = ContextId.random();
+    private final ContextId id;
     private final CoreSettings settings;
     private final EndpointTable endpoints = new EndpointTable();
     private final Counters counters = new Counters();
@@ -62,6 +62,7 @@ final class ContextRuntime implements Context, InboundSink {
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
+    private final Endpoint system;
     private volatile SelectionPolicy policy = FirstApplicablePolicy.INSTANCE;
     private volatile NameRegistry registry;
     private volatile EncodedTable table;
@@ -70,6 +71,7 @@ final class ContextRuntime implements Context, InboundSink {
 
     ContextRuntime(CoreSettings settings) {
         this.settings = settings;
+        this.id = settings.id() != null ? settings.id() : ContextId.random();
         AtomicInteger threads = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(settings.handlerThreads(), settings.handlerThreads(),
             30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -79,6 +81,12 @@ final class ContextRuntime implements Context, InboundSink {
             });
         this.executor.allowCoreThreadTimeOut(true);
         addMethod(new LocalMethod(), Integer.MIN_VALUE);
+        this.system = SystemEndpoint.create(this);
+    }
+
+    /** @return the endpoint with the built-in echo and relay services */
+    Endpoint system() {
+        return system;
     }
 
     // ---- Context

@@ -16,4 +16,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "Stacks this context advertises after 'local', in order, "
         + "e.g. 'shm,lz4/tcp,tcp'; empty: every installed method, in preference order")
     String[] table() default {};
+
+    @AttributeDefinition(description = "Publish this context's system endpoint (echo, relay) under this "
+        + "name in the naming registry; empty: the framework property polylink.name, if set")
+    String name() default "";
+
+    @AttributeDefinition(description = "Fixed context id (a UUID), so a restarted process is the same "
+        + "context to its peers; empty: a fresh random id at each start")
+    String id() default "";
 }

@@ -9,11 +9,12 @@ import java.util.List;
  * @param handlerThreads threads running {@link io.polylink.Delivery#EXECUTOR} handlers
  * @param table the stacks this context advertises, in order, after {@code local}; empty for every
  *     installed method in preference order
+ * @param id the context id to use, or {@code null} for a random one
  */
-record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table) {
+record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, io.polylink.ContextId id) {
 
     static final int DEFAULT_MAX_MESSAGE_SIZE = 8 << 20;
-    static final CoreSettings DEFAULTS = new CoreSettings(DEFAULT_MAX_MESSAGE_SIZE, 2, List.of());
+    static final CoreSettings DEFAULTS = new CoreSettings(DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null);
 
     CoreSettings {
         if (maxMessageSize < 1024 || maxMessageSize > (1 << 30)) {

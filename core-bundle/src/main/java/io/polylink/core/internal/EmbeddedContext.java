@@ -30,7 +30,12 @@ public final class EmbeddedContext implements AutoCloseable {
      * @return a context with only the {@code local} method
      */
     public static EmbeddedContext open(int maxMessageSize, int handlerThreads, List<String> table) {
-        return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table));
+        return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table, null));
+    }
+
+    /** @return a startpoint to the context's system endpoint (echo and relay services) */
+    public io.polylink.Startpoint systemStartpoint() {
+        return runtime.system().startpoint();
     }
 
     /** @return the context */

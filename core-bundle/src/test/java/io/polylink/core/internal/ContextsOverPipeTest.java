@@ -250,6 +250,24 @@ class ContextsOverPipeTest {
     }
 
     @Test
+    void theSystemEndpointEchoesAndRelaysAStartpointThroughAThirdContext() {
+        List<String> replies = new CopyOnWriteArrayList<>();
+        Endpoint home = a.context().createEndpoint().register(5, (e, m) -> replies.add(m.getString()));
+        Startpoint echoAtB = in(a, b.systemStartpoint());
+        assertEquals(SystemEndpoint.ID, echoAtB.targets().get(0).endpoint());
+
+        echoAtB.send(SystemEndpoint.ECHO, a.context().allocateBuffer(64)
+            .putStartpoint(home.startpoint()).putInt(5).putString("echoed"));
+        Startpoint echoAtCFromA = in(a, c.systemStartpoint());
+        echoAtB.send(SystemEndpoint.RELAY, a.context().allocateBuffer(128)
+            .putStartpoint(echoAtCFromA).putInt(SystemEndpoint.ECHO).putStartpoint(home.startpoint())
+            .putInt(5).putString("relayed via b and c"));
+
+        Await.until(() -> replies.size() == 2, Duration.ofSeconds(5), () -> "replies: " + replies);
+        assertEquals(List.of("echoed", "relayed via b and c"), replies);
+    }
+
+    @Test
     void closingAContextStopsItsMethodsAndTheirThreads() {
         Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> { });
         in(a, sink.startpoint()).send(1, a.context().allocateBuffer(0));
