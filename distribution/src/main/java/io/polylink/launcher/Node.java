@@ -1,0 +1,168 @@
+package io.polylink.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.launch.Framework;
+import org.osgi.framework.launch.FrameworkFactory;
+
+/**
+ * {@code polylink node}: one context in a Felix framework. Installs and starts every bundle in
+ * bundle/, lets FileInstall feed conf/ to Config Admin and watch deploy/, and publishes the
+ * context's system endpoint under the node's name.
+ */
+final class Node {
+
+    static final String HELP = """
+        usage: polylink node [--name NAME] [--daemon]
+
+        Runs one Polylink context in an Apache Felix framework, with the bundles in bundle/ and
+        the configuration in conf/. The node publishes its system endpoint (echo, relay) in
+        registry/ under its name, so other nodes can find it.
+
+          --name NAME   the node's name (default: node-<pid>); letters, digits, '.', '_', '-'
+          --daemon      no Gogo shell on the console; stop with SIGTERM (Ctrl-C)
+          --help        this text""";
+
+    private static final String NAME_PATTERN = "[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}";
+
+    private Node() {}
+
+    static int run(String[] args) throws Exception {
+        String name = "node-" + ProcessHandle.current().pid();
+        boolean daemon = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--name" -> {
+                    if (i + 1 == args.length) {
+                        return usage("--name needs a value");
+                    }
+                    name = args[++i];
+                }
+                case "--daemon" -> daemon = true;
+                case "--help", "-h" -> {
+                    System.out.println(HELP);
+                    return 0;
+                }
+                default -> {
+                    return usage("unknown option '" + args[i] + "'");
+                }
+            }
+        }
+        if (!name.matches(NAME_PATTERN)) {
+            return usage("invalid node name '" + name + "': use letters, digits, '.', '_' and '-'");
+        }
+        return start(Home.fromSystemProperty(), name, daemon);
+    }
+
+    private static int usage(String problem) {
+        System.err.println("polylink node: " + problem + "\n" + HELP);
+        return 2;
+    }
+
+    private static int start(Home home, String name, boolean daemon) throws Exception {
+        removeStaleWork(home);
+        Path work = home.work().resolve(name + "-" + ProcessHandle.current().pid());
+        Map<String, String> properties = home.frameworkProperties();
+        properties.put(Constants.FRAMEWORK_STORAGE, work.toString());
+        properties.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
+        properties.put("polylink.name", name);
+        properties.put("polylink.home", home.root().toString());
+        if (daemon) {
+            properties.put("gosh.args", "--nointeractive --noshutdown");
+        }
+        Framework framework = ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(properties);
+        Thread shutdown = new Thread(() -> stop(framework, work), "polylink-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
+        framework.init();
+        List<Bundle> installed = install(framework, home.bundles());
+        framework.start();
+        for (Bundle b : installed) {
+            if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
+                b.start();
+            }
+        }
+        announce(framework, name, System.out);
+        framework.waitForStop(0);
+        return 0;
+    }
+
+    private static List<Bundle> install(Framework framework, Path dir) throws IOException, BundleException {
+        List<Bundle> out = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(dir)) {
+            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
+                out.add(framework.getBundleContext().installBundle(jar.toUri().toString()));
+            }
+        }
+        return out;
+    }
+
+    /** Prints one line once the context is up, for people and for scripts waiting on it. */
+    private static void announce(Framework framework, String name, PrintStream out) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() - deadline < 0) {
+            ServiceReference<?> ref = framework.getBundleContext().getServiceReference("io.polylink.Context");
+            if (ref != null) {
+                out.println("polylink node " + name + " up: context " + ref.getProperty("polylink.context.id"));
+                out.flush();
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(20); // polling the service registry while the bundles start
+        }
+        System.err.println("polylink node " + name + ": no context after 30 s; see the log above");
+    }
+
+    private static void stop(Framework framework, Path work) {
+        try {
+            framework.stop();
+            framework.waitForStop(TimeUnit.SECONDS.toMillis(10));
+        } catch (BundleException | InterruptedException e) {
+            System.err.println("polylink: stopping the framework failed: " + e);
+        }
+        delete(work);
+    }
+
+    /** Work folders of nodes that were killed: their process is gone. */
+    private static void removeStaleWork(Home home) throws IOException {
+        if (!Files.isDirectory(home.work())) {
+            return;
+        }
+        try (Stream<Path> dirs = Files.list(home.work())) {
+            for (Path dir : dirs.toList()) {
+                String n = dir.getFileName().toString();
+                int dash = n.lastIndexOf('-');
+                try {
+                    long pid = Long.parseLong(n.substring(dash + 1));
+                    if (ProcessHandle.of(pid).isEmpty()) {
+                        delete(dir);
+                    }
+                } catch (NumberFormatException | StringIndexOutOfBoundsException notOurs) {
+                    // leave folders we did not make
+                }
+            }
+        }
+    }
+
+    static void delete(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("polylink: could not remove " + dir + ": " + e.getMessage());
+        }
+    }
+}
