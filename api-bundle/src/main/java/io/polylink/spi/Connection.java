@@ -9,6 +9,11 @@ import org.osgi.annotation.versioning.ConsumerType;
 /**
  * An open channel to one peer context over one method, shared by every link to that peer with the
  * same parameters. Thread-safe: frames sent from several threads are never interleaved.
+ *
+ * <p>{@code toString()} names the method, the peer and its address ("tcp connection to 1b2e… at
+ * 10.0.0.2:7000"): the core puts it into log lines and errors. A connection that fails tells its
+ * receiver why ({@link FrameReceiver#onClosed}); each link using it reports that cause once, to
+ * its next send, before it connects again.
  */
 @ConsumerType
 public interface Connection extends AutoCloseable {

@@ -45,6 +45,7 @@ final class Channel implements FrameReceiver {
     private final ReentrantLock sendLock = new ReentrantLock();
     private final Object sessionsLock = new Object();
     private final ConcurrentLinkedQueue<ByteBuffer> handshakes = new ConcurrentLinkedQueue<>();
+    private volatile Throwable failure;
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] encodeScratch;
     private final Set<Long> sentTables = new HashSet<>();
@@ -77,6 +78,11 @@ final class Channel implements FrameReceiver {
 
     boolean isOpen() {
         return connection.isOpen();
+    }
+
+    /** @return why the connection closed, or {@code null} if it is open or closed in order */
+    Throwable failure() {
+        return failure;
     }
 
     Statistics statistics() {
@@ -403,6 +409,7 @@ final class Channel implements FrameReceiver {
 
     @Override
     public void onClosed(Throwable cause) {
+        failure = cause;
         runtime.channelClosed(this, cause);
         sessions.values().forEach(TransformSession::close);
         sessions.clear();
@@ -410,6 +417,6 @@ final class Channel implements FrameReceiver {
 
     @Override
     public String toString() {
-        return connection.method() + " connection to " + connection.peer();
+        return connection.toString();
     }
 }

@@ -21,6 +21,13 @@ final class ChannelRoute implements Route {
     }
 
     @Override
+    public io.polylink.LinkException failure() {
+        Throwable cause = channel.failure();
+        return cause == null ? null
+            : new io.polylink.LinkException(channel + " failed: " + cause.getMessage(), cause);
+    }
+
+    @Override
     public void send(int handler, MessageBufferImpl message) {
         channel.send(stack, endpoint, handler, message);
     }

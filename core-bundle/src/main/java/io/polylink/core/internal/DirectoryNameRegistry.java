@@ -41,7 +41,8 @@ public final class DirectoryNameRegistry implements NameRegistry {
         this(Path.of(config.directory().isBlank() ? defaultDirectory() : config.directory()));
     }
 
-    DirectoryNameRegistry(Path directory) {
+    /** @param directory where the names live; created on first publish */
+    public DirectoryNameRegistry(Path directory) {
         this.directory = directory;
     }
 

@@ -67,6 +67,11 @@ final class LoopbackConnection implements Connection {
     }
 
     @Override
+    public String toString() {
+        return "local loopback connection of " + self;
+    }
+
+    @Override
     public boolean isOpen() {
         return open;
     }

@@ -64,6 +64,13 @@ final class StartpointImpl implements Startpoint {
             for (int i = 0; i < l.routes.length; i++) {
                 Route route = l.routes[i];
                 if (route == null || !route.isCurrent(generation)) {
+                    if (route != null) {
+                        l.routes[i] = null;
+                        PolylinkException failed = route.failure();
+                        if (failed != null) {
+                            throw failed;
+                        }
+                    }
                     route = select(l, i);
                 }
                 route.send(handlerId, m);

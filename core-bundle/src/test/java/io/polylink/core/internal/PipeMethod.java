@@ -182,6 +182,11 @@ final class PipeMethod implements CommunicationMethod {
             }
         }
 
+        @Override
+        public String toString() {
+            return owner.name + " connection to " + peer;
+        }
+
         /** Puts raw bytes on the wire as the peer would, bypassing the core: for bad-input tests. */
         void inject(ByteBuffer frame) {
             other.inbox.add(frame);

@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -22,8 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Sending: the caller writes straight to the socket when nothing is queued (no hand-off);
  * whatever the socket does not take goes, copied, into a queue bounded in bytes that the I/O
- * thread drains. A full queue makes the sender wait up to {@code sendTimeoutMs}, or fail at once
- * when that is 0 or the sender is the I/O thread itself (which alone could drain it).
+ * thread drains. A full queue makes the sender wait up to {@code sendTimeoutMs}, then fail; the
+ * I/O thread itself (a handler replying inline) flushes the queue while it waits.
  *
  * <p>Receiving, on the I/O thread: {@code length:u32 frame} records out of one read buffer,
  * handed to the core in place; a frame larger than the buffer gets its own buffer, sized after
@@ -35,6 +36,7 @@ final class TcpConnection implements Connection, IoHandler {
     /** A frame in flight may take this long per MiB beyond the failure timeout, for slow links. */
     private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
+    private static final long FLUSH_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
     private final TcpMethod method;
     private final SocketChannel channel;
@@ -208,16 +210,28 @@ final class TcpConnection implements Connection, IoHandler {
 
     private void awaitSpace(long needed) throws IOException {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(settings.sendTimeoutMs());
-        boolean mayWait = waitNanos > 0 && !method.loop().inLoop();
+        long deadline = System.nanoTime() + waitNanos;
+        boolean onLoop = method.loop().inLoop();
         while (open && queuedBytes > 0 && queuedBytes + needed > settings.queueLimit()) {
-            if (!mayWait || waitNanos <= 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
                 errors.incrementAndGet();
                 throw new LinkException("send queue to " + this + " is full (" + queuedBytes + " of "
-                    + settings.queueLimit() + " bytes) " + (mayWait ? "for " + settings.sendTimeoutMs() + " ms"
-                    : "and this thread may not wait") + "; the receiver is slow or stalled");
+                    + settings.queueLimit() + " bytes) for " + settings.sendTimeoutMs()
+                    + " ms; the receiver is slow or stalled");
+            }
+            if (onLoop) {
+                // Only this thread drains the queue, so it writes it out itself. Meanwhile it reads
+                // nothing, and TCP pushes back on whoever is sending to this context: backpressure
+                // travels up a chain of relays instead of frames being dropped at the full hop.
+                writeQueued();
+                if (queuedBytes > 0 && queuedBytes + needed > settings.queueLimit()) {
+                    LockSupport.parkNanos(FLUSH_PAUSE_NANOS);
+                }
+                continue;
             }
             try {
-                waitNanos = space.awaitNanos(waitNanos);
+                space.awaitNanos(left);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new LinkException("interrupted while waiting to send to " + this, e);
@@ -267,21 +281,29 @@ final class TcpConnection implements Connection, IoHandler {
     private void drain() throws IOException {
         lock.lock();
         try {
-            ByteBuffer head;
-            while ((head = queue.peek()) != null) {
-                channel.write(head);
-                if (head.hasRemaining()) {
-                    return;
-                }
-                queue.poll();
-                queuedBytes -= head.capacity();
-                space.signalAll();
+            if (writeQueued()) {
+                writeInterest = false;
+                key.interestOps(SelectionKey.OP_READ);
             }
-            writeInterest = false;
-            key.interestOps(SelectionKey.OP_READ);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Writes what the socket takes of the queue; lock held. @return whether the queue is empty */
+    private boolean writeQueued() throws IOException {
+        ByteBuffer head;
+        while ((head = queue.peek()) != null) {
+            channel.write(head);
+            if (head.hasRemaining()) {
+                return false;
+            }
+            queue.poll();
+            queuedBytes -= head.capacity();
+            space.signalAll();
+        }
+        lastSend = System.nanoTime();
+        return true;
     }
 
     // ---- receiving, on the I/O thread
@@ -314,6 +336,7 @@ final class TcpConnection implements Connection, IoHandler {
             return false;
         }
         lastReceive = System.nanoTime();
+        long framesBefore = framesReceived.get();
         if (largeFrame != null) {
             if (!largeFrame.hasRemaining()) {
                 deliver(largeFrame.flip());
@@ -324,8 +347,11 @@ final class TcpConnection implements Connection, IoHandler {
             parse();
             readBuffer.compact();
         }
+        // The clock runs for the frame now incomplete: it restarts whenever one completes, so a
+        // steady stream (whose reads mostly end mid-frame) never looks like a peer dribbling.
         boolean partial = largeFrame != null || readBuffer.position() > 0;
-        partialSince = partial ? (partialSince == 0 ? lastReceive : partialSince) : 0;
+        boolean progressed = framesReceived.get() != framesBefore;
+        partialSince = !partial ? 0 : progressed || partialSince == 0 ? lastReceive : partialSince;
         return true;
     }
 

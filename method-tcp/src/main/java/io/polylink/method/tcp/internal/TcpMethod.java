@@ -132,6 +132,13 @@ public final class TcpMethod implements CommunicationMethod {
             connectLock.notifyAll();
         }
         open.forEach(c -> c.fail(new IOException("the tcp method stopped")));
+        if (server != null) {
+            try {
+                server.close();
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "closing the tcp listener failed: " + e.getMessage());
+            }
+        }
         if (loop != null) {
             loop.close();
             loop = null;

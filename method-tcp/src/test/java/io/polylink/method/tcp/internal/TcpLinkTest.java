@@ -106,6 +106,34 @@ class TcpLinkTest {
     }
 
     @Test
+    void aSteadyStreamLongerThanTheFailureTimeoutIsNotMistakenForADribblingPeer() {
+        Map<String, Object> quick = Map.of("bindAddress", "127.0.0.1", "failureTimeoutMs", "300",
+            "heartbeatIntervalMs", "100");
+        Context a = context(quick);
+        Context b = context(quick);
+        AtomicLong received = new AtomicLong();
+        // A receiver slower than the sender keeps the socket full, so nearly every read ends mid-frame.
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
+            long until = System.nanoTime() + 20_000;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            received.incrementAndGet();
+        }).startpoint());
+        MessageBuffer message = a.allocateBuffer(1000).putRaw(new byte[999], 0, 999);
+        long sent = 0;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() - end < 0) {
+            s.send(1, message);
+            sent++;
+        }
+        long total = sent;
+        Await.until(() -> received.get() == total, Duration.ofSeconds(20), () -> received.get() + " of " + total);
+        assertEquals(0, b.statistics().errors());
+        assertEquals(1, methods.get(0).connectionCount(), "the connection was never replaced");
+    }
+
+    @Test
     void bothSidesDiallingAtOnceEndWithOneConnection() throws Exception {
         for (int round = 0; round < 20; round++) {
             Context a = context();
