@@ -1,0 +1,65 @@
+package io.polylink.itests.process;
+
+import io.polylink.Context;
+import io.polylink.Descriptor;
+import io.polylink.Startpoint;
+import io.polylink.core.internal.DirectoryNameRegistry;
+import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.method.tcp.internal.TcpMethod;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/** The test's own context: core and tcp in this JVM, looking nodes up in an installation's registry. */
+final class Driver implements AutoCloseable {
+
+    /** The system endpoint's handlers (see the core's SystemEndpoint). */
+    static final int ECHO = 0;
+    static final int RELAY = 1;
+
+    private final EmbeddedContext embedded;
+
+    Driver(Path home) {
+        embedded = EmbeddedContext.open()
+            .add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50)
+            .registry(new DirectoryNameRegistry(home.resolve("registry")));
+    }
+
+    Context context() {
+        return embedded.context();
+    }
+
+    /** Looks a node up, waiting until what it published offers tcp. */
+    Startpoint lookup(String name) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Optional<Startpoint> found = context().lookup(name);
+            if (found.isPresent() && found.get().targets().get(0).table().entries().stream()
+                .map(Descriptor::method).anyMatch("tcp"::equals)) {
+                return found.get();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("node " + name + " never published a startpoint with tcp; found " + found);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    static void await(java.util.function.BooleanSupplier condition, Duration limit, java.util.function.Supplier<String> what) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not within " + limit + ": " + what.get());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    @Override
+    public void close() {
+        embedded.close();
+    }
+}

@@ -1,0 +1,45 @@
+package io.polylink.itests.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.stream.Stream;
+
+/** A private copy of the unpacked distribution for one test, with tcp on loopback. */
+final class Installation {
+
+    private Installation() {}
+
+    static Path dist() {
+        String dist = System.getProperty("polylink.dist");
+        if (dist == null || !Files.isDirectory(Path.of(dist))) {
+            throw new IllegalStateException("polylink.dist (" + dist + ") is not the unpacked distribution; "
+                + "run these tests through Maven (mvn verify)");
+        }
+        return Path.of(dist);
+    }
+
+    /** Copies the distribution to {@code into} and binds tcp to 127.0.0.1 there. */
+    static Path copy(Path into) throws IOException {
+        Path source = dist();
+        try (Stream<Path> all = Files.walk(source)) {
+            for (Path p : all.toList()) {
+                Path target = into.resolve(source.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        set(into, "io.polylink.method.tcp.cfg", "bindAddress", "127.0.0.1");
+        return into;
+    }
+
+    /** Appends {@code key=value} to a conf file (a later line wins in a .cfg). */
+    static void set(Path home, String file, String key, String value) throws IOException {
+        Files.writeString(home.resolve("conf").resolve(file), "\n" + key + "=" + value + "\n",
+            java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.CREATE);
+    }
+}
