@@ -43,7 +43,13 @@ final class Channel implements FrameReceiver {
     private final Map<String, StackBinding> sendStacks = new HashMap<>();
     private int lastStackId;
 
-    private final Map<Long, EncodedTable> receivedTables = new HashMap<>();
+    /**
+     * The tables the peer sent, replaced whole, never changed in place: a message handed to an
+     * executor handler resolves its startpoints, on another thread, against the tables it arrived
+     * with, whatever the peer sends after it.
+     */
+    private Map<Long, EncodedTable> receivedTables = Map.of();
+    private TableResolver tables = TableResolver.NONE;
     private final ReceiveStack[] receiveStacks = new ReceiveStack[MAX_STACK_ID + 1];
     private final ByteBuffer authenticated = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] decodeScratch;
@@ -200,7 +206,7 @@ final class Channel implements FrameReceiver {
             runtime.unknownEndpoint(connection.peer(), connection.method(), endpoint, handler);
             return;
         }
-        target.deliver(handler, reader.wrap(body, body.position(), body.remaining(), receivedTables::get));
+        target.deliver(handler, reader.wrap(body, body.position(), body.remaining(), tables));
     }
 
     private ByteBuffer untransform(ByteBuffer frame, int start, int headerLength, int stackId, ByteBuffer body) {
@@ -236,10 +242,18 @@ final class Channel implements FrameReceiver {
                 byte[] bytes = new byte[body.position() - at];
                 body.get(at, bytes);
                 long id = EncodedTable.idOf(bytes, 0, bytes.length);
-                receivedTables.put(id, new EncodedTable(table, bytes, id));
+                if (!receivedTables.containsKey(id)) {
+                    Map<Long, EncodedTable> next = new HashMap<>(receivedTables);
+                    next.put(id, new EncodedTable(table, bytes, id));
+                    receivedTables = next;
+                    tables = next::get;
+                }
             }
             case STACK -> announceReceived(body);
-            case TABLE_RESET -> receivedTables.clear();
+            case TABLE_RESET -> {
+                receivedTables = Map.of();
+                tables = TableResolver.NONE;
+            }
         }
     }
 
