@@ -262,14 +262,20 @@ final class Channel implements FrameReceiver {
         if (id == 0 || receiveStacks[id] != null) {
             throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
         }
+        // A stack longer than any descriptor could name is not one; the bound also caps what the
+        // 255 stack slots of a channel hold.
+        if (body.remaining() > io.polylink.Descriptor.MAX_STACK_LENGTH) {
+            throw new MalformedMessageException("stack announcement of " + body.remaining()
+                + " bytes exceeds " + io.polylink.Descriptor.MAX_STACK_LENGTH);
+        }
         byte[] name = new byte[body.remaining()];
         body.get(name);
         String transforms = new String(name, StandardCharsets.US_ASCII);
         String[] names = transforms.split("\\+", -1);
         for (String n : names) {
             if (!io.polylink.Descriptor.validName(n)) {
-                throw new MalformedMessageException("stack announcement names an invalid transform '"
-                    + n + "'");
+                throw new MalformedMessageException("stack announcement '" + TableCodec.printable(name)
+                    + "' names an invalid transform");
             }
         }
         receiveStacks[id] = new ReceiveStack(transforms, names, null);

@@ -65,6 +65,10 @@ class FuzzHarnessTest {
         FrameHarness.Outcome uninstalled = feed(sequences.get("seed-uninstalled-transform"));
         assertEquals(1, uninstalled.accepted());
         assertTrue(uninstalled.refused());
+
+        FrameHarness.Outcome longStack = feed(sequences.get("seed-long-stack-announcement"));
+        assertEquals(0, longStack.accepted());
+        assertTrue(longStack.refused());
     }
 
     @Test

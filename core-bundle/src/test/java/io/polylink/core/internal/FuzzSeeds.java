@@ -89,6 +89,9 @@ final class FuzzSeeds {
         seeds.put("seed-uninstalled-transform", FuzzFrames.sequence(4,
             FuzzFrames.stackAnnouncement(2, "lz4+" + RepeatTransform.NAME),
             FuzzFrames.frame(0, 2, FrameHarness.SCRIPT, endpoint, plainScript())));
+        seeds.put("seed-long-stack-announcement", FuzzFrames.sequence(0,
+            FuzzFrames.stackAnnouncement(3, "a" + "+a".repeat(1500)),
+            FuzzFrames.frame(0, 3, FrameHarness.SCRIPT, endpoint, plainScript())));
         return seeds;
     }
 
