@@ -52,7 +52,13 @@ final class Channel implements FrameReceiver {
     private final Map<String, StackBinding> sendStacks = new HashMap<>();
     private int lastStackId;
 
-    private final Map<Long, EncodedTable> receivedTables = new HashMap<>();
+    /**
+     * The tables the peer sent, replaced whole, never changed in place: a message handed to an
+     * executor handler resolves its startpoints, on another thread, against the tables it arrived
+     * with, whatever the peer sends after it.
+     */
+    private Map<Long, EncodedTable> receivedTables = Map.of();
+    private TableResolver tables = TableResolver.NONE;
     private final ReceiveStack[] receiveStacks = new ReceiveStack[MAX_STACK_ID + 1];
     private final ByteBuffer authenticated = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] decodeScratch;
@@ -241,7 +247,7 @@ final class Channel implements FrameReceiver {
             runtime.unknownEndpoint(connection.peer(), connection.method(), endpoint, handler);
             return;
         }
-        target.deliver(handler, reader.wrap(body, body.position(), body.remaining(), receivedTables::get));
+        target.deliver(handler, reader.wrap(body, body.position(), body.remaining(), tables));
     }
 
     private ByteBuffer untransform(ByteBuffer frame, int start, int headerLength, int stackId, ByteBuffer body) {
@@ -277,10 +283,18 @@ final class Channel implements FrameReceiver {
                 byte[] bytes = new byte[body.position() - at];
                 body.get(at, bytes);
                 long id = EncodedTable.idOf(bytes, 0, bytes.length);
-                receivedTables.put(id, new EncodedTable(table, bytes, id));
+                if (!receivedTables.containsKey(id)) {
+                    Map<Long, EncodedTable> next = new HashMap<>(receivedTables);
+                    next.put(id, new EncodedTable(table, bytes, id));
+                    receivedTables = next;
+                    tables = next::get;
+                }
             }
             case STACK -> announceReceived(body);
-            case TABLE_RESET -> receivedTables.clear();
+            case TABLE_RESET -> {
+                receivedTables = Map.of();
+                tables = TableResolver.NONE;
+            }
             case HANDSHAKE -> handshake(body);
         }
     }
@@ -290,7 +304,7 @@ final class Channel implements FrameReceiver {
         TableCodec.need(body, name.length, "handshake transform name").get(name);
         String transform = new String(name, StandardCharsets.US_ASCII);
         if (!io.polylink.Descriptor.validName(transform) || runtime.transform(transform) == null) {
-            throw new MalformedMessageException("handshake for transform '" + transform
+            throw new MalformedMessageException("handshake for transform '" + TableCodec.printable(name)
                 + "', which is not installed here");
         }
         session(transform).onHandshake(body);
@@ -301,14 +315,20 @@ final class Channel implements FrameReceiver {
         if (id == 0 || receiveStacks[id] != null) {
             throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
         }
+        // A stack longer than any descriptor could name is not one; the bound also caps what the
+        // 255 stack slots of a channel hold.
+        if (body.remaining() > io.polylink.Descriptor.MAX_STACK_LENGTH) {
+            throw new MalformedMessageException("stack announcement of " + body.remaining()
+                + " bytes exceeds " + io.polylink.Descriptor.MAX_STACK_LENGTH);
+        }
         byte[] name = new byte[body.remaining()];
         body.get(name);
         String transforms = new String(name, StandardCharsets.US_ASCII);
         String[] names = transforms.split("\\+", -1);
         for (String n : names) {
             if (!io.polylink.Descriptor.validName(n)) {
-                throw new MalformedMessageException("stack announcement names an invalid transform '"
-                    + n + "'");
+                throw new MalformedMessageException("stack announcement '" + TableCodec.printable(name)
+                    + "' names an invalid transform");
             }
         }
         receiveStacks[id] = new ReceiveStack(transforms, names, null);

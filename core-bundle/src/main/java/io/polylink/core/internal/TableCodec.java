@@ -67,11 +67,30 @@ final class TableCodec {
             try {
                 entries.add(new Descriptor(new String(stack, StandardCharsets.US_ASCII), address));
             } catch (IllegalArgumentException e) {
-                throw new MalformedMessageException("descriptor table entry " + (i + 1) + ": "
-                    + e.getMessage(), e);
+                // Not e's message: it quotes the stack as it came, control characters and all.
+                throw new MalformedMessageException("descriptor table entry " + (i + 1)
+                    + " has a malformed method stack '" + printable(stack)
+                    + "': expected names of [a-z0-9-] like 'tcp' or 'lz4+aead/tcp'", e);
             }
         }
         return DescriptorTable.of(entries);
+    }
+
+    /**
+     * Renders bytes from a peer for an error message: printable ASCII as is, anything else (and
+     * the backslash) as {@code \xNN}, so a peer can neither forge nor break log lines. The caller
+     * bounds the length.
+     */
+    static String printable(byte[] bytes) {
+        StringBuilder out = new StringBuilder(bytes.length);
+        for (byte b : bytes) {
+            if (b >= 0x20 && b < 0x7f && b != '\\') {
+                out.append((char) b);
+            } else {
+                out.append(String.format("\\x%02x", b & 0xFF));
+            }
+        }
+        return out.toString();
     }
 
     private static int u8(ByteBuffer in, String what) {

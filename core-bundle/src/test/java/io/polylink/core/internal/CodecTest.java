@@ -80,7 +80,7 @@ class CodecTest {
             malformed(() -> TableCodec.decode(ByteBuffer.wrap(new byte[] {1, 65}))));
         assertEquals("descriptor address of 65535 bytes exceeds 1024",
             malformed(() -> TableCodec.decode(ByteBuffer.wrap(new byte[] {1, 1, 1, 'x', -1, -1}))));
-        assertEquals("descriptor table entry 1: malformed method stack 'X': expected names of [a-z0-9-] "
+        assertEquals("descriptor table entry 1 has a malformed method stack 'X': expected names of [a-z0-9-] "
             + "like 'tcp' or 'lz4+aead/tcp'",
             malformed(() -> TableCodec.decode(ByteBuffer.wrap(new byte[] {1, 1, 1, 'X', 0, 0}))));
         assertEquals("descriptor table of version 9, this context reads 1",

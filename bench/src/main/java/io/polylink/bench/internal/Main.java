@@ -1,0 +1,43 @@
+package io.polylink.bench.internal;
+
+import java.util.Arrays;
+
+/**
+ * The bench jar's entry point: one command per kind of measurement, so a single jar serves every
+ * benchmark and every peer process.
+ *
+ * <pre>
+ *   java -jar polylink-bench.jar jmh [JMH options] [benchmark regexp]
+ * </pre>
+ */
+public final class Main {
+
+    private Main() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0) {
+            usage();
+            System.exit(2);
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0]) {
+            case "jmh" -> System.exit(JmhCommand.run(rest));
+            case "help", "-h", "--help" -> usage();
+            default -> {
+                System.err.println("unknown command '" + args[0] + "'");
+                usage();
+                System.exit(2);
+            }
+        }
+    }
+
+    private static void usage() {
+        System.err.println("""
+            usage: java -jar polylink-bench.jar <command> [arguments]
+
+            commands:
+              jmh [JMH options] [regexp]   run JMH benchmarks (e.g. LocalRsr -f 1 -wi 3 -i 5 -prof gc),
+                                           then compare each with its class's 'baseline'; -h for options
+            """);
+    }
+}

@@ -1,0 +1,60 @@
+package io.polylink.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.Delivery;
+import io.polylink.Endpoint;
+import io.polylink.Startpoint;
+import io.polylink.core.internal.FrameHeader.Control;
+import io.polylink.spi.FrameReceiver;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class ChannelTest {
+
+    @Test
+    void executorHandlerReadsStartpointsWithTheTablesItsMessageArrivedWith() throws Exception {
+        try (EmbeddedContext embedded = EmbeddedContext.open(4096, 1, List.of())) {
+            ContextRuntime runtime = (ContextRuntime) embedded.context();
+            // Hold the only handler thread, so the handler runs after the frames that follow.
+            CountDownLatch gate = new CountDownLatch(1);
+            runtime.executor().execute(() -> {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            AtomicReference<Object> seen = new AtomicReference<>();
+            CountDownLatch handled = new CountDownLatch(1);
+            Endpoint endpoint = runtime.createEndpoint().register(1, Delivery.EXECUTOR, (e, m) -> {
+                try {
+                    seen.set(m.getStartpoint().targets());
+                } catch (Throwable t) {
+                    seen.set(t);
+                } finally {
+                    handled.countDown();
+                }
+            });
+            RecordingConnection connection = new RecordingConnection(FuzzFrames.FAR_CONTEXT);
+            FrameReceiver channel = connection.attachTo(runtime);
+
+            assertTrue(channel.onFrame(ByteBuffer.wrap(
+                FuzzFrames.control(Control.TABLE, FuzzFrames.TCP_TABLE.bytes()))));
+            assertTrue(channel.onFrame(ByteBuffer.wrap(
+                FuzzFrames.data(endpoint.id(), 1, FuzzFrames.reference(7, FuzzFrames.TCP_TABLE)))));
+            assertTrue(channel.onFrame(ByteBuffer.wrap(FuzzFrames.control(Control.TABLE_RESET, new byte[0]))));
+            gate.countDown();
+
+            assertTrue(handled.await(5, TimeUnit.SECONDS));
+            assertEquals(List.of(new Startpoint.Target(FuzzFrames.FAR_CONTEXT, 7, FuzzFrames.TCP_TABLE.table())),
+                seen.get());
+            connection.close();
+        }
+    }
+}
