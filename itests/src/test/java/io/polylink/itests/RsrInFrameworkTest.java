@@ -1,5 +1,7 @@
 package io.polylink.itests;
 
+import io.polylink.testkit.Await;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

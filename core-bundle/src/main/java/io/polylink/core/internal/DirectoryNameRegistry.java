@@ -9,8 +9,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -19,6 +22,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * The default naming registry: one file per name in a directory, written by atomic rename so a
  * reader never sees half a startpoint. Works for processes on one host, or on many hosts that
  * share the directory.
+ *
+ * <p>A new directory in the configuration is taken in place, moving the names published through
+ * this registry along: a context holding this service keeps it across the change, so its names
+ * must follow.
  */
 @Component(configurationPid = "io.polylink.registry", property = "service.ranking:Integer=-100")
 @Designate(ocd = DirectoryNameRegistry.Config.class)
@@ -34,16 +41,38 @@ public final class DirectoryNameRegistry implements NameRegistry {
 
     private static final String SUFFIX = ".startpoint";
 
-    private final Path directory;
+    private volatile Path directory;
+    private final Set<String> published = ConcurrentHashMap.newKeySet();
 
     @Activate
     public DirectoryNameRegistry(Config config) {
-        this(Path.of(config.directory().isBlank() ? defaultDirectory() : config.directory()));
+        this(directoryOf(config));
     }
 
     /** @param directory where the names live; created on first publish */
     public DirectoryNameRegistry(Path directory) {
         this.directory = directory;
+    }
+
+    private static Path directoryOf(Config config) {
+        return Path.of(config.directory().isBlank() ? defaultDirectory() : config.directory());
+    }
+
+    @Modified
+    synchronized void modified(Config config) throws IOException {
+        Path next = directoryOf(config);
+        Path previous = directory;
+        if (next.equals(previous)) {
+            return;
+        }
+        directory = next;
+        for (String name : published) {
+            Optional<String> text = read(previous.resolve(name + SUFFIX));
+            if (text.isPresent()) {
+                publish(name, text.get());
+                Files.deleteIfExists(previous.resolve(name + SUFFIX));
+            }
+        }
     }
 
     static String defaultDirectory() {
@@ -54,7 +83,8 @@ public final class DirectoryNameRegistry implements NameRegistry {
     }
 
     @Override
-    public void publish(String name, String startpoint) throws IOException {
+    public synchronized void publish(String name, String startpoint) throws IOException {
+        Path directory = this.directory;
         Files.createDirectories(directory);
         Path temp = Files.createTempFile(directory, "." + name, ".tmp");
         try {
@@ -67,19 +97,25 @@ public final class DirectoryNameRegistry implements NameRegistry {
         } finally {
             Files.deleteIfExists(temp);
         }
+        published.add(name);
     }
 
     @Override
     public Optional<String> lookup(String name) throws IOException {
+        return read(file(name));
+    }
+
+    private static Optional<String> read(Path file) throws IOException {
         try {
-            return Optional.of(Files.readString(file(name), StandardCharsets.US_ASCII).strip());
+            return Optional.of(Files.readString(file, StandardCharsets.US_ASCII).strip());
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
     }
 
     @Override
-    public void unpublish(String name) throws IOException {
+    public synchronized void unpublish(String name) throws IOException {
+        published.remove(name);
         Files.deleteIfExists(file(name));
     }
 

@@ -1,5 +1,8 @@
 package io.polylink.method.tcp.internal;
 
+import io.polylink.testkit.Await;
+import io.polylink.testkit.LogCapture;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -214,10 +217,10 @@ class TcpLinkTest {
             http.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
             http.setSoTimeout(5000);
             assertClosedByPeer(http);
-            Await.until(() -> !log.lines.isEmpty(), Duration.ofSeconds(5), () -> "no log line");
-            assertEquals(1, log.lines.size(), log.lines::toString);
-            assertTrue(log.lines.get(0).matches("refused tcp connection from /127\\.0\\.0\\.1:\\d+: "
-                + "not a Polylink peer: it began with 'GET '"), log.lines.get(0));
+            Await.until(() -> !log.lines().isEmpty(), Duration.ofSeconds(5), () -> "no log line");
+            assertEquals(1, log.lines().size(), log.lines()::toString);
+            assertTrue(log.lines().get(0).matches("refused tcp connection from /127\\.0\\.0\\.1:\\d+: "
+                + "not a Polylink peer: it began with 'GET '"), log.lines().get(0));
         }
         s.send(1, a.allocateBuffer(4).putInt(2));
         Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "healthy link broke");
@@ -234,10 +237,10 @@ class TcpLinkTest {
              Socket raw = handshaken(b)) {
             raw.getOutputStream().write(ByteBuffer.allocate(8).putInt(Integer.MAX_VALUE).putInt(0).array());
             assertClosedByPeer(raw);
-            Await.until(() -> !log.lines.isEmpty(), Duration.ofSeconds(5), () -> "no log line");
-            assertTrue(log.lines.get(0).matches("closing tcp connection to .* at 127\\.0\\.0\\.1:\\d+: frame length "
+            Await.until(() -> !log.lines().isEmpty(), Duration.ofSeconds(5), () -> "no log line");
+            assertTrue(log.lines().get(0).matches("closing tcp connection to .* at 127\\.0\\.0\\.1:\\d+: frame length "
                 + "2147483647 exceeds the maximum of \\d+ \\(not Polylink framing, or a corrupt stream\\)"),
-                log.lines.get(0));
+                log.lines().get(0));
         }
         s.send(1, a.allocateBuffer(4).putInt(7));
         Await.until(() -> seen.contains(7), Duration.ofSeconds(5), () -> "healthy link broke");
@@ -265,8 +268,8 @@ class TcpLinkTest {
             assertClosedByPeer(slow);
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertTrue(ms < 3000, ms + " ms");
-            Await.until(() -> !log.lines.isEmpty(), Duration.ofSeconds(5), () -> "no log line");
-            assertTrue(log.lines.get(0).endsWith("handshake not completed within 500 ms"), log.lines.get(0));
+            Await.until(() -> !log.lines().isEmpty(), Duration.ofSeconds(5), () -> "no log line");
+            assertTrue(log.lines().get(0).endsWith("handshake not completed within 500 ms"), log.lines().get(0));
         }
     }
 
