@@ -131,7 +131,7 @@ public final class TcpMethod implements CommunicationMethod {
             open = new ArrayList<>(established.values());
             connectLock.notifyAll();
         }
-        open.forEach(c -> c.fail(new IOException("the tcp method stopped")));
+        open.forEach(TcpConnection::close);
         if (server != null) {
             try {
                 server.close();
