@@ -9,6 +9,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
@@ -311,12 +312,15 @@ final class TcpConnection implements Connection, IoHandler {
     @Override
     public void ready(SelectionKey key) {
         try {
-            if (key.isWritable()) {
+            int ready = key.readyOps();
+            if ((ready & SelectionKey.OP_WRITE) != 0) {
                 drain();
             }
-            if (key.isValid() && key.isReadable()) {
+            if ((ready & SelectionKey.OP_READ) != 0 && open) {
                 read();
             }
+        } catch (CancelledKeyException closedMeanwhile) {
+            // another thread closed the connection; it has told the core already
         } catch (IOException e) {
             fail(e);
         } catch (ProtocolException e) {
