@@ -46,7 +46,7 @@ final class ShmConnection implements Connection {
     private long peerSession;
     private ByteBuffer partial;
 
-    /** The peer inbox's heartbeat as last seen, and when it last moved; timer thread only. */
+    /** The peer inbox's heartbeat plus head as last seen, and when it last moved; timer thread only. */
     private long lastBeat = -1;
     private long lastBeatAt = System.nanoTime();
 
@@ -289,12 +289,14 @@ final class ShmConnection implements Connection {
         if (!Liveness.alive(pid, inbox.ownerStart())) {
             return "process " + pid + " of context " + peer + " is gone";
         }
-        long beat = inbox.heartbeatCount();
+        // Both only grow: the sum moves if the timer beat or the poller consumed. A busy host may
+        // delay one thread of the peer, but a peer doing neither for the timeout is stuck.
+        long beat = inbox.heartbeatCount() + inbox.head();
         if (beat != lastBeat) {
             lastBeat = beat;
             lastBeatAt = now;
         } else if (now - lastBeatAt > failureNanos) {
-            return "no heartbeat in the inbox of context " + peer + " for "
+            return "no heartbeat and no progress in the inbox of context " + peer + " for "
                 + TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt) + " ms";
         }
         return null;
