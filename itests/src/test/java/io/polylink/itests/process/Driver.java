@@ -5,6 +5,7 @@ import io.polylink.Descriptor;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.DirectoryNameRegistry;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.method.shm.internal.ShmMethod;
 import io.polylink.method.tcp.internal.TcpMethod;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +14,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-/** The test's own context: core and tcp in this JVM, looking nodes up in an installation's registry. */
+/**
+ * The test's own context: core and tcp (and shm, if asked, in the installation's segment
+ * directory) in this JVM, looking nodes up in an installation's registry.
+ */
 final class Driver implements AutoCloseable {
 
     /** The system endpoint's handlers (see the core's SystemEndpoint). */
@@ -23,8 +27,18 @@ final class Driver implements AutoCloseable {
     private final EmbeddedContext embedded;
 
     Driver(Path home) {
-        embedded = EmbeddedContext.open()
-            .add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50)
+        this(home, Map.of());
+    }
+
+    /** @param shm the shm method's properties, or empty for no shm; the directory defaults to the installation's */
+    Driver(Path home, Map<String, Object> shm) {
+        EmbeddedContext context = EmbeddedContext.open();
+        if (!shm.isEmpty()) {
+            Map<String, Object> properties = new java.util.HashMap<>(shm);
+            properties.putIfAbsent("directory", Installation.shmDirectory(home).toString());
+            context.add(new ShmMethod(properties), 20);
+        }
+        embedded = context.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50)
             .registry(new DirectoryNameRegistry(home.resolve("registry")));
     }
 

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.stream.Stream;
 
-/** A private copy of the unpacked distribution for one test, with tcp on loopback. */
+/** A private copy of the unpacked distribution for one test, with tcp on loopback and its own shm directory. */
 final class Installation {
 
     private Installation() {}
@@ -34,7 +34,13 @@ final class Installation {
             }
         }
         set(into, "io.polylink.method.tcp.cfg", "bindAddress", "127.0.0.1");
+        set(into, "io.polylink.method.shm.cfg", "directory", shmDirectory(into).toString());
         return into;
+    }
+
+    /** @return where the installation's shm segments live: inside it, so a test sees exactly its own */
+    static Path shmDirectory(Path home) {
+        return home.resolve("shm");
     }
 
     /** Appends {@code key=value} to a conf file (a later line wins in a .cfg). */

@@ -1,0 +1,151 @@
+package io.polylink.method.shm.internal;
+
+import static io.polylink.method.shm.internal.InboxLayout.*;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The consumer's side of this context's own inbox: reads committed records in order, hands each to
+ * a {@link RecordHandler} in place, then zeroes it and releases the space. Only the poller thread
+ * calls {@link #poll}. Nothing is allocated per record.
+ *
+ * <p>A record claimed but not committed holds up everything behind it. If it stays so for the
+ * unblock timeout (its producer died between claiming and committing), it is turned into padding
+ * and skipped; a producer that was merely slow finds its commit refused and reports the loss.
+ */
+final class Inbox {
+
+    /** Takes one record; {@code body} (position to limit) is valid only during the call. */
+    interface RecordHandler {
+        void onRecord(int type, int flags, int slot, ByteBuffer body);
+
+        /** A stalled record was skipped; {@code slot} is -1 if its producer never wrote a header. */
+        void onSkipped(int slot, int bytes);
+    }
+
+    /** The ring holds something that is not a record: nothing after it can be trusted. */
+    static final class CorruptInboxException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CorruptInboxException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final Segment segment;
+    private final ByteBuffer view;
+    private final int capacity;
+    private final int mask;
+    private final long unblockNanos;
+    private final byte[] zeros = new byte[64 * 1024];
+    private long head;
+    private long stallSince;
+
+    Inbox(Segment segment, int unblockTimeoutMs) {
+        this.segment = segment;
+        this.view = segment.ring().duplicate();
+        this.capacity = segment.capacity();
+        this.mask = capacity - 1;
+        this.unblockNanos = TimeUnit.MILLISECONDS.toNanos(unblockTimeoutMs);
+        this.head = segment.head();
+    }
+
+    Segment segment() {
+        return segment;
+    }
+
+    long head() {
+        return head;
+    }
+
+    /**
+     * Delivers up to {@code limit} committed records.
+     *
+     * @return how many records (padding included) were consumed
+     * @throws CorruptInboxException if a record header is impossible
+     */
+    int poll(RecordHandler handler, int limit) {
+        int count = 0;
+        while (count < limit) {
+            int index = (int) (head & mask);
+            long header = segment.recordHeader(index);
+            int length = length(header);
+            if (length <= 0) {
+                if (count == 0) {
+                    checkStall(handler, index, header);
+                }
+                break;
+            }
+            stallSince = 0;
+            int aligned = align(length);
+            if (length < RECORD_HEADER || aligned > capacity - index) {
+                throw new CorruptInboxException("record at ring offset " + index + " claims " + length
+                    + " bytes, " + (capacity - index) + " left before the end of the ring");
+            }
+            int type = type(header);
+            if (type != TYPE_PADDING) {
+                view.limit(index + length).position(index + RECORD_HEADER);
+                handler.onRecord(type, flags(header), slot(header), view);
+            }
+            zero(index, aligned);
+            head += aligned;
+            segment.head(head);
+            count++;
+        }
+        return count;
+    }
+
+    /** @return whether a committed record waits at the head */
+    boolean ready() {
+        return length(segment.recordHeader((int) (head & mask))) > 0;
+    }
+
+    /** @return whether anything was claimed that has not been consumed, committed or not */
+    boolean pending() {
+        return segment.tail() != head;
+    }
+
+    private void zero(int index, int length) {
+        view.clear(); // absolute puts are bounded by the limit the record set
+        for (int at = index, end = index + length; at < end; at += zeros.length) {
+            view.put(at, zeros, 0, Math.min(zeros.length, end - at));
+        }
+    }
+
+    private void checkStall(RecordHandler handler, int index, long header) {
+        long tail = segment.tail();
+        if (tail == head) {
+            stallSince = 0;
+            return;
+        }
+        long now = System.nanoTime();
+        if (stallSince == 0) {
+            stallSince = now;
+        } else if (now - stallSince >= unblockNanos) {
+            stallSince = 0;
+            unblock(handler, index, header, tail);
+        }
+    }
+
+    private void unblock(RecordHandler handler, int index, long header, long tail) {
+        int length = length(header);
+        if (length < 0) {
+            int bytes = -length;
+            if (segment.casRecordHeader(index, header, header(TYPE_PADDING, 0, 0, bytes))) {
+                handler.onSkipped(slot(header), bytes);
+            }
+            return;
+        }
+        // Claimed, but the producer never wrote the header: the claim runs up to the next header
+        // written after it (producers write the header before the body) or to the tail.
+        int limit = (int) Math.min(capacity - index, tail - head);
+        int end = index + RECORD_HEADER;
+        while (end < index + limit && segment.recordHeader(end) == 0) {
+            end += ALIGNMENT;
+        }
+        if (segment.casRecordHeader(index, 0L, header(TYPE_PADDING, 0, 0, end - index))) {
+            handler.onSkipped(-1, end - index);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.polylink.method.shm.internal;
+
+import static io.polylink.method.shm.internal.InboxLayout.*;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+
+/**
+ * One producer's view of a peer's inbox: its slot there, and the claim, write and commit of
+ * records. Not thread-safe: its connection serialises the callers.
+ *
+ * <p>A record is claimed by advancing the shared tail with a compare-and-set, then its header is
+ * set from zero to "length negative" (claimed), the body copied, and the header set to "length
+ * positive" (committed) with a release, so the consumer, reading the header with acquire, never
+ * sees a half-written body. Both header writes are compare-and-sets: if the consumer skipped the
+ * record as stalled in between, the producer learns it and reports the loss.
+ */
+final class Outbox implements AutoCloseable {
+
+    /** No space now; the caller waits or gives up. */
+    static final int FULL = -1;
+
+    private final Segment segment;
+    private final ByteBuffer ring;
+    private final int capacity;
+    private final int mask;
+    private final int slot;
+    private final long session;
+    private final DatagramChannel wake;
+    private final InetSocketAddress wakeTarget;
+    private final ByteBuffer poke = ByteBuffer.allocate(1);
+    private long headCache;
+
+    /**
+     * @throws IOException if the wake-up socket cannot be opened
+     * @throws SegmentException if the inbox has no free slot
+     */
+    Outbox(Segment segment, long session, io.polylink.ContextId self, byte[] selfAddress) throws IOException {
+        this.segment = segment;
+        this.ring = segment.ring().duplicate();
+        this.capacity = segment.capacity();
+        this.mask = capacity - 1;
+        this.session = session;
+        this.wakeTarget = new InetSocketAddress(InetAddress.getLoopbackAddress(), segment.wakePort());
+        this.wake = DatagramChannel.open();
+        this.wake.configureBlocking(false);
+        this.slot = segment.claimSlot(session, self, selfAddress);
+        if (slot < 0) {
+            wake.close();
+            throw new SegmentException("inbox " + segment + " has no free producer slot (all " + segment.slots()
+                + " taken: too many contexts send to it)");
+        }
+    }
+
+    Segment segment() {
+        return segment;
+    }
+
+    int slot() {
+        return slot;
+    }
+
+    long session() {
+        return session;
+    }
+
+    /** @return the largest record body */
+    int maxBody() {
+        return maxRecord(capacity) - RECORD_HEADER;
+    }
+
+    /** @return bytes claimed and not yet consumed, as far as this producer can tell */
+    long used() {
+        return segment.tail() - segment.head();
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    /**
+     * Claims space for a record with a body of {@code bodyLength} bytes and marks it claimed.
+     *
+     * @return the ring index of the record, {@link #FULL} if the ring has no room now
+     * @throws SegmentException if the consumer skipped the claim before it could be marked
+     */
+    int claim(int type, int flags, int bodyLength) {
+        int length = RECORD_HEADER + bodyLength;
+        int aligned = align(length);
+        long tail;
+        long next;
+        int padding;
+        do {
+            tail = segment.tail();
+            int index = (int) (tail & mask);
+            int toEnd = capacity - index;
+            padding = aligned > toEnd ? toEnd : 0;
+            long need = aligned + padding;
+            if (need > capacity - (tail - headCache)) {
+                headCache = segment.head();
+                if (need > capacity - (tail - headCache)) {
+                    return FULL;
+                }
+            }
+            next = tail + need;
+        } while (!segment.casTail(tail, next));
+        int index = (int) (tail & mask);
+        if (padding != 0) {
+            // If this fails the consumer already padded the end itself, taking it for a dead claim.
+            segment.casRecordHeader(index, 0L, header(TYPE_PADDING, 0, slot, padding));
+            index = 0;
+        }
+        if (!segment.casRecordHeader(index, 0L, header(type, flags, slot, -length))) {
+            throw revoked();
+        }
+        return index;
+    }
+
+    /** Copies {@code count} bytes from {@code source}'s position, moving it, to ring offset {@code at}. */
+    void put(int at, ByteBuffer source, int count) {
+        ring.put(at, source, source.position(), count);
+        source.position(source.position() + count);
+    }
+
+    void putInt(int at, int value) {
+        ring.putInt(at, value);
+    }
+
+    void putLong(int at, long value) {
+        ring.putLong(at, value);
+    }
+
+    /**
+     * Publishes a claimed record, then wakes the consumer if it sleeps.
+     *
+     * @throws SegmentException if the consumer skipped the record as stalled meanwhile
+     */
+    void commit(int index, int type, int flags, int bodyLength) {
+        int length = RECORD_HEADER + bodyLength;
+        if (!segment.casRecordHeader(index, header(type, flags, slot, -length), header(type, flags, slot, length))) {
+            throw revoked();
+        }
+        if (segment.unpark()) {
+            try {
+                wake.send(poke.clear(), wakeTarget);
+            } catch (IOException e) {
+                // The consumer also polls on a timer; a lost poke costs latency, not the record.
+            }
+        }
+    }
+
+    private SegmentException revoked() {
+        return new SegmentException("a record to " + segment + " was skipped by its receiver: it stayed "
+            + "unfinished longer than the receiver's unblockTimeoutMs (this sender was paused too long)");
+    }
+
+    @Override
+    public void close() {
+        try {
+            wake.close();
+        } catch (IOException ignored) {
+            // nothing held
+        }
+    }
+}

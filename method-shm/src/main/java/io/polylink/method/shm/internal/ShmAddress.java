@@ -1,0 +1,90 @@
+package io.polylink.method.shm.internal;
+
+import io.polylink.MalformedMessageException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * What the {@code shm} descriptor carries: the host identity, the segment directory and the name
+ * of the context's inbox in it.
+ *
+ * <pre>
+ *  version:u8 | machine id:16 | boot id:16 | dirLength:u16 | directory:utf-8 | nameLength:u8 | inbox name:ascii
+ * </pre>
+ *
+ * @param host the host the context runs on
+ * @param directory its segment directory, absolute
+ * @param inbox the file name of its inbox in that directory
+ */
+record ShmAddress(HostIdentity host, Path directory, String inbox) {
+
+    static final int VERSION = 1;
+    /** An inbox is named for its context: 32 hex digits and {@code .inbox}; nothing else is opened. */
+    static final Pattern INBOX_NAME = Pattern.compile("[0-9a-f]{32}\\.inbox");
+    private static final int MAX_DIRECTORY = 255;
+
+    byte[] encode() {
+        byte[] dir = directory.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] name = inbox.getBytes(StandardCharsets.US_ASCII);
+        if (dir.length > MAX_DIRECTORY) {
+            throw new IllegalArgumentException("shm segment directory " + directory + " is longer than "
+                + MAX_DIRECTORY + " bytes");
+        }
+        return ByteBuffer.allocate(1 + HostIdentity.BYTES + 2 + dir.length + 1 + name.length)
+            .put((byte) VERSION).put(host.machine()).put(host.boot())
+            .putShort((short) dir.length).put(dir).put((byte) name.length).put(name).array();
+    }
+
+    /** @throws MalformedMessageException saying what is wrong with the bytes */
+    static ShmAddress decode(byte[] address) {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(address);
+            int version = in.get() & 0xFF;
+            if (version != VERSION) {
+                throw new MalformedMessageException("shm address of version " + version + ", this context reads "
+                    + VERSION);
+            }
+            byte[] machine = new byte[16];
+            byte[] boot = new byte[16];
+            in.get(machine).get(boot);
+            int dirLength = in.getShort() & 0xFFFF;
+            if (dirLength > MAX_DIRECTORY || dirLength > in.remaining()) {
+                throw new MalformedMessageException("shm address with a directory of " + dirLength + " bytes");
+            }
+            byte[] dir = new byte[dirLength];
+            in.get(dir);
+            byte[] name = new byte[in.get() & 0xFF];
+            in.get(name);
+            if (in.hasRemaining()) {
+                throw new MalformedMessageException("shm address with " + in.remaining() + " trailing bytes");
+            }
+            String inbox = new String(name, StandardCharsets.US_ASCII);
+            if (!INBOX_NAME.matcher(inbox).matches()) {
+                throw new MalformedMessageException("shm address names no inbox (got '"
+                    + inbox.replaceAll("[^ -~]", "?") + "')");
+            }
+            Path directory = Path.of(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(dir)).toString());
+            if (!directory.isAbsolute()) {
+                throw new MalformedMessageException("shm address with a relative directory");
+            }
+            return new ShmAddress(new HostIdentity(machine, boot), directory.normalize(), inbox);
+        } catch (BufferUnderflowException e) {
+            throw new MalformedMessageException("shm address of " + address.length + " bytes is truncated");
+        } catch (CharacterCodingException | InvalidPathException e) {
+            throw new MalformedMessageException("shm address with an unreadable directory name");
+        }
+    }
+
+    Path inboxPath() {
+        return directory.resolve(inbox);
+    }
+
+    String describe() {
+        return inboxPath().toString();
+    }
+}

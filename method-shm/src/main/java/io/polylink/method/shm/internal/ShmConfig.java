@@ -1,0 +1,41 @@
+package io.polylink.method.shm.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** Configuration of the shm method, PID {@code io.polylink.method.shm}. */
+@ObjectClassDefinition(name = "Polylink shm method")
+@interface ShmConfig {
+
+    @AttributeDefinition(description = "Directory of the segments; empty: /dev/shm/polylink-<user>")
+    String directory() default "";
+
+    @AttributeDefinition(description = "Bytes of the inbox ring, a power of two from 65536; a record "
+        + "holds at most an eighth of it, larger frames are split")
+    int ringBytes() default 1 << 20;
+
+    @AttributeDefinition(description = "How many contexts may send to this one at once")
+    int producerSlots() default 64;
+
+    @AttributeDefinition(description = "Inbox poller when idle: spin, spin-then-park or park")
+    String idleStrategy() default "spin-then-park";
+
+    @AttributeDefinition(description = "How long spin-then-park polls after the last record, in microseconds")
+    int spinMicros() default 200;
+
+    @AttributeDefinition(description = "How long a send waits for ring space, in ms; 0 fails at once")
+    int sendTimeoutMs() default 5000;
+
+    @AttributeDefinition(description = "The inbox heartbeat is written this often, in ms")
+    int heartbeatIntervalMs() default 100;
+
+    @AttributeDefinition(description = "A receiver whose heartbeat stopped this long is declared dead, in ms")
+    int failureTimeoutMs() default 1000;
+
+    @AttributeDefinition(description = "A record claimed but not finished for this long is skipped, in ms "
+        + "(its producer died mid-write)")
+    int unblockTimeoutMs() default 1000;
+
+    @AttributeDefinition(description = "Host identity to advertise; empty: machine id and boot id of this host")
+    String hostId() default "";
+}

@@ -1,0 +1,358 @@
+package io.polylink.method.shm.internal;
+
+import static io.polylink.method.shm.internal.InboxLayout.*;
+
+import io.polylink.ContextId;
+import io.polylink.LinkException;
+import io.polylink.Statistics;
+import io.polylink.spi.Connection;
+import io.polylink.spi.FrameReceiver;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The shm channel to one peer context, both ways: frames go out as records in the peer's inbox
+ * (through this connection's {@link Outbox} slot there) and come in as records in this context's
+ * own inbox, from the peer's slot, delivered by the method's poller.
+ *
+ * <p>Sending happens on the caller's thread, serialised by a lock so a split frame's records stay
+ * consecutive in its slot. A full ring makes the sender wait up to {@code sendTimeoutMs}, then fail
+ * without closing the connection: backpressure, not loss.
+ *
+ * <p>Each side's connection has a session id; the first record it sends ({@code OPEN}) carries the
+ * peer's session it answers, if any, so both sides settle on one connection per pair even when
+ * they open at once, and a late record of a closed session is never taken for a new one.
+ */
+final class ShmConnection implements Connection {
+
+    private static final int CLOSE_WAIT_MS = 200;
+
+    private final ShmMethod method;
+    private final ContextId peer;
+    private final ShmAddress address;
+    private final Outbox out;
+    private final int maxFrame;
+    private final long sendTimeoutNanos;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile FrameReceiver receiver;
+    private volatile boolean open = true;
+    private volatile Throwable closeCause;
+
+    /** The peer's session whose records come to this connection; 0 until its OPEN arrived. Poller only. */
+    private long peerSession;
+    private ByteBuffer partial;
+
+    /** The peer inbox's heartbeat plus head as last seen, and when it last moved; timer thread only. */
+    private long lastBeat = -1;
+    private long lastBeatAt = System.nanoTime();
+
+    private final AtomicLong framesSent = new AtomicLong();
+    private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong framesReceived = new AtomicLong();
+    private final AtomicLong bytesReceived = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+
+    ShmConnection(ShmMethod method, ContextId peer, ShmAddress address, Outbox out, long peerSession,
+                  int maxFrame, int sendTimeoutMs) {
+        this.method = method;
+        this.peer = peer;
+        this.address = address;
+        this.out = out;
+        this.peerSession = peerSession;
+        this.maxFrame = maxFrame;
+        this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs);
+    }
+
+    void attach(FrameReceiver receiver) {
+        this.receiver = receiver;
+    }
+
+    long outSession() {
+        return out.session();
+    }
+
+    long peerSession() {
+        return peerSession;
+    }
+
+    void adopt(long session) {
+        peerSession = session;
+    }
+
+    Segment peerInbox() {
+        return out.segment();
+    }
+
+    @Override
+    public ContextId peer() {
+        return peer;
+    }
+
+    @Override
+    public String method() {
+        return ShmMethod.NAME;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    // ---- sending, on callers' threads
+
+    /** Sends the session's first record; {@code ack} is the peer session it answers, or 0. */
+    void sendOpen(long ack) {
+        lock.lock();
+        try {
+            checkOpen();
+            int at = claim(TYPE_OPEN, 0, 8, sendTimeoutNanos);
+            out.putLong(at + RECORD_HEADER, ack);
+            out.commit(at, TYPE_OPEN, 0, 8);
+        } catch (SegmentException e) {
+            fail(e);
+            throw new LinkException(this + " failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void send(ByteBuffer header, ByteBuffer payload) {
+        int length = header.remaining() + payload.remaining();
+        if (length > maxFrame) {
+            throw new LinkException("frame of " + length + " bytes to " + this + " exceeds the maximum of " + maxFrame);
+        }
+        lock.lock();
+        try {
+            checkOpen();
+            int maxBody = out.maxBody();
+            if (length <= maxBody) {
+                int at = claim(TYPE_DATA, FLAG_BEGIN | FLAG_END, length, sendTimeoutNanos);
+                int body = at + RECORD_HEADER;
+                int fromHeader = header.remaining();
+                out.put(body, header, fromHeader);
+                out.put(body + fromHeader, payload, payload.remaining());
+                out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, length);
+            } else {
+                sendSplit(header, payload, length, maxBody);
+            }
+            framesSent.incrementAndGet();
+            bytesSent.addAndGet(length);
+        } catch (SegmentException e) {
+            errors.incrementAndGet();
+            fail(e);
+            throw new LinkException(this + " failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A frame larger than a record: {@code BEGIN(total:i32, bytes)}, middles, {@code END}. Lock held. */
+    private void sendSplit(ByteBuffer header, ByteBuffer payload, int length, int maxBody) {
+        int remaining = length;
+        boolean first = true;
+        while (remaining > 0) {
+            int room = first ? maxBody - 4 : maxBody;
+            int chunk = Math.min(room, remaining);
+            int flags = (first ? FLAG_BEGIN : 0) | (chunk == remaining ? FLAG_END : 0);
+            int bodyLength = chunk + (first ? 4 : 0);
+            int at = claim(TYPE_DATA, flags, bodyLength, sendTimeoutNanos);
+            int write = at + RECORD_HEADER;
+            if (first) {
+                out.putInt(write, length);
+                write += 4;
+            }
+            int fromHeader = Math.min(chunk, header.remaining());
+            out.put(write, header, fromHeader);
+            out.put(write + fromHeader, payload, chunk - fromHeader);
+            out.commit(at, TYPE_DATA, flags, bodyLength);
+            remaining -= chunk;
+            first = false;
+        }
+    }
+
+    /** Claims a record, waiting up to {@code waitNanos} for space. Lock held. */
+    private int claim(int type, int flags, int bodyLength, long waitNanos) {
+        int at = out.claim(type, flags, bodyLength);
+        if (at != Outbox.FULL) {
+            return at;
+        }
+        long deadline = System.nanoTime() + waitNanos;
+        for (int spins = 0; ; spins++) {
+            checkOpen();
+            if (System.nanoTime() - deadline >= 0) {
+                errors.incrementAndGet();
+                throw new LinkException("inbox of " + peer + " at " + address.describe() + " is full ("
+                    + out.used() + " of " + out.capacity() + " bytes) for "
+                    + TimeUnit.NANOSECONDS.toMillis(waitNanos) + " ms; the receiver is slow or stalled");
+            }
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(20_000);
+            }
+            at = out.claim(type, flags, bodyLength);
+            if (at != Outbox.FULL) {
+                return at;
+            }
+        }
+    }
+
+    private void checkOpen() {
+        if (!open) {
+            Throwable cause = closeCause;
+            throw new LinkException(this + " is closed" + (cause == null ? "" : ": " + cause.getMessage()));
+        }
+    }
+
+    // ---- receiving, on the poller thread
+
+    void onData(int flags, ByteBuffer body) {
+        if (!open) {
+            return;
+        }
+        if (flags == (FLAG_BEGIN | FLAG_END)) {
+            if (partial != null) {
+                protocolError("a whole frame came while a split one was " + partial.remaining() + " bytes short");
+                return;
+            }
+            deliver(body);
+            return;
+        }
+        if ((flags & FLAG_BEGIN) != 0) {
+            if (partial != null || body.remaining() < 4) {
+                protocolError(partial != null ? "a split frame began before the previous one ended"
+                    : "a split frame began without its length");
+                return;
+            }
+            int total = body.getInt(body.position());
+            if (total <= 0 || total > maxFrame) {
+                protocolError("a split frame announced " + Integer.toUnsignedString(total)
+                    + " bytes, above the maximum of " + maxFrame);
+                return;
+            }
+            partial = ByteBuffer.allocate(total);
+            body.position(body.position() + 4);
+        } else if (partial == null) {
+            protocolError("a continuation record came without a beginning");
+            return;
+        }
+        if (body.remaining() > partial.remaining()) {
+            protocolError("a split frame's records exceed its announced " + partial.capacity() + " bytes");
+            return;
+        }
+        partial.put(body);
+        if ((flags & FLAG_END) != 0) {
+            if (partial.hasRemaining()) {
+                protocolError("a split frame ended " + partial.remaining() + " bytes short");
+                return;
+            }
+            ByteBuffer frame = partial.flip();
+            partial = null;
+            deliver(frame);
+        }
+    }
+
+    private void deliver(ByteBuffer frame) {
+        framesReceived.incrementAndGet();
+        bytesReceived.addAndGet(frame.remaining());
+        if (!receiver.onFrame(frame)) {
+            errors.incrementAndGet();
+            fail(new IOException("the core refused a frame from " + this));
+        }
+    }
+
+    private void protocolError(String what) {
+        errors.incrementAndGet();
+        String line = "closing " + this + ": " + what;
+        method.log(line);
+        fail(new IOException(line));
+    }
+
+    // ---- liveness, on the timer thread
+
+    /** @return why the peer's inbox can no longer be written, or {@code null} if it is alive */
+    String checkReceiver(long now, long failureNanos) {
+        Segment inbox = out.segment();
+        int state = inbox.state();
+        if (state == STATE_CLOSED) {
+            return "context " + peer + " closed its inbox";
+        }
+        if (state == STATE_CORRUPT) {
+            return "context " + peer + " found its inbox corrupt and replaced it";
+        }
+        long pid = inbox.ownerPid();
+        if (!Liveness.alive(pid, inbox.ownerStart())) {
+            return "process " + pid + " of context " + peer + " is gone";
+        }
+        // Both only grow: the sum moves if the timer beat or the poller consumed. A busy host may
+        // delay one thread of the peer, but a peer doing neither for the timeout is stuck.
+        long beat = inbox.heartbeatCount() + inbox.head();
+        if (beat != lastBeat) {
+            lastBeat = beat;
+            lastBeatAt = now;
+        } else if (now - lastBeatAt > failureNanos) {
+            return "no heartbeat and no progress in the inbox of context " + peer + " for "
+                + TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt) + " ms";
+        }
+        return null;
+    }
+
+    // ---- closing
+
+    void fail(Throwable cause) {
+        close(cause, true);
+    }
+
+    /** The peer closed its side in order; tell ours. */
+    void closedByPeer() {
+        close(null, true);
+    }
+
+    @Override
+    public void close() {
+        close(null, true);
+    }
+
+    private void close(Throwable cause, boolean sayGoodbye) {
+        lock.lock();
+        try {
+            if (!open) {
+                return;
+            }
+            open = false;
+            closeCause = cause;
+            if (sayGoodbye && out.segment().state() == STATE_OPEN) {
+                try {
+                    int at = claim(TYPE_CLOSE, 0, 0, TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS));
+                    out.commit(at, TYPE_CLOSE, 0, 0);
+                } catch (LinkException e) {
+                    // The peer is gone or stalled: its slot is reclaimed when its owner sees this process end.
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        out.close();
+        method.closed(this);
+        FrameReceiver r = receiver;
+        if (r != null) {
+            r.onClosed(cause);
+        }
+    }
+
+    @Override
+    public Statistics statistics() {
+        return new Statistics(framesSent.get(), bytesSent.get(), framesReceived.get(), bytesReceived.get(),
+            errors.get());
+    }
+
+    @Override
+    public String toString() {
+        return "shm connection to " + peer + " at " + address.describe();
+    }
+}

@@ -1,0 +1,528 @@
+package io.polylink.method.shm.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.Context;
+import io.polylink.Endpoint;
+import io.polylink.Explanation;
+import io.polylink.LinkException;
+import io.polylink.MessageBuffer;
+import io.polylink.NoApplicableMethodException;
+import io.polylink.Startpoint;
+import io.polylink.Verdict;
+import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.method.tcp.internal.TcpMethod;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Contexts in one JVM joined by real shm inboxes in a temporary segment directory. */
+class ShmLinkTest {
+
+    @TempDir
+    Path directory;
+
+    private final List<EmbeddedContext> contexts = new ArrayList<>();
+    private final List<ShmMethod> methods = new ArrayList<>();
+
+    private Context context(Map<String, Object> shm) {
+        Map<String, Object> properties = new HashMap<>(shm);
+        properties.putIfAbsent("directory", directory.toString());
+        ShmMethod method = new ShmMethod(properties);
+        EmbeddedContext embedded = EmbeddedContext.open().add(method, 20);
+        contexts.add(embedded);
+        methods.add(method);
+        return embedded.context();
+    }
+
+    private Context context() {
+        return context(Map.of());
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        contexts.forEach(EmbeddedContext::close);
+        Await.until(() -> Await.threads("polylink-").isEmpty(), Duration.ofSeconds(10),
+            () -> "threads left: " + Await.threads("polylink-"));
+        assertEquals(List.of(), files(), "a clean shutdown leaves no files");
+    }
+
+    private List<String> files() throws IOException {
+        try (Stream<Path> list = Files.list(directory)) {
+            return list.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static Startpoint in(Context where, Startpoint s) {
+        return where.startpoint(s.toText());
+    }
+
+    private static long checksum(long seq, byte[] body) {
+        CRC32C crc = new CRC32C();
+        crc.update(body);
+        return crc.getValue() ^ seq;
+    }
+
+    private static String chosen(Startpoint s) {
+        return s.explain().get(0).chosen().orElseThrow().descriptor().stack();
+    }
+
+    /** A sink that checks sequence numbers and checksums of one stream. */
+    private static final class Sequence {
+        final AtomicLong next = new AtomicLong();
+        final List<String> problems = new CopyOnWriteArrayList<>();
+
+        void take(MessageBuffer m) {
+            long seq = m.getLong();
+            byte[] body = m.getBytes();
+            if (seq != next.get() || m.getLong() != checksum(seq, body)) {
+                problems.add("at " + next.get() + " got " + seq + " (" + body.length + " bytes)");
+            }
+            next.set(seq + 1);
+        }
+    }
+
+    private static void sendSequence(Context from, Startpoint to, long count, java.util.function.LongToIntFunction size) {
+        MessageBuffer message = from.allocateBuffer(1024);
+        for (long i = 0; i < count; i++) {
+            byte[] body = new byte[size.applyAsInt(i)];
+            Arrays.fill(body, (byte) i);
+            if (body.length > 0) {
+                body[body.length / 2] = (byte) (i >>> 8);
+            }
+            to.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
+        }
+    }
+
+    @Test
+    void aRoundTripGoesBothWaysOverOneConnectionPerSide() throws IOException {
+        Context a = context();
+        Context b = context();
+        List<String> answers = new CopyOnWriteArrayList<>();
+        Endpoint echo = b.createEndpoint().register(1, (e, m) -> {
+            Startpoint back = m.getStartpoint();
+            back.send(2, b.allocateBuffer(64).putString("echo: " + m.getString()));
+        });
+        Endpoint mine = a.createEndpoint().register(2, (e, m) -> answers.add(m.getString()));
+        Startpoint toEcho = in(a, echo.startpoint());
+        for (int i = 0; i < 10; i++) {
+            toEcho.send(1, a.allocateBuffer(64).putStartpoint(mine.startpoint()).putString("hi " + i));
+        }
+        Await.until(() -> answers.size() == 10, Duration.ofSeconds(5), () -> "answers: " + answers);
+        assertEquals("echo: hi 0", answers.get(0));
+        assertEquals("shm", chosen(toEcho));
+        assertEquals(1, methods.get(0).connectionCount());
+        assertEquals(1, methods.get(1).connectionCount());
+        assertEquals(2, files().size(), "one inbox per context: " + files());
+    }
+
+    @Test
+    void aHundredThousandRsrsCrossingTheSplitBoundaryArriveOnceAndInOrder() {
+        // A 64 KiB ring takes records of up to 8 KiB: sizes up to 20 000 bytes split into up to three.
+        Map<String, Object> small = Map.of("ringBytes", 65536);
+        Context a = context(small);
+        Context b = context(small);
+        Sequence sink = new Sequence();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> sink.take(m)).startpoint());
+        int maxBody = InboxLayout.maxRecord(65536) - InboxLayout.RECORD_HEADER;
+        sendSequence(a, s, 100_000, i -> i % 10 == 0 ? (int) ((maxBody - 64 + i * 7) % 20_000) : (int) (i % 300));
+        Await.until(() -> sink.next.get() == 100_000, Duration.ofSeconds(60),
+            () -> sink.next.get() + " of 100000 arrived");
+        assertEquals(List.of(), sink.problems);
+        assertEquals("shm", chosen(s));
+        assertEquals(0, b.statistics().errors());
+        assertTrue(methods.get(0).statistics().messagesSent() >= 100_000, methods.get(0).statistics().toString());
+        assertTrue(methods.get(1).statistics().messagesReceived() >= 100_000, methods.get(1).statistics().toString());
+    }
+
+    @Test
+    void aFrameOfSeveralMegabytesIsSplitAndReassembled() {
+        Context a = context(Map.of("ringBytes", 65536));
+        Context b = context(Map.of("ringBytes", 65536));
+        AtomicReference<byte[]> got = new AtomicReference<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> got.set(m.getBytes())).startpoint());
+        byte[] big = new byte[3 << 20];
+        new java.util.Random(7).nextBytes(big);
+        s.send(1, a.allocateBuffer(big.length + 8).putBytes(big));
+        Await.until(() -> got.get() != null, Duration.ofSeconds(10), () -> "the large RSR did not arrive");
+        assertTrue(Arrays.equals(big, got.get()), "content differs");
+    }
+
+    @Test
+    void threeProducerContextsIntoOneConsumerKeepEachStreamInOrder() throws Exception {
+        Context consumer = context();
+        Map<Long, Sequence> sinks = new java.util.concurrent.ConcurrentHashMap<>();
+        Endpoint sink = consumer.createEndpoint().register(1, (e, m) -> {
+            long producer = m.getLong();
+            sinks.computeIfAbsent(producer, k -> new Sequence()).take(m);
+        });
+        int producers = 3;
+        int each = 30_000;
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            Context producer = context();
+            Startpoint s = in(producer, sink.startpoint());
+            long id = p;
+            Thread t = new Thread(() -> {
+                try {
+                    MessageBuffer message = producer.allocateBuffer(1024);
+                    for (long i = 0; i < each; i++) {
+                        byte[] body = new byte[(int) (i % 700)];
+                        Arrays.fill(body, (byte) (i + id));
+                        s.send(1, message.clear().putLong(id).putLong(i).putBytes(body).putLong(checksum(i, body)));
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "producer-" + p);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        assertEquals(List.of(), failures);
+        Await.until(() -> sinks.size() == producers && sinks.values().stream().allMatch(q -> q.next.get() == each),
+            Duration.ofSeconds(30), () -> "arrived: " + sinks.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue().next.get()).toList());
+        sinks.values().forEach(q -> assertEquals(List.of(), q.problems));
+    }
+
+    @Test
+    void aFullRingMakesTheSenderWaitThenFailWithoutLosingOrBreakingTheLink() throws Exception {
+        Context a = context(Map.of("sendTimeoutMs", 200));
+        Context b = context(Map.of("ringBytes", 65536));
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong received = new AtomicLong();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
+            if (received.incrementAndGet() == 1) {
+                release.await(30, TimeUnit.SECONDS);
+            }
+        }).startpoint());
+        MessageBuffer big = a.allocateBuffer(4096).putRaw(new byte[4096], 0, 4096);
+        int accepted = 0;
+        LinkException full = null;
+        try {
+            for (int i = 0; i < 1000 && full == null; i++) {
+                try {
+                    s.send(1, big);
+                    accepted++;
+                } catch (LinkException e) {
+                    full = e;
+                }
+            }
+            assertTrue(full != null, "a stalled receiver never pushed back");
+            assertTrue(full.getMessage().contains("is full (") && full.getMessage().contains("for 200 ms; the receiver "
+                + "is slow or stalled"), full.getMessage());
+            assertTrue(accepted < 20, accepted + " RSRs fit in a 64 KiB ring");
+            assertEquals(1, methods.get(0).connectionCount(), "backpressure does not break the link");
+        } finally {
+            release.countDown();
+        }
+        long expected = accepted;
+        Await.until(() -> received.get() == expected, Duration.ofSeconds(10),
+            () -> received.get() + " of " + expected + " accepted RSRs arrived");
+        s.send(1, big);
+        Await.until(() -> received.get() == expected + 1, Duration.ofSeconds(10), () -> "the link did not recover");
+    }
+
+    @Test
+    void aTruncatedOrForeignSegmentIsACleanErrorAndOtherLinksKeepWorking() throws Exception {
+        Context a = context();
+        Context b = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint healthy = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        healthy.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        int threads = Await.threads("polylink-").size();
+
+        ShmMethod sender = methods.get(0);
+        Path real = methods.get(1).inboxPath();
+        io.polylink.ContextId ghost = io.polylink.ContextId.random();
+        String name = String.format("%016x%016x.inbox", ghost.high(), ghost.low());
+        ShmAddress fake = new ShmAddress(HostIdentity.local(), directory, name);
+
+        Files.write(directory.resolve(name), new byte[100]);
+        LinkException shortFile = assertThrows(LinkException.class,
+            () -> sender.connect(ghost, fake.encode(), Map.of()));
+        assertEquals("shm segment " + directory.resolve(name) + " is truncated: 100 bytes, shorter than the 512-byte "
+            + "header", shortFile.getMessage());
+
+        byte[] copy = Files.readAllBytes(real);
+        Files.write(directory.resolve(name), Arrays.copyOf(copy, copy.length / 2));
+        LinkException halfFile = assertThrows(LinkException.class,
+            () -> sender.connect(ghost, fake.encode(), Map.of()));
+        assertTrue(halfFile.getMessage().matches("shm segment .* is truncated: \\d+ bytes, its header says \\d+"),
+            halfFile.getMessage());
+
+        Files.write(directory.resolve(name), copy);
+        LinkException foreign = assertThrows(LinkException.class,
+            () -> sender.connect(ghost, fake.encode(), Map.of()));
+        assertTrue(foreign.getMessage().contains("belongs to context " + b.id() + ", not " + ghost),
+            foreign.getMessage());
+
+        byte[] garbage = copy.clone();
+        garbage[0] ^= 0x55;
+        Files.write(directory.resolve(name), garbage);
+        LinkException magic = assertThrows(LinkException.class,
+            () -> sender.connect(ghost, fake.encode(), Map.of()));
+        assertTrue(magic.getMessage().endsWith("is not a Polylink inbox (bad magic)"), magic.getMessage());
+        Files.delete(directory.resolve(name));
+
+        healthy.send(1, a.allocateBuffer(4).putInt(2));
+        Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "healthy link broke");
+        assertEquals(threads, Await.threads("polylink-").size(), "threads leaked");
+        assertEquals(2, files().size(), "files: " + files());
+    }
+
+    @Test
+    void aCorruptRecordInTheInboxIsLoggedTheInboxReplacedAndTheLinkReconnects() throws Exception {
+        Context a = context();
+        Context b = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+
+        try (LogCapture log = new LogCapture("io.polylink.method.shm");
+             FileChannel channel = FileChannel.open(methods.get(1).inboxPath(), StandardOpenOption.READ,
+                 StandardOpenOption.WRITE)) {
+            MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
+            map.order(ByteOrder.nativeOrder());
+            int ring = InboxLayout.ringOffset(map.getInt(InboxLayout.SLOT_COUNT_OFFSET));
+            int capacity = map.getInt(InboxLayout.RING_CAPACITY_OFFSET);
+            long head = map.getLong(InboxLayout.HEAD_OFFSET);
+            int index = (int) (head & (capacity - 1));
+            // Claim the space as a producer would, then commit an impossible length.
+            map.putLong(InboxLayout.TAIL_OFFSET, head + 64);
+            Segment.LONG.setRelease(map, ring + index, InboxLayout.header(InboxLayout.TYPE_DATA, 3, 0, capacity));
+            Await.until(() -> log.lines.stream().anyMatch(l -> l.contains("is corrupt")), Duration.ofSeconds(5),
+                () -> "no log line: " + log.lines);
+            assertTrue(log.lines.stream().anyMatch(l -> l.matches("shm inbox .* is corrupt: record at ring offset "
+                + index + " claims " + capacity + " bytes, " + (capacity - index) + " left before the end of the ring;"
+                + " closing its connections and replacing it")), log.lines.toString());
+        }
+        // Sends before the sender notices the replacement go to the abandoned ring; keep sending until one lands.
+        Await.until(() -> {
+            try {
+                s.send(1, a.allocateBuffer(4).putInt(2));
+            } catch (io.polylink.PolylinkException e) {
+                // the link reports the closed connection once, then connects to the new inbox
+            }
+            return seen.contains(2);
+        }, Duration.ofSeconds(5), () -> "the link did not reconnect: " + seen);
+        assertTrue(b.statistics().errors() + methods.get(1).statistics().errors() >= 1);
+        assertEquals(2, files().size(), "files: " + files());
+    }
+
+    @Test
+    void segmentsOfDeadContextsAreRemovedAtStartAndLiveOnesAreNotTouched() throws Exception {
+        Context live = context();
+        Path liveInbox = methods.get(0).inboxPath();
+        byte[] image = Files.readAllBytes(liveInbox);
+        long deadPid = deadPid();
+
+        io.polylink.ContextId ghost = io.polylink.ContextId.random();
+        Path stale = directory.resolve(String.format("%016x%016x.inbox", ghost.high(), ghost.low()));
+        ByteBuffer patched = ByteBuffer.wrap(image.clone()).order(ByteOrder.nativeOrder());
+        patched.putLong(InboxLayout.OWNER_PID_OFFSET, deadPid);
+        patched.putLong(InboxLayout.HEARTBEAT_MILLIS_OFFSET, System.currentTimeMillis() - 60_000);
+        Files.write(stale, patched.array());
+        Path half = directory.resolve(stale.getFileName() + "." + deadPid + ".tmp");
+        Files.write(half, new byte[10]);
+        Path unrelated = directory.resolve("notes.txt");
+        Files.writeString(unrelated, "not ours");
+
+        Context next = context();
+        assertFalse(Files.exists(stale), "stale inbox left");
+        assertFalse(Files.exists(half), "half-made segment left");
+        assertTrue(Files.exists(liveInbox), "a live inbox was removed");
+        assertTrue(Files.exists(unrelated), "a file that is not ours was removed");
+        Files.delete(unrelated);
+
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        in(next, live.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint())
+            .send(1, next.allocateBuffer(4).putInt(5));
+        Await.until(() -> seen.contains(5), Duration.ofSeconds(5), () -> "the live context is unreachable");
+    }
+
+    /** @return the pid of a process that has ended */
+    private static long deadPid() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+        Await.until(() -> !ProcessHandle.of(p.pid()).map(ProcessHandle::isAlive).orElse(false),
+            Duration.ofSeconds(5), () -> "process " + p.pid() + " still alive");
+        return p.pid();
+    }
+
+    @Test
+    void aReceiverThatStopsMakesSendsFailWithinASecond() {
+        Context a = context();
+        Context b = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        contexts.get(1).close();
+        long stopped = System.nanoTime();
+        Await.until(() -> {
+            try {
+                s.send(1, a.allocateBuffer(4).putInt(2));
+                return false;
+            } catch (NoApplicableMethodException | LinkException e) {
+                return true;
+            }
+        }, Duration.ofSeconds(1), () -> "sends to a stopped peer still succeed");
+        System.out.printf("shm sends failed %d ms after the receiver stopped%n",
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped));
+        NoApplicableMethodException e = assertThrows(NoApplicableMethodException.class,
+            () -> s.send(1, a.allocateBuffer(4).putInt(3)));
+        assertTrue(e.getMessage().contains("shm refused (no writable inbox "), e.getMessage());
+    }
+
+    @Test
+    void withTcpInstalledTooSameHostLinksChooseShmAndExplainWhyTcpWasNot() {
+        Context a = both(Map.of());
+        Context b = both(Map.of());
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "RSR lost");
+        Explanation x = s.explain().get(0);
+        System.out.println(x);
+        assertEquals(List.of("local", "shm", "tcp"), x.entries().stream().map(e -> e.descriptor().stack()).toList());
+        assertEquals(Verdict.CHOSEN, x.entries().get(1).verdict());
+        assertTrue(x.entries().get(1).reason().startsWith("same host"), x.entries().get(1).reason());
+        assertEquals(Verdict.NOT_CONSIDERED, x.entries().get(2).verdict());
+        assertTrue(x.entries().get(2).reason().contains("entry 2 was chosen first"), x.entries().get(2).reason());
+    }
+
+    @Test
+    void aLinkWhoseShmIsRefusedUsesTcp() throws Exception {
+        Context a = both(Map.of());
+        Context elsewhere = both(Map.of("hostId", "another-machine"));
+        Path unreachable = directory.resolve("gone");
+        Context hidden = both(Map.of("directory", unreachable.toString()));
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Startpoint toElsewhere = in(a, elsewhere.createEndpoint().register(1, (e, m) -> seen.add("x")).startpoint());
+        Startpoint toHidden = in(a, hidden.createEndpoint().register(1, (e, m) -> seen.add("h")).startpoint());
+        // The hidden context's directory vanishes from this side's view, as in another mount namespace.
+        Files.walk(unreachable).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+
+        toElsewhere.send(1, a.allocateBuffer(0));
+        toHidden.send(1, a.allocateBuffer(0));
+        Await.until(() -> seen.size() == 2, Duration.ofSeconds(5), () -> "seen " + seen);
+
+        Explanation x = toElsewhere.explain().get(0);
+        assertEquals("tcp", x.chosen().orElseThrow().descriptor().stack());
+        assertEquals(Verdict.REFUSED, x.entries().get(1).verdict());
+        assertTrue(x.entries().get(1).reason().matches("other host \\(machine [0-9a-f]{8}…, here [0-9a-f]{8}…\\)"),
+            x.entries().get(1).reason());
+        Explanation h = toHidden.explain().get(0);
+        assertEquals("tcp", h.chosen().orElseThrow().descriptor().stack());
+        assertEquals("segment directory " + unreachable + " not reachable here", h.entries().get(1).reason());
+    }
+
+    private Context both(Map<String, Object> shm) {
+        Map<String, Object> properties = new HashMap<>(shm);
+        properties.putIfAbsent("directory", directory.toString());
+        ShmMethod method = new ShmMethod(properties);
+        EmbeddedContext embedded = EmbeddedContext.open().add(method, 20)
+            .add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
+        contexts.add(embedded);
+        methods.add(method);
+        return embedded.context();
+    }
+
+    @Test
+    void unknownLinkParametersAreRefused() {
+        Context a = context();
+        Context b = context();
+        Startpoint s = in(a, b.createEndpoint().startpoint()).parameter("shm", "colour", "blue");
+        NoApplicableMethodException e = assertThrows(NoApplicableMethodException.class,
+            () -> s.send(1, a.allocateBuffer(0)));
+        assertTrue(e.getMessage().contains("shm takes no per-link parameters; got [colour]"), e.getMessage());
+    }
+
+    @Test
+    void anIdleLinkCostsLessThanTwoPercentOfACore() throws Exception {
+        Context a = context();
+        Context b = context();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> { }).startpoint());
+        s.send(1, a.allocateBuffer(0));
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        List<Long> ids = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("polylink-shm")).map(Thread::getId).toList();
+        assertEquals(4, ids.size(), "poller and timer per context");
+        new CountDownLatch(1).await(300, TimeUnit.MILLISECONDS); // past the spin phase
+        long cpuBefore = ids.stream().mapToLong(mx::getThreadCpuTime).sum();
+        long wallBefore = System.nanoTime();
+        new CountDownLatch(1).await(2, TimeUnit.SECONDS);
+        long cpu = ids.stream().mapToLong(mx::getThreadCpuTime).sum() - cpuBefore;
+        long wall = System.nanoTime() - wallBefore;
+        double share = (double) cpu / wall / 2;
+        System.out.printf("idle shm threads: %.3f%% of a core per context (poller + timer)%n", 100 * share);
+        assertTrue(share < 0.02, share * 100 + "% of a core");
+    }
+
+    @Test
+    void aParkedReceiverIsWokenByTheSenderNotByATimeout() throws Exception {
+        Context a = context(Map.of("idleStrategy", "park"));
+        Context b = context(Map.of("idleStrategy", "park"));
+        int rounds = 200;
+        long[] rtt = new long[rounds];
+        AtomicLong pong = new AtomicLong(-1);
+        Endpoint back = a.createEndpoint().register(2, (e, m) -> pong.set(m.getLong()));
+        Startpoint ping = in(a, b.createEndpoint().register(1, (e, m) -> {
+            long n = m.getLong();
+            m.getStartpoint().send(2, b.allocateBuffer(64).putLong(n));
+        }).startpoint());
+        MessageBuffer message = a.allocateBuffer(64);
+        for (int i = 0; i < rounds; i++) {
+            // Both pollers are parked by now (strategy park): each message needs a wake-up.
+            long start = System.nanoTime();
+            ping.send(1, message.clear().putLong(i).putStartpoint(back.startpoint()));
+            long deadline = start + TimeUnit.SECONDS.toNanos(5);
+            while (pong.get() != i) {
+                assertTrue(System.nanoTime() - deadline < 0, "pong " + i + " missing after 5 s");
+                Thread.onSpinWait();
+            }
+            rtt[i] = System.nanoTime() - start;
+            new CountDownLatch(1).await(2, TimeUnit.MILLISECONDS);
+        }
+        long[] sorted = rtt.clone();
+        Arrays.sort(sorted);
+        System.out.printf("parked round trip (two wake-ups): median %d us, p90 %d us, max %d us%n",
+            sorted[rounds / 2] / 1000, sorted[rounds * 9 / 10] / 1000, sorted[rounds - 1] / 1000);
+        // A wake-up by timeout would take the 100 ms tick; a poke takes microseconds.
+        assertTrue(sorted[rounds / 2] < TimeUnit.MILLISECONDS.toNanos(50),
+            "median round trip " + sorted[rounds / 2] / 1000 + " us: the receiver waits for its timer");
+    }
+}
