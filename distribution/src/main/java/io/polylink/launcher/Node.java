@@ -1,7 +1,6 @@
 package io.polylink.launcher;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,12 +8,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
-import org.osgi.framework.ServiceReference;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
 
@@ -89,12 +88,15 @@ final class Node {
         framework.init();
         List<Bundle> installed = install(framework, home.bundles());
         framework.start();
-        for (Bundle b : installed) {
-            if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
-                b.start();
-            }
+        Set<String> methods = Startup.start(framework.getBundleContext(), installed, home.conf());
+        String context = Startup.awaitContext(framework.getBundleContext(), methods);
+        if (context == null) {
+            System.err.println("polylink node " + name + ": the context did not come up with methods " + methods
+                + " within 30 s; see the log above");
+        } else {
+            System.out.println("polylink node " + name + " up: " + context);
+            System.out.flush();
         }
-        announce(framework, name, System.out);
         framework.waitForStop(0);
         return 0;
     }
@@ -107,21 +109,6 @@ final class Node {
             }
         }
         return out;
-    }
-
-    /** Prints one line once the context is up, for people and for scripts waiting on it. */
-    private static void announce(Framework framework, String name, PrintStream out) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() - deadline < 0) {
-            ServiceReference<?> ref = framework.getBundleContext().getServiceReference("io.polylink.Context");
-            if (ref != null) {
-                out.println("polylink node " + name + " up: context " + ref.getProperty("polylink.context.id"));
-                out.flush();
-                return;
-            }
-            TimeUnit.MILLISECONDS.sleep(20); // polling the service registry while the bundles start
-        }
-        System.err.println("polylink node " + name + ": no context after 30 s; see the log above");
     }
 
     private static void stop(Framework framework, Path work) {

@@ -47,18 +47,35 @@ public final class ContextComponent {
             config.id().isBlank() ? null : ContextId.parse(config.id().strip())));
         String configured = config.name().isBlank() ? bundle.getProperty("polylink.name") : config.name();
         name = configured == null || configured.isBlank() ? null : configured.strip();
+        registration = bundle.registerService(Context.class, runtime, properties());
+    }
+
+    /** Service properties: the id, the name, and the methods installed now (for launchers to wait on). */
+    private Dictionary<String, Object> properties() {
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("polylink.context.id", runtime.id().toString());
+        properties.put("polylink.methods", runtime.methods().toArray(String[]::new));
         if (name != null) {
             properties.put("polylink.name", name);
         }
-        registration = bundle.registerService(Context.class, runtime, properties);
+        return properties;
     }
 
     /**
      * Publishes the system endpoint once a registry is there, and again whenever the registry or
      * the methods change: a published startpoint carries the table of its moment.
      */
+    private void methodsChanged() {
+        publish();
+        if (registration != null) {
+            try {
+                registration.setProperties(properties());
+            } catch (IllegalStateException unregistered) {
+                // deactivating
+            }
+        }
+    }
+
     private void publish() {
         if (name != null) {
             try {
@@ -91,7 +108,7 @@ public final class ContextComponent {
     void addMethod(CommunicationMethod method, Map<String, Object> properties) {
         try {
             runtime.addMethod(method, preference(properties));
-            publish();
+            methodsChanged();
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "method " + method.name() + " left out: " + e.getMessage(), e);
         }
@@ -99,7 +116,7 @@ public final class ContextComponent {
 
     void removeMethod(CommunicationMethod method) {
         runtime.removeMethod(method);
-        publish();
+        methodsChanged();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,

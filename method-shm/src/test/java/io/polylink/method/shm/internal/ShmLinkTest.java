@@ -1,5 +1,8 @@
 package io.polylink.method.shm.internal;
 
+import io.polylink.testkit.Await;
+import io.polylink.testkit.LogCapture;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -323,11 +326,11 @@ class ShmLinkTest {
             // Claim the space as a producer would, then commit an impossible length.
             map.putLong(InboxLayout.TAIL_OFFSET, head + 64);
             Segment.LONG.setRelease(map, ring + index, InboxLayout.header(InboxLayout.TYPE_DATA, 3, 0, capacity));
-            Await.until(() -> log.lines.stream().anyMatch(l -> l.contains("is corrupt")), Duration.ofSeconds(5),
-                () -> "no log line: " + log.lines);
-            assertTrue(log.lines.stream().anyMatch(l -> l.matches("shm inbox .* is corrupt: record at ring offset "
+            Await.until(() -> log.lines().stream().anyMatch(l -> l.contains("is corrupt")), Duration.ofSeconds(5),
+                () -> "no log line: " + log.lines());
+            assertTrue(log.lines().stream().anyMatch(l -> l.matches("shm inbox .* is corrupt: record at ring offset "
                 + index + " claims " + capacity + " bytes, " + (capacity - index) + " left before the end of the ring;"
-                + " closing its connections and replacing it")), log.lines.toString());
+                + " closing its connections and replacing it")), log.lines().toString());
         }
         // Sends before the sender notices the replacement go to the abandoned ring; keep sending until one lands.
         Await.until(() -> {
