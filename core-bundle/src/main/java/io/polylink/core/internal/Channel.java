@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -46,6 +48,7 @@ final class Channel implements FrameReceiver {
     private final Object sessionsLock = new Object();
     private final ConcurrentLinkedQueue<ByteBuffer> handshakes = new ConcurrentLinkedQueue<>();
     private volatile Throwable failure;
+    private volatile boolean closed;
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] encodeScratch;
     private final Set<Long> sentTables = new HashSet<>();
@@ -86,8 +89,18 @@ final class Channel implements FrameReceiver {
         return connection.isOpen();
     }
 
-    /** @return why the connection closed, or {@code null} if it is open or closed in order */
+    /**
+     * @return why the connection closed, or {@code null} if it is open or closed in order. A
+     *     method marks a connection closed before it tells the core why, so a caller that found it
+     *     closed waits a moment (at most 50 ms) for the reason.
+     */
     Throwable failure() {
+        if (!closed && !connection.isOpen()) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+            while (!closed && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+        }
         return failure;
     }
 
@@ -430,6 +443,7 @@ final class Channel implements FrameReceiver {
     @Override
     public void onClosed(Throwable cause) {
         failure = cause;
+        closed = true;
         runtime.channelClosed(this, cause);
         sessions.values().forEach(TransformSession::close);
         sessions.clear();

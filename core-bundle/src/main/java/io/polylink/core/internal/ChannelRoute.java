@@ -22,6 +22,9 @@ final class ChannelRoute implements Route {
 
     @Override
     public io.polylink.LinkException failure() {
+        if (channel.isOpen()) {
+            return null;
+        }
         Throwable cause = channel.failure();
         return cause == null ? null
             : new io.polylink.LinkException(channel + " failed: " + cause.getMessage(), cause);

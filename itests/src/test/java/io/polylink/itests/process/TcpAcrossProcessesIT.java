@@ -173,7 +173,8 @@ class TcpAcrossProcessesIT {
             message.clear().putStartpoint(sink.startpoint()).putInt(SINK)), "peer silent");
         b.signal("CONT");
         System.out.println("sends to a SIGSTOPped node failed after " + failedAfterMs + " ms (failureTimeoutMs=1000)");
-        assertTrue(failedAfterMs >= 900 && failedAfterMs <= 2500,
+        // A loop that runs late (CPU starvation) does not count against the peer, so allow 2 s over.
+        assertTrue(failedAfterMs >= 900 && failedAfterMs <= 3000,
             "a silent peer is declared dead after about the failure timeout, not " + failedAfterMs + " ms");
     }
 

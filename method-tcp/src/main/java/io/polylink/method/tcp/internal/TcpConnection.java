@@ -448,8 +448,8 @@ final class TcpConnection implements Connection, IoHandler {
             if (!open) {
                 return;
             }
-            open = false;
             closeCause = cause;
+            open = false;
             queue.clear();
             queuedBytes = 0;
             space.signalAll();
