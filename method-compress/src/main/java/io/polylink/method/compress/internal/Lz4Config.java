@@ -1,0 +1,17 @@
+package io.polylink.method.compress.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** Configuration of the lz4 transform, PID {@code io.polylink.method.compress}. */
+@ObjectClassDefinition(name = "Polylink lz4 transform")
+@interface Lz4Config {
+
+    @AttributeDefinition(description = "Payloads shorter than this many bytes are sent stored: "
+        + "compressing them costs more than it saves")
+    int minSize() default Lz4Settings.DEFAULT_MIN_SIZE;
+
+    @AttributeDefinition(description = "Where to compress: always, other-host (not within this "
+        + "context; the core does not yet say which peers share a host) or never")
+    String scope() default "always";
+}

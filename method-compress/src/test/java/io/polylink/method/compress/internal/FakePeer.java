@@ -1,0 +1,18 @@
+package io.polylink.method.compress.internal;
+
+import io.polylink.ContextId;
+import io.polylink.spi.TransformPeer;
+import java.nio.ByteBuffer;
+
+/** The two ends of a connection as a session sees them, without a connection behind. */
+record FakePeer(ContextId self, ContextId peer, String method) implements TransformPeer {
+
+    static FakePeer between(ContextId self, ContextId peer) {
+        return new FakePeer(self, peer, "test");
+    }
+
+    @Override
+    public void sendHandshake(ByteBuffer message) {
+        throw new AssertionError("lz4 needs no handshake");
+    }
+}
