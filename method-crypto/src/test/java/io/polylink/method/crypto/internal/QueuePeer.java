@@ -1,0 +1,48 @@
+package io.polylink.method.crypto.internal;
+
+import io.polylink.ContextId;
+import io.polylink.spi.TransformPeer;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One end of a connection as a session sees it, keeping the handshakes it sends for the test to deliver. */
+final class QueuePeer implements TransformPeer {
+
+    private final ContextId self;
+    private final ContextId peer;
+    final List<ByteBuffer> sent = new ArrayList<>();
+
+    QueuePeer(ContextId self, ContextId peer) {
+        this.self = self;
+        this.peer = peer;
+    }
+
+    @Override
+    public ContextId self() {
+        return self;
+    }
+
+    @Override
+    public ContextId peer() {
+        return peer;
+    }
+
+    @Override
+    public String method() {
+        return "test";
+    }
+
+    @Override
+    public void sendHandshake(ByteBuffer message) {
+        sent.add(ByteBuffer.allocate(message.remaining()).put(message).flip());
+    }
+
+    /** Hands every handshake sent so far to {@code to}, in order, and forgets them. */
+    void deliverTo(io.polylink.spi.TransformSession to) {
+        for (ByteBuffer message : sent) {
+            to.onHandshake(message.duplicate());
+        }
+        sent.clear();
+    }
+}

@@ -1,0 +1,192 @@
+package io.polylink.method.crypto.internal;
+
+import io.polylink.ContextId;
+import io.polylink.Statistics;
+import io.polylink.spi.Applicability;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.Connection;
+import io.polylink.spi.InboundSink;
+import io.polylink.spi.MethodContext;
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+
+/**
+ * A method that wraps another under the same name and keeps a copy of every frame the core hands
+ * it, so a test can read what went on the wire, and change one frame on its way.
+ *
+ * <p>Each of the inner method's connections gets exactly one wrapper, whether the core met it
+ * through {@code connect} or through the inbound sink, so the core keeps one channel per
+ * connection as it would without the tap.
+ */
+final class WireTap implements CommunicationMethod {
+
+    /** What to change in the next frame that matches. */
+    private record Tamper(Predicate<byte[]> which, UnaryOperator<byte[]> how) {}
+
+    private final CommunicationMethod inner;
+    private final Map<Connection, Tapped> tapped = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final AtomicReference<Tamper> tamper = new AtomicReference<>();
+    /** Every frame sent, header and payload, in order per connection. */
+    final List<byte[]> sent = new CopyOnWriteArrayList<>();
+
+    WireTap(CommunicationMethod inner) {
+        this.inner = inner;
+    }
+
+    /** Changes the next frame {@code which} accepts with {@code how}; once. */
+    void tamperNext(Predicate<byte[]> which, UnaryOperator<byte[]> how) {
+        tamper.set(new Tamper(which, how));
+    }
+
+    boolean tampered() {
+        return tamper.get() == null;
+    }
+
+    /** @return whether {@code needle} occurs in any frame sent so far */
+    boolean sentContains(byte[] needle) {
+        for (byte[] frame : sent) {
+            outer:
+            for (int i = 0; i + needle.length <= frame.length; i++) {
+                for (int j = 0; j < needle.length; j++) {
+                    if (frame[i + j] != needle[j]) {
+                        continue outer;
+                    }
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return how many of the connections the core met through this tap are open */
+    long openConnections() {
+        synchronized (tapped) {
+            return tapped.values().stream().filter(Tapped::isOpen).count();
+        }
+    }
+
+    private Connection tap(Connection c) {
+        return tapped.computeIfAbsent(c, Tapped::new);
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public void start(MethodContext context) throws Exception {
+        InboundSink sink = connection -> context.inbound().open(tap(connection));
+        inner.start(new MethodContext() {
+            @Override
+            public ContextId contextId() {
+                return context.contextId();
+            }
+
+            @Override
+            public InboundSink inbound() {
+                return sink;
+            }
+
+            @Override
+            public int maxFrameSize() {
+                return context.maxFrameSize();
+            }
+        });
+    }
+
+    @Override
+    public void stop() {
+        inner.stop();
+    }
+
+    @Override
+    public byte[] localAddress() {
+        return inner.localAddress();
+    }
+
+    @Override
+    public Applicability applicable(ContextId peer, byte[] address) {
+        return inner.applicable(peer, address);
+    }
+
+    @Override
+    public Connection connect(ContextId peer, byte[] address, Map<String, String> parameters) {
+        return tap(inner.connect(peer, address, parameters));
+    }
+
+    @Override
+    public String describe(byte[] address) {
+        return inner.describe(address);
+    }
+
+    @Override
+    public Statistics statistics() {
+        return inner.statistics();
+    }
+
+    private final class Tapped implements Connection {
+        private final Connection inner;
+
+        Tapped(Connection inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public ContextId peer() {
+            return inner.peer();
+        }
+
+        @Override
+        public String method() {
+            return inner.method();
+        }
+
+        @Override
+        public void send(ByteBuffer header, ByteBuffer payload) {
+            int headerLength = header.remaining();
+            byte[] frame = new byte[headerLength + payload.remaining()];
+            header.duplicate().get(frame, 0, headerLength);
+            payload.duplicate().get(frame, headerLength, frame.length - headerLength);
+            sent.add(frame);
+            Tamper t = tamper.get();
+            if (t != null && t.which().test(frame) && tamper.compareAndSet(t, null)) {
+                byte[] changed = t.how().apply(frame.clone());
+                header.position(header.limit());
+                payload.position(payload.limit());
+                inner.send(ByteBuffer.wrap(changed, 0, headerLength),
+                    ByteBuffer.wrap(changed, headerLength, changed.length - headerLength).slice());
+                return;
+            }
+            inner.send(header, payload);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return inner.isOpen();
+        }
+
+        @Override
+        public Statistics statistics() {
+            return inner.statistics();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+
+        /** The inner connection's name, which the core puts into log lines and errors. */
+        @Override
+        public String toString() {
+            return inner.toString();
+        }
+    }
+}
