@@ -45,10 +45,6 @@ final class WireTap implements CommunicationMethod {
         tamper.set(new Tamper(which, how));
     }
 
-    boolean tampered() {
-        return tamper.get() == null;
-    }
-
     /** @return whether {@code needle} occurs in any frame sent so far */
     boolean sentContains(byte[] needle) {
         for (byte[] frame : sent) {
