@@ -11,6 +11,8 @@ import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.method.tcp.internal.TcpMethod;
+import io.polylink.testkit.Await;
+import io.polylink.testkit.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -247,8 +249,8 @@ class Lz4LinkTest {
             plain.send(1, a.allocateBuffer(64).putString("plain"));
             Await.until(() -> seen.size() == 3, Duration.ofSeconds(5), () -> "after the tampered frame: " + seen);
 
-            List<String> closing = log.lines.stream().filter(l -> l.startsWith("closing ")).toList();
-            assertEquals(1, closing.size(), log.lines::toString);
+            List<String> closing = log.lines().stream().filter(l -> l.startsWith("closing ")).toList();
+            assertEquals(1, closing.size(), log.lines()::toString);
             String expected = "closing tcp connection to " + a.id() + " at 127\\.0\\.0\\.1:\\d+: "
                 + String.format(reason, a.id());
             assertTrue(closing.get(0).matches(expected), closing.get(0) + "\ndoes not match\n" + expected);

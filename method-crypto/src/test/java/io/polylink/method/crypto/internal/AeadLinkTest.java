@@ -17,6 +17,8 @@ import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.method.compress.internal.Lz4Transform;
 import io.polylink.method.tcp.internal.TcpMethod;
+import io.polylink.testkit.Await;
+import io.polylink.testkit.LogCapture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -209,9 +211,9 @@ class AeadLinkTest {
                 + "before the handshake completed; the peer may have refused this context's handshake: check that aead "
                 + "is installed there with the same psk and cipher (its log says why); the frame was not sent";
             assertTrue(List.of(refusedHere, refusedThere).contains(refused.getMessage()), refused.getMessage());
-            Await.until(() -> log.lines.stream().anyMatch(l -> l.startsWith("closing tcp connection to " + a.id())),
-                Duration.ofSeconds(5), () -> "b did not log the refusal: " + log.lines);
-            String atBLog = log.lines.stream().filter(l -> l.startsWith("closing tcp connection to " + a.id()))
+            Await.until(() -> log.lines().stream().anyMatch(l -> l.startsWith("closing tcp connection to " + a.id())),
+                Duration.ofSeconds(5), () -> "b did not log the refusal: " + log.lines());
+            String atBLog = log.lines().stream().filter(l -> l.startsWith("closing tcp connection to " + a.id()))
                 .findFirst().orElseThrow();
             assertTrue(atBLog.matches("closing tcp connection to " + a.id() + " at 127\\.0\\.0\\.1:\\d+: aead "
                 + "handshake from context " + a.id() + " over tcp refused: it does not verify with this context's "
@@ -249,9 +251,9 @@ class AeadLinkTest {
                 return f;
             });
             sealed.send(1, a.allocateBuffer(64).putString("changed"));
-            Await.until(() -> log.lines.stream().anyMatch(l -> l.startsWith("closing ")), Duration.ofSeconds(5),
-                () -> "changed frame accepted: " + log.lines);
-            String line = log.lines.stream().filter(l -> l.startsWith("closing ")).findFirst().orElseThrow();
+            Await.until(() -> log.lines().stream().anyMatch(l -> l.startsWith("closing ")), Duration.ofSeconds(5),
+                () -> "changed frame accepted: " + log.lines());
+            String line = log.lines().stream().filter(l -> l.startsWith("closing ")).findFirst().orElseThrow();
             assertTrue(line.matches("closing tcp connection to " + a.id() + " at 127\\.0\\.0\\.1:\\d+: aead frame 1 "
                 + "from context " + a.id() + " over tcp failed authentication: it was changed, forged, reflected back to "
                 + "its sender, or sealed with another key"), line);
