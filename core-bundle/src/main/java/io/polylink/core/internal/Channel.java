@@ -321,6 +321,7 @@ final class Channel implements FrameReceiver {
                 + "', which is not installed here");
         }
         session(transform).onHandshake(body);
+        flushHandshakesIfFree(); // a session may answer in band, before this side's next frame
     }
 
     private void announceReceived(ByteBuffer body) {

@@ -50,7 +50,13 @@ class TcpLinkTest {
 
     private Context context(Map<String, Object> tcp) {
         TcpMethod method = new TcpMethod(tcp);
-        EmbeddedContext embedded = EmbeddedContext.open().add(method, 50);
+        EmbeddedContext embedded = EmbeddedContext.open();
+        try {
+            embedded.add(method, 50);
+        } catch (RuntimeException e) {
+            embedded.close();
+            throw e;
+        }
         contexts.add(embedded);
         methods.add(method);
         return embedded.context();
@@ -294,7 +300,17 @@ class TcpLinkTest {
         Startpoint s = in(a, b.createEndpoint().startpoint());
         int port = listening(b).getPort();
         contexts.get(1).close();
-        Context reborn = context(Map.of("bindAddress", "127.0.0.1", "port", port));
+        // The kernel frees the port a moment after the listener closes; retry, bounded.
+        java.util.concurrent.atomic.AtomicReference<Context> rebound = new java.util.concurrent.atomic.AtomicReference<>();
+        Await.until(() -> {
+            try {
+                rebound.set(context(Map.of("bindAddress", "127.0.0.1", "port", port)));
+                return true;
+            } catch (io.polylink.PolylinkException addressInUse) {
+                return false;
+            }
+        }, Duration.ofSeconds(10), () -> "port " + port + " never became free again");
+        Context reborn = rebound.get();
         NoApplicableMethodException e = assertThrows(NoApplicableMethodException.class,
             () -> s.send(1, a.allocateBuffer(0)));
         assertTrue(e.getMessage().contains("belongs to context " + reborn.id() + ", not " + b.id()), e.getMessage());
