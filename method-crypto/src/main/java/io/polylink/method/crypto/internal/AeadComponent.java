@@ -18,7 +18,7 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * Registers the {@code aead} transform once it can encrypt: with a pre-shared key configured and a
  * cipher provider that passed its self-test. Otherwise nothing is registered, so no stack with
- * aead can be chosen, and the reason is logged and thrown for SCR to show.
+ * aead can be chosen, and one log line says why.
  *
  * <p>The transform is registered by hand after those checks rather than as the component's own
  * service, so no consumer ever sees an aead service that cannot encrypt. A new configuration
@@ -30,7 +30,9 @@ public final class AeadComponent {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.method.crypto");
 
+    /** {@code null} while the transform is off. */
     private final ServiceRegistration<Transform> registration;
+    private final String off;
 
     @Activate
     public AeadComponent(BundleContext bundle, Map<String, Object> properties) {
@@ -44,18 +46,30 @@ public final class AeadComponent {
             AeadSettings settings = AeadSettings.parse(properties);
             transform = new AeadTransform(settings, CipherProvider.choose(settings.provider(), conscrypt, settings.suite()));
         } catch (IllegalArgumentException | IllegalStateException e) {
-            String message = "aead transform not started: " + e.getMessage();
-            LOG.log(Level.ERROR, message);
-            throw new IllegalStateException(message, e);
+            // Off is a state, not a failure of the component: one line, no stack trace. No key is
+            // how a node starts until someone configures one; anything else needs a look.
+            off = "aead transform off: " + e.getMessage();
+            LOG.log(AeadSettings.hasKey(properties) ? Level.WARNING : Level.INFO, off);
+            registration = null;
+            return;
         }
+        off = null;
         Dictionary<String, Object> service = new Hashtable<>();
         service.put(Transform.NAME_PROPERTY, AeadTransform.NAME);
         registration = bundle.registerService(Transform.class, transform, service);
         LOG.log(Level.INFO, "started " + transform);
     }
 
+    /** @return why the transform is off, or {@code null} if it is registered */
+    String off() {
+        return off;
+    }
+
     @Deactivate
     void deactivate() {
+        if (registration == null) {
+            return;
+        }
         try {
             registration.unregister();
         } catch (IllegalStateException alreadyGone) {

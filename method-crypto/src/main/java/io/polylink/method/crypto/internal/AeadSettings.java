@@ -41,6 +41,11 @@ record AeadSettings(PreSharedKey psk, Suite suite, String provider, int handshak
     }
 
     /** @throws IllegalArgumentException naming the property that is wrong or missing */
+    /** @return whether the configuration names a key at all (a wrong one is a different problem) */
+    static boolean hasKey(Map<String, ?> p) {
+        return text(p, "psk") != null || text(p, "pskFile") != null;
+    }
+
     static AeadSettings parse(Map<String, ?> p) {
         String psk = text(p, "psk");
         String pskFile = text(p, "pskFile");
