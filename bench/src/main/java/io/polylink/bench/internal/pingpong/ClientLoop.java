@@ -15,6 +15,13 @@ final class ClientLoop {
 
     private ClientLoop() {}
 
+    /** Records one round trip, if this is not a warm-up. */
+    static void record(Histogram into, long nanos) {
+        if (into != null) {
+            into.recordValue(Math.min(HIGHEST_NANOS, nanos));
+        }
+    }
+
     /**
      * @param results where result lines go (the command reads them)
      * @param progress where progress lines go
@@ -29,14 +36,12 @@ final class ClientLoop {
             int streamed = options.streamFor(size);
             progress.printf("%s %d B: %d warm-up and %d measured round trips, %d streamed messages%n",
                 impl, size, warmup, count, streamed);
-            for (int i = 0; i < warmup; i++) {
-                client.roundTrip();
-            }
+            client.roundTrips(warmup, null);
             histogram.reset();
-            for (int i = 0; i < count; i++) {
-                long start = System.nanoTime();
-                client.roundTrip();
-                histogram.recordValue(Math.min(HIGHEST_NANOS, System.nanoTime() - start));
+            client.roundTrips(count, histogram);
+            if (histogram.getTotalCount() != count) {
+                throw new IllegalStateException(impl + " recorded " + histogram.getTotalCount() + " of "
+                    + count + " round trips");
             }
             client.stream(Math.max(1, streamed / 10));
             long start = System.nanoTime();

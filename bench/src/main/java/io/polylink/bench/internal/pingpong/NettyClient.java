@@ -14,11 +14,13 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
- * The netty-nio client: the measuring thread writes (Netty hands the write to its event loop) and
- * waits, as {@link ReplySignal} says, until the event loop's handler has seen the reply, as an
- * application thread waiting for a response would.
+ * The netty-nio client. Driven by the application thread, it writes (Netty hands the write to its
+ * event loop) and waits, as {@link ReplySignal} says, until the event loop's handler has seen the
+ * reply, as an application thread waiting for a response would. Driven by the handler, the reply
+ * handler writes the next message itself, on the event loop.
  */
 final class NettyClient implements PingPongClient {
 
@@ -26,6 +28,10 @@ final class NettyClient implements PingPongClient {
     private final Channel channel;
     private final ReplySignal replies;
     private final ReplySignal acks;
+    private final boolean handlerDriven;
+    private final ReplySignal batches = new ReplySignal(ReplySignal.PARK);
+    /** The round trips the reply handler drives now, or {@code null}. */
+    private volatile HandlerBatch batch;
     /** Written by the event loop only. */
     private volatile long acknowledged;
     private volatile int wrongSize = -1;
@@ -33,8 +39,12 @@ final class NettyClient implements PingPongClient {
     private ByteBuf stream;
     private int size;
 
-    /** @param wait how the measuring thread waits for replies: {@link ReplySignal#SPIN} or {@link ReplySignal#PARK} */
-    NettyClient(int port, String wait) throws InterruptedException {
+    /**
+     * @param wait how the measuring thread waits for replies: {@link ReplySignal#SPIN} or {@link ReplySignal#PARK}
+     * @param handlerDriven whether the reply handler writes the next message
+     */
+    NettyClient(int port, String wait, boolean handlerDriven) throws InterruptedException {
+        this.handlerDriven = handlerDriven;
         replies = new ReplySignal(wait);
         acks = new ReplySignal(wait);
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -57,10 +67,24 @@ final class NettyClient implements PingPongClient {
     }
 
     @Override
-    public void roundTrip() throws IOException {
-        long before = replies.count();
-        channel.writeAndFlush(ping.retainedDuplicate());
-        replies.awaitPast(before, "netty-nio reply");
+    public void roundTrips(int count, Histogram into) throws IOException {
+        if (count > 0 && handlerDriven) {
+            long before = batches.count();
+            HandlerBatch b = new HandlerBatch(count, into, batches);
+            b.started();
+            batch = b;
+            channel.writeAndFlush(ping.retainedDuplicate());
+            batches.awaitPast(before, "netty-nio replies", Deadline.BATCH_NANOS);
+            batch = null;
+        } else {
+            for (int i = 0; i < count; i++) {
+                long start = System.nanoTime();
+                long before = replies.count();
+                channel.writeAndFlush(ping.retainedDuplicate());
+                replies.awaitPast(before, "netty-nio reply");
+                ClientLoop.record(into, System.nanoTime() - start);
+            }
+        }
         if (wrongSize >= 0) {
             throw new IOException("reply of " + wrongSize + " bytes to a " + size + "-byte ping");
         }
@@ -105,7 +129,12 @@ final class NettyClient implements PingPongClient {
                     if (frame.readableBytes() != size) {
                         wrongSize = frame.readableBytes();
                     }
-                    replies.signal();
+                    HandlerBatch b = batch;
+                    if (b == null) {
+                        replies.signal();
+                    } else if (b.replied()) {
+                        ctx.writeAndFlush(ping.retainedDuplicate());
+                    }
                 }
             } finally {
                 frame.release();

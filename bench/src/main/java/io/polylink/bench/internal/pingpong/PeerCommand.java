@@ -55,7 +55,7 @@ public final class PeerCommand {
         watchdog.setDaemon(true);
         watchdog.start();
         PrintStream out = System.out;
-        try (PingPongClient client = Peers.client(impl, options.idle(), options.await(), address)) {
+        try (PingPongClient client = Peers.client(impl, options, address)) {
             ClientLoop.run(impl, client, options, out, System.err);
         }
         finished.set(true);

@@ -20,12 +20,12 @@ final class Peers {
         };
     }
 
-    static PingPongClient client(String impl, String idle, String wait, String address) throws Exception {
+    static PingPongClient client(String impl, PingPongOptions options, String address) throws Exception {
         return switch (impl) {
             case RAW_NIO -> new RawNioClient(Integer.parseInt(address), true);
             case RAW_NIO_BLOCKING -> new RawNioClient(Integer.parseInt(address), false);
-            case NETTY_NIO -> new NettyClient(Integer.parseInt(address), wait);
-            case POLYLINK_TCP -> new PolylinkClient(idle, wait, address);
+            case NETTY_NIO -> new NettyClient(Integer.parseInt(address), options.await(), options.handlerDriven());
+            case POLYLINK_TCP -> new PolylinkClient(options.idle(), options.await(), options.handlerDriven(), address);
             default -> throw new IllegalArgumentException("unknown implementation " + impl);
         };
     }

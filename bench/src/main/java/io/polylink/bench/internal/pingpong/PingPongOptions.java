@@ -13,19 +13,28 @@ import java.util.Locale;
  * @param warmup round trips discarded per size before measuring (scaled like {@code count})
  * @param idle the tcp method's idle strategy for {@code polylink:*}
  * @param await how a client's measuring thread waits for a reply another thread received
- *     ({@code netty-nio}, {@code polylink:*}): {@link ReplySignal#SPIN} or {@link ReplySignal#PARK}
+ *     ({@code netty-nio}, {@code polylink:*}): {@link ReplySignal#SPIN}, {@link ReplySignal#PARK} or
+ *     {@link #AUTO} (see {@link #waitOn})
+ * @param driver who sends the next message: {@link #APP}, the client's measuring thread, or
+ *     {@link #HANDLER}, the reply handler on the thread that received the reply
  * @param csv print CSV instead of the table
  * @param timeoutSeconds bound on one implementation's whole run (both processes)
  * @param jvmOptions extra options for every child JVM, e.g. to profile it
  */
-record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int warmup, String idle, String await, boolean csv,
+record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int warmup, String idle, String await, String driver, boolean csv,
                        int timeoutSeconds, List<String> jvmOptions) {
 
-    static final List<String> IMPLS = List.of(Peers.RAW_NIO, Peers.NETTY_NIO, Peers.POLYLINK_TCP);
-    static final List<String> EXTRA_IMPLS = List.of(Peers.RAW_NIO_BLOCKING);
+    static final List<String> IMPLS = List.of(Peers.RAW_NIO, Peers.RAW_NIO_BLOCKING, Peers.NETTY_NIO,
+        Peers.POLYLINK_TCP);
     static final List<Integer> SIZES = List.of(16, 256, 1024, 16 << 10, 64 << 10, 1 << 20);
     static final List<String> IDLE = List.of("spin", "spin-then-block", "block");
-    static final List<String> WAIT = List.of(ReplySignal.SPIN, ReplySignal.PARK);
+    static final String AUTO = "auto";
+    static final List<String> WAIT = List.of(AUTO, ReplySignal.SPIN, ReplySignal.PARK);
+    /** Spinning waits need a core each: the client's measuring thread and an I/O thread per side, plus one spare. */
+    static final int SPIN_CPUS = 4;
+    static final String APP = "app";
+    static final String HANDLER = "handler";
+    static final List<String> DRIVERS = List.of(APP, HANDLER);
     /** Largest size: below the core's default maximum message size (8 MiB) and tcp's queue limit. */
     static final int MAX_SIZE = 4 << 20;
     /** Large sizes get fewer round trips: about this many bytes each way, but at least {@link #MIN_COUNT}. */
@@ -36,13 +45,28 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
     static final long STREAM_BYTES = 1L << 30;
     static final int STREAM_FACTOR = 20;
 
-    static final PingPongOptions DEFAULTS = new PingPongOptions(IMPLS, SIZES, 20_000, 10_000, "spin", ReplySignal.SPIN, false, 600,
+    static final PingPongOptions DEFAULTS = new PingPongOptions(IMPLS, SIZES, 20_000, 10_000, "spin", AUTO, APP, false, 600,
         List.of());
 
     PingPongOptions {
         impls = List.copyOf(impls);
         sizes = List.copyOf(sizes);
         jvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /**
+     * @param cpus the processors available
+     * @return the wait to use: as given, or for {@link #AUTO} {@link ReplySignal#SPIN} with at
+     *     least {@link #SPIN_CPUS} processors and {@link ReplySignal#PARK} with fewer, where a
+     *     third spinning thread would wait for the scheduler instead of for the reply
+     */
+    String waitOn(int cpus) {
+        return !await.equals(AUTO) ? await : cpus >= SPIN_CPUS ? ReplySignal.SPIN : ReplySignal.PARK;
+    }
+
+    /** @return whether the reply handler sends the next message */
+    boolean handlerDriven() {
+        return driver.equals(HANDLER);
     }
 
     /** @return round trips to measure at {@code size}: {@code count}, fewer when that would move much more than 64 MiB */
@@ -79,6 +103,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
         int warmup = o.warmup();
         String idle = o.idle();
         String await = o.await();
+        String driver = o.driver();
         boolean csv = false;
         int timeout = o.timeoutSeconds();
         List<String> jvm = new ArrayList<>();
@@ -92,22 +117,13 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
                 case "--warmup" -> warmup = positive(value(args, ++i, arg), arg, 0);
                 case "--timeout" -> timeout = positive(value(args, ++i, arg), arg, 1);
                 case "--jvm-opt" -> jvm.add(value(args, ++i, arg));
-                case "--idle" -> {
-                    idle = value(args, ++i, arg);
-                    if (!IDLE.contains(idle)) {
-                        throw new IllegalArgumentException("--idle " + idle + " is not one of " + String.join(", ", IDLE));
-                    }
-                }
-                case "--wait" -> {
-                    await = value(args, ++i, arg);
-                    if (!WAIT.contains(await)) {
-                        throw new IllegalArgumentException("--wait " + await + " is not one of " + String.join(", ", WAIT));
-                    }
-                }
+                case "--idle" -> idle = oneOf(value(args, ++i, arg), arg, IDLE);
+                case "--wait" -> await = oneOf(value(args, ++i, arg), arg, WAIT);
+                case "--driver" -> driver = oneOf(value(args, ++i, arg), arg, DRIVERS);
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
         }
-        return new PingPongOptions(impls, sizes, count, warmup, idle, await, csv, timeout, jvm);
+        return new PingPongOptions(impls, sizes, count, warmup, idle, await, driver, csv, timeout, jvm);
     }
 
     private static String value(String[] args, int i, String name) {
@@ -115,6 +131,13 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
             throw new IllegalArgumentException(name + " needs a value");
         }
         return args[i];
+    }
+
+    private static String oneOf(String value, String name, List<String> allowed) {
+        if (!allowed.contains(value)) {
+            throw new IllegalArgumentException(name + " " + value + " is not one of " + String.join(", ", allowed));
+        }
+        return value;
     }
 
     private static int positive(String text, String name, int min) {
@@ -132,9 +155,8 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
     static List<String> impls(String list) {
         List<String> out = new ArrayList<>();
         for (String item : items(list, "--impl")) {
-            if (!IMPLS.contains(item) && !EXTRA_IMPLS.contains(item)) {
-                throw new IllegalArgumentException("--impl " + item + " is not one of "
-                    + String.join(", ", IMPLS) + ", " + String.join(", ", EXTRA_IMPLS));
+            if (!IMPLS.contains(item)) {
+                throw new IllegalArgumentException("--impl " + item + " is not one of " + String.join(", ", IMPLS));
             }
             if (out.contains(item)) {
                 throw new IllegalArgumentException("--impl names " + item + " twice");

@@ -7,11 +7,12 @@ import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
 import java.io.IOException;
+import org.HdrHistogram.Histogram;
 
 /**
- * The polylink client: the measuring thread sends an RSR (written to the socket from this thread)
- * and waits, as {@link ReplySignal} says, until the inline reply handler has run on the tcp I/O
- * thread.
+ * The polylink client. Driven by the application thread, it sends an RSR (written to the socket
+ * from that thread) and waits, as {@link ReplySignal} says, until the inline reply handler has run
+ * on the tcp I/O thread. Driven by the handler, the inline reply handler sends the next RSR itself.
  */
 final class PolylinkClient implements PingPongClient {
 
@@ -22,6 +23,10 @@ final class PolylinkClient implements PingPongClient {
     private final MessageBuffer end;
     private final ReplySignal replies;
     private final ReplySignal acks;
+    private final boolean handlerDriven;
+    private final ReplySignal batches = new ReplySignal(ReplySignal.PARK);
+    /** The round trips the reply handler drives now, or {@code null}. */
+    private volatile HandlerBatch batch;
     /** Written by the I/O thread only. */
     private volatile long acknowledged;
     private volatile int wrongSize = -1;
@@ -31,25 +36,34 @@ final class PolylinkClient implements PingPongClient {
     /**
      * @param idle the tcp method's idle strategy
      * @param wait how the measuring thread waits for replies
+     * @param handlerDriven whether the reply handler sends the next message
      * @param serverText the server endpoint's startpoint
      */
-    PolylinkClient(String idle, String wait, String serverText) {
+    PolylinkClient(String idle, String wait, boolean handlerDriven, String serverText) {
+        this.handlerDriven = handlerDriven;
         replies = new ReplySignal(wait);
         acks = new ReplySignal(wait);
         embedded = PolylinkPeers.open(idle);
         context = embedded.context();
+        server = context.startpoint(serverText);
+        // Evidence that the link runs over tcp (and not, say, a method picked by mistake).
+        server.explain().forEach(x -> System.err.println("polylink client: " + x));
         endpoint = context.createEndpoint()
             .register(PolylinkPeers.PING, Delivery.INLINE, (e, m) -> {
                 if (m.length() != size) {
                     wrongSize = m.length();
                 }
-                replies.signal();
+                HandlerBatch b = batch;
+                if (b == null) {
+                    replies.signal();
+                } else if (b.replied()) {
+                    server.send(PolylinkPeers.PING, ping);
+                }
             })
             .register(PolylinkPeers.STREAM_END, Delivery.INLINE, (e, m) -> {
                 acknowledged = m.getLong();
                 acks.signal();
             });
-        server = context.startpoint(serverText);
         server.send(PolylinkPeers.SETUP, context.allocateBuffer(64).putStartpoint(endpoint.startpoint()));
         end = context.allocateBuffer(0);
     }
@@ -61,10 +75,24 @@ final class PolylinkClient implements PingPongClient {
     }
 
     @Override
-    public void roundTrip() throws IOException {
-        long before = replies.count();
-        server.send(PolylinkPeers.PING, ping);
-        replies.awaitPast(before, "polylink reply");
+    public void roundTrips(int count, Histogram into) throws IOException {
+        if (count > 0 && handlerDriven) {
+            long before = batches.count();
+            HandlerBatch b = new HandlerBatch(count, into, batches);
+            b.started();
+            batch = b;
+            server.send(PolylinkPeers.PING, ping);
+            batches.awaitPast(before, "polylink replies", Deadline.BATCH_NANOS);
+            batch = null;
+        } else {
+            for (int i = 0; i < count; i++) {
+                long start = System.nanoTime();
+                long before = replies.count();
+                server.send(PolylinkPeers.PING, ping);
+                replies.awaitPast(before, "polylink reply");
+                ClientLoop.record(into, System.nanoTime() - start);
+            }
+        }
         if (wrongSize >= 0) {
             throw new IOException("reply of " + wrongSize + " bytes to a " + size + "-byte ping");
         }

@@ -3,6 +3,7 @@ package io.polylink.bench.internal.pingpong;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import org.HdrHistogram.Histogram;
 
 /** The raw-nio client: the measuring thread itself writes each frame and reads the reply. */
 final class RawNioClient implements PingPongClient {
@@ -34,12 +35,16 @@ final class RawNioClient implements PingPongClient {
     }
 
     @Override
-    public void roundTrip() throws IOException {
-        RawNio.writeFully(channel, ping.clear());
-        RawNio.readFully(channel, reply.clear());
-        if (reply.getInt(0) != 4 + size || reply.getInt(4) != Frames.PING) {
-            throw new IOException("reply of length " + reply.getInt(0) + ", op " + reply.getInt(4)
-                + " to a " + size + "-byte ping");
+    public void roundTrips(int count, Histogram into) throws IOException {
+        for (int i = 0; i < count; i++) {
+            long start = System.nanoTime();
+            RawNio.writeFully(channel, ping.clear());
+            RawNio.readFully(channel, reply.clear());
+            ClientLoop.record(into, System.nanoTime() - start);
+            if (reply.getInt(0) != 4 + size || reply.getInt(4) != Frames.PING) {
+                throw new IOException("reply of length " + reply.getInt(0) + ", op " + reply.getInt(4)
+                    + " to a " + size + "-byte ping");
+            }
         }
     }
 

@@ -47,6 +47,16 @@ final class ReplySignal {
      * @throws IllegalStateException naming {@code what} if that takes longer than {@link Deadline#REPLY_NANOS}
      */
     void awaitPast(long before, String what) {
+        awaitPast(before, what, Deadline.REPLY_NANOS);
+    }
+
+    /**
+     * Waits until {@link #count()} has moved past {@code before}.
+     *
+     * @param limitNanos how long that may take
+     * @throws IllegalStateException naming {@code what} if it takes longer
+     */
+    void awaitPast(long before, String what, long limitNanos) {
         long deadline = 0;
         int spins = 0;
         while (count == before) {
@@ -56,7 +66,7 @@ final class ReplySignal {
                 Thread.onSpinWait();
             }
             if (park || (++spins & 0xFFF) == 0) {
-                deadline = deadline == 0 ? Deadline.forReply() : deadline;
+                deadline = deadline == 0 ? System.nanoTime() + limitNanos : deadline;
                 Deadline.check(deadline, what);
             }
         }

@@ -13,17 +13,18 @@ class PingPongOptionsTest {
     @Test
     void noArgumentsGiveTheDefaults() {
         PingPongOptions o = PingPongOptions.parse(new String[0]);
-        assertEquals(List.of("raw-nio", "netty-nio", "polylink:tcp"), o.impls());
+        assertEquals(List.of("raw-nio", "raw-nio-blocking", "netty-nio", "polylink:tcp"), o.impls());
         assertEquals(List.of(16, 256, 1024, 16384, 65536, 1048576), o.sizes());
         assertEquals("spin", o.idle());
-        assertEquals("spin", o.await());
+        assertEquals("auto", o.await());
+        assertEquals("app", o.driver());
         assertFalse(o.csv());
     }
 
     @Test
     void listsAndSuffixedSizesAreRead() {
         PingPongOptions o = PingPongOptions.parse(new String[] {"--impl", "polylink:tcp, raw-nio", "--sizes",
-            "16,1k,64K,1m", "--count", "1_000", "--warmup", "0", "--idle", "block", "--wait", "park", "--csv",
+            "16,1k,64K,1m", "--count", "1_000", "--warmup", "0", "--idle", "block", "--wait", "park", "--driver", "handler", "--csv",
             "--jvm-opt", "-Xmx1g"});
         assertEquals(List.of("polylink:tcp", "raw-nio"), o.impls());
         assertEquals(List.of(16, 1024, 65536, 1 << 20), o.sizes());
@@ -31,6 +32,7 @@ class PingPongOptionsTest {
         assertEquals(0, o.warmup());
         assertEquals("block", o.idle());
         assertEquals("park", o.await());
+        assertTrue(o.handlerDriven());
         assertTrue(o.csv());
         assertEquals(List.of("-Xmx1g"), o.jvmOptions());
     }
@@ -47,11 +49,21 @@ class PingPongOptionsTest {
         assertMessage("--count 0 is below 1", "--count", "0");
         assertMessage("--idle busy is not one of", "--idle", "busy");
         assertMessage("--wait yield is not one of", "--wait", "yield");
+        assertMessage("--driver server is not one of", "--driver", "server");
     }
 
     private static void assertMessage(String start, String... args) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PingPongOptions.parse(args));
         assertTrue(e.getMessage().startsWith(start), e.getMessage());
+    }
+
+    @Test
+    void autoWaitSpinsOnlyWithACoreForEachSpinningThread() {
+        PingPongOptions auto = PingPongOptions.parse(new String[0]);
+        assertEquals("park", auto.waitOn(2));
+        assertEquals("park", auto.waitOn(3));
+        assertEquals("spin", auto.waitOn(4));
+        assertEquals("spin", PingPongOptions.parse(new String[] {"--wait", "spin"}).waitOn(2));
     }
 
     @Test
