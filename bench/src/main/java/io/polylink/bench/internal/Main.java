@@ -1,5 +1,7 @@
 package io.polylink.bench.internal;
 
+import io.polylink.bench.internal.pingpong.PeerCommand;
+import io.polylink.bench.internal.pingpong.PingPongCommand;
 import java.util.Arrays;
 
 /**
@@ -8,6 +10,7 @@ import java.util.Arrays;
  *
  * <pre>
  *   java -jar polylink-bench.jar jmh [JMH options] [benchmark regexp]
+ *   java -jar polylink-bench.jar pingpong [--impl list] [--sizes list] [--count n] [--csv] ...
  * </pre>
  */
 public final class Main {
@@ -22,6 +25,10 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "jmh" -> System.exit(JmhCommand.run(rest));
+            case "pingpong" -> System.exit(PingPongCommand.run(rest));
+            // The child processes pingpong starts; not for typing.
+            case "pingpong-server" -> System.exit(PeerCommand.server(rest));
+            case "pingpong-client" -> System.exit(PeerCommand.client(rest));
             case "help", "-h", "--help" -> usage();
             default -> {
                 System.err.println("unknown command '" + args[0] + "'");
@@ -38,6 +45,8 @@ public final class Main {
             commands:
               jmh [JMH options] [regexp]   run JMH benchmarks (e.g. LocalRsr -f 1 -wi 3 -i 5 -prof gc),
                                            then compare each with its class's 'baseline'; -h for options
+              pingpong [options]           round trips and bandwidth between two processes: raw NIO,
+                                           Netty and Polylink tcp side by side; -h for options
             """);
     }
 }

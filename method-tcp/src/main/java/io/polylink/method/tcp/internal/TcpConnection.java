@@ -38,6 +38,7 @@ final class TcpConnection implements Connection, IoHandler {
     private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
     private static final long FLUSH_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long SPARE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final TcpMethod method;
     private final SocketChannel channel;
@@ -59,6 +60,14 @@ final class TcpConnection implements Connection, IoHandler {
 
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
     private ByteBuffer largeFrame;
+    /**
+     * The buffer {@link #largeFrame} last used, kept for the next large frame: a stream of them
+     * would otherwise allocate and zero a buffer each, and a heap buffer is copied once more by
+     * the JDK on every read. Direct, so the socket reads into it; dropped when unused for
+     * {@link #SPARE_IDLE_NANOS}, so a connection does not hold a frame's worth of memory for good.
+     */
+    private ByteBuffer spareFrame;
+    private long spareUsed;
     private long partialSince;
     private int partialLength;
 
@@ -377,7 +386,7 @@ final class TcpConnection implements Connection, IoHandler {
                 readBuffer.limit(limit).position(at + 4 + length);
             } else if (4 + length > readBuffer.capacity()) {
                 readBuffer.position(at + 4);
-                largeFrame = ByteBuffer.allocate(length);
+                largeFrame = largeFrameBuffer(length);
                 int take = Math.min(readBuffer.remaining(), length);
                 largeFrame.put(largeFrame.position(), readBuffer, readBuffer.position(), take).position(take);
                 readBuffer.position(readBuffer.position() + take);
@@ -386,6 +395,17 @@ final class TcpConnection implements Connection, IoHandler {
                 return;
             }
         }
+    }
+
+    /** @return a buffer of {@code length} bytes, the spare one if it is large enough; length checked by the caller */
+    private ByteBuffer largeFrameBuffer(int length) {
+        if (spareFrame == null || spareFrame.capacity() < length) {
+            // Rounded up, so a stream of slowly growing frames does not reallocate for each.
+            int capacity = (int) Math.min(maxFrame, Long.highestOneBit(length - 1L) << 1);
+            spareFrame = ByteBuffer.allocateDirect(Math.max(capacity, length));
+        }
+        spareUsed = System.nanoTime();
+        return spareFrame.clear().limit(length);
     }
 
     private void deliver(ByteBuffer frame) {
@@ -404,6 +424,9 @@ final class TcpConnection implements Connection, IoHandler {
     void checkLiveness(long now) {
         if (!open) {
             return;
+        }
+        if (spareFrame != null && largeFrame == null && now - spareUsed > SPARE_IDLE_NANOS) {
+            spareFrame = null;
         }
         long silence = now - lastReceive;
         long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());

@@ -1,0 +1,55 @@
+package io.polylink.bench.internal.pingpong;
+
+import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The measurement, in the client process: per size, warm-up round trips, measured round trips
+ * into a histogram, then a one-way stream for the bandwidth figure.
+ */
+final class ClientLoop {
+
+    /** Round trips above this are clamped: longer ones mean a broken run, which the deadline catches anyway. */
+    private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private ClientLoop() {}
+
+    /** Records one round trip, if this is not a warm-up. */
+    static void record(Histogram into, long nanos) {
+        if (into != null) {
+            into.recordValue(Math.min(HIGHEST_NANOS, nanos));
+        }
+    }
+
+    /**
+     * @param results where result lines go (the command reads them)
+     * @param progress where progress lines go
+     */
+    static void run(String impl, PingPongClient client, PingPongOptions options, PrintStream results,
+                    PrintStream progress) throws Exception {
+        Histogram histogram = new Histogram(HIGHEST_NANOS, 3);
+        for (int size : options.sizes()) {
+            client.size(size);
+            int warmup = options.warmupFor(size);
+            int count = options.countFor(size);
+            int streamed = options.streamFor(size);
+            progress.printf("%s %d B: %d warm-up and %d measured round trips, %d streamed messages%n",
+                impl, size, warmup, count, streamed);
+            client.roundTrips(warmup, null);
+            histogram.reset();
+            client.roundTrips(count, histogram);
+            if (histogram.getTotalCount() != count) {
+                throw new IllegalStateException(impl + " recorded " + histogram.getTotalCount() + " of "
+                    + count + " round trips");
+            }
+            client.stream(Math.max(1, streamed / 10));
+            long start = System.nanoTime();
+            client.stream(streamed);
+            long streamNanos = System.nanoTime() - start;
+            results.println(new SizeResult(impl, size, count, histogram.getValueAtPercentile(50),
+                histogram.getValueAtPercentile(99), histogram.getMaxValue(), streamed, streamNanos).toLine());
+            results.flush();
+        }
+    }
+}

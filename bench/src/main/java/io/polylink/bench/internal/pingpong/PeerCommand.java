@@ -1,0 +1,85 @@
+package io.polylink.bench.internal.pingpong;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The two child processes of {@link PingPongCommand}: {@code pingpong-server} and
+ * {@code pingpong-client}. Both take the command's own arguments for one implementation, the
+ * client also {@code --address} (what the server printed). Each exits when its stdin closes, so
+ * a child never outlives the command that started it.
+ */
+public final class PeerCommand {
+
+    static final String SERVER = "pingpong-server";
+    static final String CLIENT = "pingpong-client";
+    static final String ADDRESS = "address ";
+    static final String DONE = "done";
+
+    private PeerCommand() {}
+
+    /** @return the process exit status */
+    public static int server(String[] args) throws Exception {
+        PingPongOptions options = PingPongOptions.parse(args);
+        String impl = only(options);
+        try (PingPongServer server = Peers.server(impl, options.idle())) {
+            System.out.println(ADDRESS + server.address());
+            System.out.flush();
+            drain(System.in);
+        }
+        return 0;
+    }
+
+    /** @return the process exit status */
+    public static int client(String[] args) throws Exception {
+        List<String> rest = new ArrayList<>(List.of(args));
+        int at = rest.indexOf("--address");
+        if (at < 0 || at + 1 >= rest.size()) {
+            throw new IllegalArgumentException(CLIENT + " needs --address");
+        }
+        String address = rest.remove(at + 1);
+        rest.remove(at);
+        PingPongOptions options = PingPongOptions.parse(rest.toArray(String[]::new));
+        String impl = only(options);
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread watchdog = new Thread(() -> {
+            drain(System.in);
+            if (!finished.get()) {
+                System.err.println(CLIENT + ": the command went away; exiting");
+                Runtime.getRuntime().halt(3);
+            }
+        }, "pingpong-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        PrintStream out = System.out;
+        try (PingPongClient client = Peers.client(impl, options, address)) {
+            ClientLoop.run(impl, client, options, out, System.err);
+        }
+        finished.set(true);
+        out.println(DONE);
+        out.flush();
+        return 0;
+    }
+
+    private static String only(PingPongOptions options) {
+        if (options.impls().size() != 1) {
+            throw new IllegalArgumentException("a pingpong peer runs exactly one --impl");
+        }
+        return options.impls().get(0);
+    }
+
+    /** Reads until end of stream or failure: the parent closed our stdin, or died. */
+    private static void drain(InputStream in) {
+        byte[] skip = new byte[256];
+        try {
+            while (in.read(skip) >= 0) {
+                // nothing is sent on stdin; only its end matters
+            }
+        } catch (IOException e) {
+            // the same: the parent is gone
+        }
+    }
+}

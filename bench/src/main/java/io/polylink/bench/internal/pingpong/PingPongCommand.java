@@ -1,0 +1,188 @@
+package io.polylink.bench.internal.pingpong;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code pingpong} command: for each implementation, a server and a client in two fresh JVMs
+ * (this process only starts them and prints), round trips and a one-way stream per size, then one
+ * table or CSV for all. Nexus' {@code pphandle} benchmark, with raw NIO and Netty beside Polylink.
+ */
+public final class PingPongCommand {
+
+    static final String HELP = """
+        usage: java -jar polylink-bench.jar pingpong [--impl LIST] [--sizes LIST] [--count N] [--warmup N]
+                    [--idle spin|spin-then-block|block] [--driver app|handler] [--wait auto|spin|park]
+                    [--csv] [--timeout S] [--jvm-opt OPT]...
+
+        A ping-pong between two processes on 127.0.0.1, each implementation in its own pair of
+        fresh JVMs (server and client; this process only starts them and prints). Per size:
+          round trips: the client sends a SIZE-byte message, the server answers with a SIZE-byte
+            message, the next message goes out after the answer arrived; WARMUP round trips are
+            discarded, COUNT are timed one by one (System.nanoTime) into an HdrHistogram:
+            rtt_p50_us, rtt_p99_us.
+          bandwidth: then a separate one-way stream: the client sends M SIZE-byte messages back to
+            back (each its own send or write, TCP flow control only), the server acknowledges the
+            last; mb_per_s = SIZE * M / (time from the first send to the acknowledgement),
+            MB = 10^6 bytes, payload only. M = max(COUNT', min(20 * COUNT', 1 GiB / SIZE)).
+          Large sizes get fewer round trips: COUNT' = min(COUNT, max(500, 64 MiB / SIZE)), warm-up
+            likewise with a floor of 200; the count column shows what was measured.
+
+        implementations (--impl, comma-separated; default all four, in this order):
+          raw-nio           java.nio SocketChannel, non-blocking and busy-polled, one thread per side
+                            doing its own reads and writes, TCP_NODELAY, 8-byte header (length, op);
+                            the server writes a ping back from its read buffer. The latency floor
+                            for small messages: a reply is seen as soon as the kernel has it.
+          raw-nio-blocking  the same with blocking channels: a wake-up per message, but no core lost
+                            to polling, which with two busy pollers on two cores starves the kernel's
+                            own work and makes large transfers slower.
+          netty-nio         Netty 4.1 NIO transport, one event loop per side (it blocks in the
+                            selector), LengthFieldBasedFrameDecoder and LengthFieldPrepender,
+                            TCP_NODELAY, pooled direct buffers, leak detection off; a ping's frame
+                            is written back as received.
+          polylink:tcp      EmbeddedContext with the tcp method on 127.0.0.1 (idle strategy --idle),
+                            inline handlers on the I/O thread; the server answers to the client's
+                            startpoint, sent once, with a buffer of the same size.
+
+        options:
+          --sizes LIST   bytes, k = KiB, m = MiB (default 16,256,1k,16k,64k,1m; at most 4m)
+          --count N      round trips timed per size (default 20000)
+          --warmup N     round trips discarded per size first (default 10000)
+          --idle S       the tcp method's idle strategy for polylink:* in both processes (default spin)
+          --driver D     who sends the next message in netty-nio and polylink:* clients:
+                           app      the client's measuring thread sends (polylink writes from that
+                                    thread; Netty hands the write to its event loop) and waits for
+                                    the reply handler, which runs on another thread (default)
+                           handler  the reply handler sends the next message itself, on the thread
+                                    that received the reply, and times the round trips; as raw-nio,
+                                    one thread per side does everything
+          --wait W       with --driver app, how the measuring thread waits for the reply handler:
+                         spin on a counter, or park until the handler unparks it; auto (default)
+                         spins with 4 or more cpus and parks with fewer, because spinning needs a
+                         core for each busy thread: with --idle spin three (the measuring thread and
+                         an I/O thread on each side), and on fewer cores the scheduler, not the
+                         transport, sets the time
+          --csv          print only the CSV header impl,size,count,rtt_p50_us,rtt_p99_us,mb_per_s
+                         and one row per implementation and size; progress goes to stderr
+          --timeout S    bound on each implementation's run, in seconds (default 600)
+          --jvm-opt OPT  an option for every child JVM, e.g. -XX:+UseParallelGC; repeatable
+
+        In the table, "x raw" divides by the best raw figure of the run for that size (the lower
+        median or p99 and the higher MB/s of raw-nio and raw-nio-blocking): the floor to beat.
+        """;
+
+    private PingPongCommand() {}
+
+    /** @return the process exit status */
+    public static int run(String[] args) throws Exception {
+        for (String arg : args) {
+            if (arg.equals("-h") || arg.equals("--help")) {
+                System.out.print(HELP);
+                return 0;
+            }
+        }
+        PingPongOptions options;
+        try {
+            options = PingPongOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("pingpong: " + e.getMessage());
+            System.err.print(HELP);
+            return 2;
+        }
+        int cpus = Runtime.getRuntime().availableProcessors();
+        String wait = options.waitOn(cpus);
+        String loadBefore = load();
+        System.err.println("pingpong: load average before: " + loadBefore);
+        List<SizeResult> results = new ArrayList<>();
+        boolean failed = false;
+        for (String impl : options.impls()) {
+            try {
+                results.addAll(measure(impl, options, wait));
+            } catch (Exception e) {
+                failed = true;
+                System.err.println("pingpong: " + impl + " failed: " + e.getMessage());
+            }
+        }
+        String loadAfter = load();
+        System.err.println("pingpong: load average after: " + loadAfter);
+        if (options.csv()) {
+            ResultTable.csv(results, System.out);
+        } else {
+            System.out.printf(Locale.ROOT, "pingpong on 127.0.0.1, %d cpus; load average (1, 5, 15 min) before %s, "
+                + "after %s%n", cpus, loadBefore, loadAfter);
+            String driver = options.handlerDriven() ? "the reply handler (--driver handler)"
+                : "the application thread (--driver app), waiting by " + wait
+                    + (options.await().equals(PingPongOptions.AUTO) ? " (--wait auto, " + cpus + " cpus)" : "");
+            System.out.printf(Locale.ROOT, "polylink tcp idle strategy %s; netty-nio and polylink clients driven by %s%n",
+                options.idle(), driver);
+            System.out.println("round trip: SIZE bytes each way; MB/s: one-way stream of SIZE-byte messages, "
+                + "payload bytes / s (see --help)");
+            System.out.println();
+            ResultTable.table(results, options, System.out);
+        }
+        return failed ? 1 : 0;
+    }
+
+    private static List<SizeResult> measure(String impl, PingPongOptions options, String wait) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds());
+        List<String> jvm = new ArrayList<>(options.jvmOptions());
+        if (impl.equals(Peers.NETTY_NIO)) {
+            // A debugging aid that samples allocations; a tuned deployment turns it off.
+            jvm.add("-Dio.netty.leakDetection.level=disabled");
+        }
+        List<String> peerArgs = List.of("--impl", impl, "--idle", options.idle(), "--wait", wait,
+            "--driver", options.driver(),
+            "--sizes", String.join(",", options.sizes().stream().map(String::valueOf).toList()),
+            "--count", Integer.toString(options.count()), "--warmup", Integer.toString(options.warmup()));
+        List<SizeResult> results = new ArrayList<>();
+        System.err.println("pingpong: " + impl + ": starting server and client processes");
+        try (ChildJvm server = ChildJvm.start(impl + " server", jvm, concat(PeerCommand.SERVER, peerArgs))) {
+            long started = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(60));
+            String line;
+            // The JVM may print too (e.g. -XX:StartFlightRecording): pass that on, wait for the address.
+            while (!(line = server.nextLine(started)).startsWith(PeerCommand.ADDRESS)) {
+                System.err.println(impl + " server: " + line);
+            }
+            List<String> clientArgs = new ArrayList<>(concat(PeerCommand.CLIENT, peerArgs));
+            clientArgs.add("--address");
+            clientArgs.add(line.substring(PeerCommand.ADDRESS.length()));
+            try (ChildJvm client = ChildJvm.start(impl + " client", jvm, clientArgs)) {
+                while (!(line = client.nextLine(deadline)).equals(PeerCommand.DONE)) {
+                    if (SizeResult.isLine(line)) {
+                        results.add(SizeResult.fromLine(line));
+                    } else {
+                        System.err.println(impl + " client: " + line);
+                    }
+                }
+            }
+        } finally {
+            if (!results.isEmpty() && results.size() < options.sizes().size()) {
+                System.err.println("pingpong: " + impl + ": only " + results.size() + " of "
+                    + options.sizes().size() + " sizes measured");
+            }
+        }
+        return results;
+    }
+
+    private static List<String> concat(String command, List<String> args) {
+        List<String> all = new ArrayList<>();
+        all.add(command);
+        all.addAll(args);
+        return all;
+    }
+
+    /** @return the 1, 5 and 15 minute load averages, or "unknown" off Linux */
+    private static String load() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+}
