@@ -1,5 +1,8 @@
 package io.polylink.method.compress.internal;
 
+import io.polylink.testkit.WireTap;
+import io.polylink.testkit.SampleData;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

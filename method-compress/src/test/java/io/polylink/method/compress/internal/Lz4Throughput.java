@@ -1,5 +1,7 @@
 package io.polylink.method.compress.internal;
 
+import io.polylink.testkit.SampleData;
+
 import io.polylink.ContextId;
 import io.polylink.MessageTooLargeException;
 import io.polylink.spi.BufferSource;

@@ -1,5 +1,7 @@
 package io.polylink.method.crypto.internal;
 
+import io.polylink.testkit.SampleData;
+
 import static io.polylink.method.crypto.internal.SessionPair.header;
 import static io.polylink.method.crypto.internal.SessionPair.open;
 import static io.polylink.method.crypto.internal.SessionPair.seal;

@@ -1,5 +1,7 @@
 package io.polylink.method.crypto.internal;
 
+import io.polylink.testkit.SampleData;
+
 import io.polylink.MessageTooLargeException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.TransformSession;

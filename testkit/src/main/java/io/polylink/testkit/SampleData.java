@@ -1,4 +1,4 @@
-package io.polylink.method.crypto.internal;
+package io.polylink.testkit;
 
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
  * and levels repeat while ids, times and sizes vary, so lz4 shrinks them to roughly a third to a
  * half; "random" bytes do not compress at all.
  */
-final class SampleData {
+public final class SampleData {
 
     private static final String[] LEVELS = {"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"};
     private static final String[] PATHS = {"/api/v1/orders", "/api/v1/users", "/health", "/api/v2/search",
@@ -16,7 +16,7 @@ final class SampleData {
 
     private SampleData() {}
 
-    static byte[] records(int length, long seed) {
+    public static byte[] records(int length, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         StringBuilder out = new StringBuilder(length + 256);
         long time = 1_700_000_000_000L + random.nextInt(1_000_000);
@@ -35,7 +35,7 @@ final class SampleData {
         return java.util.Arrays.copyOf(bytes, length);
     }
 
-    static byte[] random(int length, long seed) {
+    public static byte[] random(int length, long seed) {
         byte[] bytes = new byte[length];
         SplittableRandom random = new SplittableRandom(seed);
         for (int i = 0; i < length; i += 8) {

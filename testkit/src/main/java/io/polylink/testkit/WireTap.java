@@ -1,4 +1,4 @@
-package io.polylink.method.crypto.internal;
+package io.polylink.testkit;
 
 import io.polylink.ContextId;
 import io.polylink.Statistics;
@@ -25,7 +25,7 @@ import java.util.function.UnaryOperator;
  * through {@code connect} or through the inbound sink, so the core keeps one channel per
  * connection as it would without the tap.
  */
-final class WireTap implements CommunicationMethod {
+public final class WireTap implements CommunicationMethod {
 
     /** What to change in the next frame that matches. */
     private record Tamper(Predicate<byte[]> which, UnaryOperator<byte[]> how) {}
@@ -34,19 +34,21 @@ final class WireTap implements CommunicationMethod {
     private final Map<Connection, Tapped> tapped = Collections.synchronizedMap(new IdentityHashMap<>());
     private final AtomicReference<Tamper> tamper = new AtomicReference<>();
     /** Every frame sent, header and payload, in order per connection. */
-    final List<byte[]> sent = new CopyOnWriteArrayList<>();
+    /** Every frame handed to the wrapped method, in order. */
+    public final List<byte[]> sent = new CopyOnWriteArrayList<>();
 
-    WireTap(CommunicationMethod inner) {
+    /** @param inner the method whose traffic to record */
+    public WireTap(CommunicationMethod inner) {
         this.inner = inner;
     }
 
     /** Changes the next frame {@code which} accepts with {@code how}; once. */
-    void tamperNext(Predicate<byte[]> which, UnaryOperator<byte[]> how) {
+    public void tamperNext(Predicate<byte[]> which, UnaryOperator<byte[]> how) {
         tamper.set(new Tamper(which, how));
     }
 
     /** @return whether {@code needle} occurs in any frame sent so far */
-    boolean sentContains(byte[] needle) {
+    public boolean sentContains(byte[] needle) {
         for (byte[] frame : sent) {
             outer:
             for (int i = 0; i + needle.length <= frame.length; i++) {
@@ -62,7 +64,7 @@ final class WireTap implements CommunicationMethod {
     }
 
     /** @return how many of the connections the core met through this tap are open */
-    long openConnections() {
+    public long openConnections() {
         synchronized (tapped) {
             return tapped.values().stream().filter(Tapped::isOpen).count();
         }
