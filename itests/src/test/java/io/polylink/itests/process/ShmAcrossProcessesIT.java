@@ -215,6 +215,9 @@ class ShmAcrossProcessesIT {
         assertEquals(Verdict.NOT_CONSIDERED, why.entries().get(2).verdict());
         assertEquals("entry 2 was chosen first", why.entries().get(2).reason());
 
+        // An inbox is created under a temporary name and renamed into place: wait for both names.
+        Driver.await(() -> segmentsQuietly(home).stream().filter(n -> n.endsWith(".inbox")).count() == 2,
+            Duration.ofSeconds(10), () -> "one inbox for b and one for the driver: " + segmentsQuietly(home));
         List<String> before = segments(home);
         assertEquals(2, before.size(), "one inbox for b and one for the driver: " + before);
         b.kill();
