@@ -33,16 +33,32 @@ public final class WireTap implements CommunicationMethod {
     private final CommunicationMethod inner;
     private final Map<Connection, Tapped> tapped = Collections.synchronizedMap(new IdentityHashMap<>());
     private final AtomicReference<Tamper> tamper = new AtomicReference<>();
-    /** Every frame sent, header and payload, in order per connection. */
     /** Every frame handed to the wrapped method, in order. */
     public final List<byte[]> sent = new CopyOnWriteArrayList<>();
+    private final Map<byte[], String> stackOf = Collections.synchronizedMap(new IdentityHashMap<>());
+    private static final int CONTROL = 0x1;
+    private static final int SEQUENCED = 0x2;
+    private static final int STACK_ANNOUNCEMENT = 2;
 
     /** @param inner the method whose traffic to record */
     public WireTap(CommunicationMethod inner) {
         this.inner = inner;
     }
 
-    /** Changes the next frame {@code which} accepts with {@code how}; once. */
+    /**
+     * @return the transforms ('+'-joined, empty for none) of an RSR frame's stack, as announced on
+     *     its connection, or {@code null} for a control frame
+     */
+    public String transforms(byte[] frame) {
+        return stackOf.get(frame);
+    }
+
+    /** @return where the payload of a frame starts: after the sequence number if it has one */
+    public static int headerLength(byte[] frame) {
+        return (frame[0] & SEQUENCED) != 0 ? 16 : 12;
+    }
+
+        /** Changes the next frame {@code which} accepts with {@code how}; once. */
     public void tamperNext(Predicate<byte[]> which, UnaryOperator<byte[]> how) {
         tamper.set(new Tamper(which, how));
     }
@@ -132,6 +148,7 @@ public final class WireTap implements CommunicationMethod {
 
     private final class Tapped implements Connection {
         private final Connection inner;
+        private final Map<Integer, String> stacks = new java.util.concurrent.ConcurrentHashMap<>();
 
         Tapped(Connection inner) {
             this.inner = inner;
@@ -153,6 +170,7 @@ public final class WireTap implements CommunicationMethod {
             byte[] frame = new byte[headerLength + payload.remaining()];
             header.duplicate().get(frame, 0, headerLength);
             payload.duplicate().get(frame, headerLength, frame.length - headerLength);
+            note(frame);
             sent.add(frame);
             Tamper t = tamper.get();
             if (t != null && t.which().test(frame) && tamper.compareAndSet(t, null)) {
@@ -164,6 +182,16 @@ public final class WireTap implements CommunicationMethod {
                 return;
             }
             inner.send(header, payload);
+        }
+
+        /** Keeps what each stack id stands for: id, flow (8), first sequence (4), then the names. */
+        private void note(byte[] frame) {
+            if ((frame[0] & CONTROL) == 0) {
+                stackOf.put(frame, frame[1] == 0 ? "" : stacks.getOrDefault(frame[1] & 0xFF, "?"));
+            } else if (frame[3] == STACK_ANNOUNCEMENT && frame[2] == 0 && frame.length >= 25) {
+                stacks.put(frame[12] & 0xFF, new String(frame, 25, frame.length - 25,
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            }
         }
 
         @Override

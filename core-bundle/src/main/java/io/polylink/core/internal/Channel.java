@@ -29,9 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * each frame.
  *
  * <p>Sending is serialised by {@link #sendLock}; receiving runs on one method thread at a time.
- * Transform handshakes are queued and sent by whoever holds the send lock next (or at once if it
- * is free), ahead of any frame that might need them: a session opened on the receiving thread
- * never waits for a sender, and a loopback delivery never re-enters a session being opened.
+ * Transform handshakes and acknowledgements are queued and sent by whoever holds the send lock
+ * (or at once if it is free), ahead of any frame that might need them: a receiving thread never
+ * waits for a sender, and a loopback delivery never re-enters a session being opened.
  */
 final class Channel implements FrameReceiver {
 
@@ -46,7 +46,8 @@ final class Channel implements FrameReceiver {
 
     private final ReentrantLock sendLock = new ReentrantLock();
     private final Object sessionsLock = new Object();
-    private final ConcurrentLinkedQueue<ByteBuffer> handshakes = new ConcurrentLinkedQueue<>();
+    /** Control frames a receiving thread wants sent: handshakes and acknowledgements. */
+    private final ConcurrentLinkedQueue<Queued> queued = new ConcurrentLinkedQueue<>();
     private volatile Throwable failure;
     private volatile boolean closed;
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
@@ -67,8 +68,13 @@ final class Channel implements FrameReceiver {
     private final ScratchBuffer[] decodeScratch;
     private final MessageBufferImpl reader;
 
-    /** The transforms the peer announced under one stack id; sessions {@code null} until resolved. */
-    private record ReceiveStack(String transforms, String[] names, TransformSession[] sessions) {}
+    /**
+     * The transforms and flow the peer announced under one stack id; sessions {@code null} until
+     * resolved.
+     */
+    private record ReceiveStack(String transforms, String[] names, TransformSession[] sessions, InboundFlow flow) {}
+
+    private record Queued(Control kind, ByteBuffer payload) {}
 
     Channel(ContextRuntime runtime, Connection connection) {
         this.runtime = runtime;
@@ -110,19 +116,23 @@ final class Channel implements FrameReceiver {
 
     // ---- sending
 
+    /** @return whether the connection delivers each frame before its send returns */
+    boolean deliversOnSend() {
+        return connection instanceof LoopbackConnection;
+    }
+
     /**
-     * Binds a stack of transforms to this channel, announcing its id to the peer on first use.
+     * Binds a flow and a stack of transforms to this channel, announcing them to the peer under a
+     * new id on first use, with the flow's first unacknowledged sequence number.
      *
      * @throws io.polylink.LinkException if a transform is not installed or the channel failed
      */
-    StackBinding bind(List<String> transforms) {
-        if (transforms.isEmpty()) {
-            return StackBinding.PLAIN;
-        }
+    StackBinding bind(Flow flow, List<String> transforms) {
         String key = String.join("+", transforms);
+        String flowKey = Long.toHexString(flow.id()) + ':' + key;
         sendLock.lock();
         try {
-            StackBinding known = sendStacks.get(key);
+            StackBinding known = sendStacks.get(flowKey);
             if (known != null) {
                 return known;
             }
@@ -136,71 +146,101 @@ final class Channel implements FrameReceiver {
             }
             StackBinding binding = new StackBinding(++lastStackId, key, chain);
             byte[] name = key.getBytes(StandardCharsets.US_ASCII);
-            ByteBuffer announce = ByteBuffer.allocate(1 + name.length).put((byte) binding.id()).put(name).flip();
-            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.STACK.code(), 0, announce);
-            sendStacks.put(key, binding);
+            ByteBuffer announce = ByteBuffer.allocate(1 + 8 + 4 + name.length).put((byte) binding.id())
+                .putLong(flow.id()).putInt(flow.firstUnacknowledged()).put(name).flip();
+            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.STACK.code(), 0, 0, announce);
+            sendStacks.put(flowKey, binding);
             return binding;
         } finally {
-            sendLock.unlock();
+            unlockAndFlush();
         }
     }
 
-    /** Sends one RSR; the tables of startpoints in it go first if the peer lacks them. */
-    void send(StackBinding stack, int endpoint, int handler, MessageBufferImpl message) {
+    /**
+     * Sends one RSR of a flow; the tables of startpoints in it go first if the peer lacks them.
+     *
+     * @param flags {@link FrameHeader#FLAG_SEQUENCED}, perhaps with {@link FrameHeader#FLAG_ACK_REQUEST}
+     */
+    void send(StackBinding stack, int endpoint, int handler, int flags, int sequence, ByteBuffer payload,
+              EncodedTable[] tables, int tableCount) {
         sendLock.lock();
         try {
-            int count = message.tableCount();
-            if (count > 0) {
-                sendTables(stack, message.tables(), count);
+            if (tableCount > 0) {
+                sendTables(stack, tables, tableCount);
             }
-            sendFrame(0, stack, handler, endpoint, message.payload());
+            sendFrame(flags, stack, handler, endpoint, sequence, payload);
         } finally {
-            message.releasePayload();
-            sendLock.unlock();
+            unlockAndFlush();
         }
     }
 
     private void sendTables(StackBinding stack, EncodedTable[] tables, int count) {
         if (sentTables.size() + count > MAX_TABLES) {
-            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0,
+            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0, 0,
                 ByteBuffer.allocate(0));
             sentTables.clear();
         }
         for (int i = 0; i < count; i++) {
             if (sentTables.add(tables[i].id())) {
-                sendFrame(FrameHeader.FLAG_CONTROL, stack, Control.TABLE.code(), 0,
+                sendFrame(FrameHeader.FLAG_CONTROL, stack, Control.TABLE.code(), 0, 0,
                     ByteBuffer.wrap(tables[i].bytes()));
             }
         }
     }
 
-    /** Sends one frame, with any queued handshakes before and after it. Caller holds the lock. */
-    private void sendFrame(int flags, StackBinding stack, int handler, int endpoint, ByteBuffer payload) {
-        flushHandshakes();
-        writeFrame(flags, stack, handler, endpoint, payload);
-        flushHandshakes();
+    /** Sends one frame, with any queued control frames before it. Caller holds the lock. */
+    private void sendFrame(int flags, StackBinding stack, int handler, int endpoint, int sequence,
+                           ByteBuffer payload) {
+        flushQueued();
+        writeFrame(flags, stack, handler, endpoint, sequence, payload);
     }
 
-    private void flushHandshakes() {
-        ByteBuffer next;
-        while ((next = handshakes.poll()) != null) {
-            writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.HANDSHAKE.code(), 0, next);
+    private void flushQueued() {
+        Queued next;
+        while ((next = queued.poll()) != null) {
+            writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, next.kind().code(), 0, 0, next.payload());
         }
     }
 
-    private void flushHandshakesIfFree() {
-        if (!handshakes.isEmpty() && sendLock.tryLock()) {
+    /**
+     * Queues a control frame from a receiving thread and sends it if nobody is sending. A receiving
+     * thread never waits for the send lock: its holder may be waiting for this very thread to
+     * drain the connection.
+     */
+    private void enqueue(Control kind, ByteBuffer payload) {
+        queued.add(new Queued(kind, payload));
+        flushQueuedIfFree();
+    }
+
+    private void flushQueuedIfFree() {
+        // Not while this thread is inside a send (a connection delivering on the sending thread):
+        // the frame being written would be interleaved.
+        if (!queued.isEmpty() && !sendLock.isHeldByCurrentThread() && sendLock.tryLock()) {
+            unlockAndFlush();
+        }
+    }
+
+    /**
+     * Releases the send lock, then sends what a receiving thread queued while it was held. A
+     * queuer that found the lock taken left its frame to the holder; checking the queue after
+     * releasing (and taking the lock again if needed) means no frame is left behind.
+     */
+    private void unlockAndFlush() {
+        do {
             try {
-                flushHandshakes();
+                flushQueued();
+            } catch (RuntimeException e) {
+                queued.clear(); // the connection failed; the sender learns it from its own send
             } finally {
                 sendLock.unlock();
             }
-        }
+        } while (!queued.isEmpty() && !sendLock.isHeldByCurrentThread() && sendLock.tryLock());
     }
 
-    private void writeFrame(int flags, StackBinding stack, int handler, int endpoint, ByteBuffer payload) {
+    private void writeFrame(int flags, StackBinding stack, int handler, int endpoint, int sequence,
+                            ByteBuffer payload) {
         int plainLength = payload.remaining();
-        FrameHeader.writeAuthenticated(header, flags, stack.id(), handler, endpoint);
+        FrameHeader.writeAuthenticated(header, flags, stack.id(), handler, endpoint, sequence);
         ByteBuffer body = payload;
         TransformSession[] chain = stack.sessions();
         for (int i = 0; i < chain.length; i++) {
@@ -242,6 +282,7 @@ final class Channel implements FrameReceiver {
         int stackId = FrameHeader.stackId(frame);
         int handler = FrameHeader.handler(frame);
         int endpoint = FrameHeader.endpoint(frame);
+        int sequence = (flags & FrameHeader.FLAG_SEQUENCED) != 0 ? FrameHeader.sequence(frame) : 0;
         ByteBuffer body = frame.position(start + headerLength);
         if (stackId != 0) {
             body = untransform(frame, start, headerLength, stackId, body);
@@ -255,6 +296,27 @@ final class Channel implements FrameReceiver {
             return;
         }
         counters.received(body.remaining());
+        if ((flags & FrameHeader.FLAG_SEQUENCED) == 0) {
+            deliver(endpoint, handler, body);
+            return;
+        }
+        InboundFlow flow = stackId == 0 ? null : receiveStacks[stackId].flow();
+        if (flow == null) {
+            throw new MalformedMessageException("sequenced RSR on stack " + stackId + ", which names no flow");
+        }
+        int delivered;
+        synchronized (flow) {
+            if (flow.admit(sequence)) {
+                deliver(endpoint, handler, body);
+            }
+            delivered = flow.delivered();
+        }
+        if ((flags & FrameHeader.FLAG_ACK_REQUEST) != 0) {
+            enqueue(Control.ACK, ByteBuffer.allocate(12).putLong(flow.key().flow()).putInt(delivered).flip());
+        }
+    }
+
+    private void deliver(int endpoint, int handler, ByteBuffer body) {
         EndpointImpl target = runtime.endpoints().get(endpoint);
         if (target == null) {
             runtime.unknownEndpoint(connection.peer(), connection.method(), endpoint, handler);
@@ -271,6 +333,9 @@ final class Channel implements FrameReceiver {
         }
         if (stack.sessions() == null) {
             stack = resolve(stackId, stack);
+        }
+        if (stack.names().length == 0) {
+            return body;
         }
         authenticated.clear().put(0, frame, start, headerLength - 4).limit(headerLength - 4);
         TransformSession[] chain = stack.sessions();
@@ -309,6 +374,10 @@ final class Channel implements FrameReceiver {
                 tables = TableResolver.NONE;
             }
             case HANDSHAKE -> handshake(body);
+            case ACK -> {
+                long flow = TableCodec.need(body, 12, "acknowledgement").getLong();
+                runtime.acknowledged(connection.peer(), flow, body.getInt());
+            }
         }
     }
 
@@ -321,14 +390,16 @@ final class Channel implements FrameReceiver {
                 + "', which is not installed here");
         }
         session(transform).onHandshake(body);
-        flushHandshakesIfFree(); // a session may answer in band, before this side's next frame
+        flushQueuedIfFree(); // a session may answer in band, before this side's next frame
     }
 
     private void announceReceived(ByteBuffer body) {
-        int id = TableCodec.need(body, 1, "stack id").get() & 0xFF;
+        int id = TableCodec.need(body, 1 + 8 + 4, "stack announcement").get() & 0xFF;
         if (id == 0 || receiveStacks[id] != null) {
             throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
         }
+        long flow = body.getLong();
+        int first = body.getInt();
         // A stack longer than any descriptor could name is not one; the bound also caps what the
         // 255 stack slots of a channel hold.
         if (body.remaining() > io.polylink.Descriptor.MAX_STACK_LENGTH) {
@@ -338,14 +409,15 @@ final class Channel implements FrameReceiver {
         byte[] name = new byte[body.remaining()];
         body.get(name);
         String transforms = new String(name, StandardCharsets.US_ASCII);
-        String[] names = transforms.split("\\+", -1);
+        String[] names = transforms.isEmpty() ? new String[0] : transforms.split("\\+", -1);
         for (String n : names) {
             if (!io.polylink.Descriptor.validName(n)) {
                 throw new MalformedMessageException("stack announcement '" + TableCodec.printable(name)
                     + "' names an invalid transform");
             }
         }
-        receiveStacks[id] = new ReceiveStack(transforms, names, null);
+        receiveStacks[id] = new ReceiveStack(transforms, names, null,
+            runtime.inboundFlow(new InboundFlow.Key(connection.peer(), flow), first));
     }
 
     /** Opens the sessions of a received stack, now or again after a transform came back. */
@@ -358,7 +430,7 @@ final class Channel implements FrameReceiver {
             }
             chain[i] = session(stack.names()[i]);
         }
-        ReceiveStack resolved = new ReceiveStack(stack.transforms(), stack.names(), chain);
+        ReceiveStack resolved = new ReceiveStack(stack.transforms(), stack.names(), chain, stack.flow());
         receiveStacks[id] = resolved;
         return resolved;
     }
@@ -379,7 +451,7 @@ final class Channel implements FrameReceiver {
                 sessions.put(name, session);
             }
         }
-        flushHandshakesIfFree();
+        flushQueuedIfFree();
         return session;
     }
 
@@ -413,8 +485,8 @@ final class Channel implements FrameReceiver {
                 throw new IllegalArgumentException("handshake message of " + message.remaining()
                     + " bytes exceeds " + MAX_HANDSHAKE);
             }
-            handshakes.add(ByteBuffer.allocate(1 + name.length + message.remaining())
-                .put((byte) name.length).put(name).put(message).flip());
+            queued.add(new Queued(Control.HANDSHAKE, ByteBuffer.allocate(1 + name.length + message.remaining())
+                .put((byte) name.length).put(name).put(message).flip()));
         }
     }
 
@@ -432,7 +504,7 @@ final class Channel implements FrameReceiver {
         for (int i = 1; i < receiveStacks.length; i++) {
             ReceiveStack stack = receiveStacks[i];
             if (stack != null && List.of(stack.names()).contains(transform)) {
-                receiveStacks[i] = new ReceiveStack(stack.transforms(), stack.names(), null);
+                receiveStacks[i] = new ReceiveStack(stack.transforms(), stack.names(), null, stack.flow());
             }
         }
         TransformSession session = sessions.remove(transform);

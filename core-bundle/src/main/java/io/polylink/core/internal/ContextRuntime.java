@@ -62,6 +62,9 @@ final class ContextRuntime implements Context, InboundSink {
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
+    private final Map<Flow.Key, Flow> flows = new ConcurrentHashMap<>();
+    private final Map<Long, Flow> flowsById = new ConcurrentHashMap<>();
+    private final InboundFlows inbound = new InboundFlows();
     private final Endpoint system;
     private volatile SelectionPolicy policy = FirstApplicablePolicy.INSTANCE;
     private volatile NameRegistry registry;
@@ -217,6 +220,7 @@ final class ContextRuntime implements Context, InboundSink {
             LOG.log(Level.WARNING, "method " + method.name() + " failed to stop cleanly", e);
         }
         channels.values().removeIf(c -> c.connection().method().equals(method.name()));
+        flows.values().forEach(f -> f.departed(method.name()));
     }
 
     synchronized void addTransform(Transform transform) {
@@ -231,6 +235,7 @@ final class ContextRuntime implements Context, InboundSink {
         if (transforms.remove(transform.name(), transform)) {
             changed();
             channels.values().forEach(c -> c.forget(transform.name()));
+            flows.values().forEach(f -> f.departed(transform.name()));
         }
     }
 
@@ -336,19 +341,63 @@ final class ContextRuntime implements Context, InboundSink {
             + "context; get it from an endpoint, a message or Context.startpoint(text)");
     }
 
-    /** Builds the route for a chosen entry, connecting if needed. */
-    Route route(ContextId target, int endpoint, Descriptor chosen, LinkOptions options, int generation) {
+    /** @return the flow for targets in {@code peer} with this table and these settings */
+    Flow flow(ContextId peer, EncodedTable table, LinkOptions options) {
+        return flows.computeIfAbsent(new Flow.Key(peer, table, options), this::newFlow);
+    }
+
+    private Flow newFlow(Flow.Key key) {
+        long flowId;
+        Flow flow;
+        do {
+            flowId = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+            flow = new Flow(this, key, flowId);
+        } while (flowsById.putIfAbsent(flowId, flow) != null);
+        return flow;
+    }
+
+    /** A retired flow asked to send again: it takes its place back unless another did. */
+    void revive(Flow flow) {
+        flowsById.put(flow.id(), flow);
+        flows.putIfAbsent(flow.key(), flow);
+    }
+
+    /** Binds a flow to a chosen entry, connecting if needed. */
+    Flow.Binding bind(Flow flow, Descriptor chosen) {
         if (chosen.method().equals(LocalMethod.NAME) && chosen.transforms().isEmpty()) {
-            return new LocalRoute(this, endpoint, generation);
+            return Flow.Binding.LOCAL;
         }
         InstalledMethod m = methods.get(chosen.method());
         if (m == null) {
             throw new LinkException("method " + chosen.method() + " left while the link was being set up");
         }
-        Map<String, String> parameters = options.parameters(chosen.method());
+        ContextId target = flow.key().peer();
+        Map<String, String> parameters = flow.key().options().parameters(chosen.method());
         Channel channel = pool.get(new ChannelPool.Key(target, chosen.method(), parameters),
             () -> connect(m.method(), target, chosen, parameters), this::channelFor);
-        return new ChannelRoute(channel, channel.bind(chosen.transforms()), endpoint, generation);
+        return new Flow.Binding(channel, channel.bind(flow, chosen.transforms()));
+    }
+
+    /** An acknowledgement from {@code peer}; one for a flow to another peer is ignored. */
+    void acknowledged(ContextId peer, long flowId, int sequence) {
+        Flow flow = flowsById.get(flowId);
+        if (flow != null && flow.key().peer().equals(peer)) {
+            flow.acknowledged(sequence);
+        }
+    }
+
+    InboundFlow inboundFlow(InboundFlow.Key key, int first) {
+        return inbound.get(key, first);
+    }
+
+    /** @return one line per flow, for the shell */
+    List<String> describeFlows() {
+        return flows.values().stream().map(Flow::describe).sorted().toList();
+    }
+
+    void flowStranded(Flow flow, int waiting, RuntimeException why) {
+        log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a method to "
+            + "send them again on the next send: " + why.getMessage(), null);
     }
 
     private Connection connect(CommunicationMethod method, ContextId target, Descriptor chosen,
@@ -387,6 +436,23 @@ final class ContextRuntime implements Context, InboundSink {
     void channelClosed(Channel channel, Throwable cause) {
         channels.remove(channel.connection(), channel);
         pool.forget(channel);
+        for (Flow flow : flows.values()) {
+            switch (flow.closed(channel)) {
+                case RETIRED -> {
+                    flows.remove(flow.key(), flow);
+                    flowsById.remove(flow.id(), flow);
+                }
+                // Not on this thread: it is a method's, and moving connects.
+                case MOVE -> {
+                    try {
+                        executor.execute(flow::recover);
+                    } catch (java.util.concurrent.RejectedExecutionException closing) {
+                        // the context is closing: nothing to move to
+                    }
+                }
+                case NOTHING -> { }
+            }
+        }
         if (cause != null) {
             log.warn("connection lost", channel + " closed: " + cause.getMessage(), null);
         }
@@ -427,7 +493,12 @@ final class ContextRuntime implements Context, InboundSink {
         return r;
     }
 
-    private void checkOpen() {
+    /** @return whether {@link #close()} began: flows then let go rather than move */
+    boolean closing() {
+        return closed;
+    }
+
+        private void checkOpen() {
         if (closed) {
             throw new PolylinkException(this + " is closed");
         }
@@ -445,6 +516,8 @@ final class ContextRuntime implements Context, InboundSink {
         for (Transform t : List.copyOf(transforms.values())) {
             removeTransform(t);
         }
+        flows.clear();
+        flowsById.clear();
         executor.shutdown();
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {

@@ -16,9 +16,12 @@ import java.nio.ByteBuffer;
  * <ul>
  *   <li>ver (high 4 bits): {@link #VERSION}; a frame of another version is refused.
  *   <li>flg (low 4 bits): {@link #FLAG_CONTROL} marks a control frame, whose handler field is a
- *       {@link Control} code and endpoint is 0; {@link #FLAG_SEQUENCED} adds the sequence field.
- *   <li>stack: the sender's id for the transforms applied to the payload, 0 for none; announced
- *       per connection by a {@link Control#STACK} frame before first use.
+ *       {@link Control} code and endpoint is 0; {@link #FLAG_SEQUENCED} adds the sequence field,
+ *       the RSR's number in its flow; {@link #FLAG_ACK_REQUEST} asks the receiver to acknowledge
+ *       its flow now.
+ *   <li>stack: the sender's id for the transforms applied to the payload and the flow its
+ *       sequence numbers count in, 0 for no transform and no flow; announced per connection by a
+ *       {@link Control#STACK} frame before first use.
  *   <li>handler: 0 to 65535. endpoint: the endpoint id in the receiving context.
  *   <li>length, always last: bytes of payload after the header, as transformed; bounded by the
  *       context. Transforms authenticate everything before it (the length is bound by their own
@@ -30,7 +33,8 @@ final class FrameHeader {
     static final int VERSION = 1;
     static final int FLAG_CONTROL = 0x1;
     static final int FLAG_SEQUENCED = 0x2;
-    private static final int KNOWN_FLAGS = FLAG_CONTROL | FLAG_SEQUENCED;
+    static final int FLAG_ACK_REQUEST = 0x4;
+    private static final int KNOWN_FLAGS = FLAG_CONTROL | FLAG_SEQUENCED | FLAG_ACK_REQUEST;
 
     static final int VERSION_FLAGS_OFFSET = 0;
     static final int STACK_OFFSET = 1;
@@ -44,12 +48,17 @@ final class FrameHeader {
     enum Control {
         /** Payload: an encoded descriptor table the receiver keeps for this connection. */
         TABLE,
-        /** Payload: stack id (1 byte) and the transform names ('+'-joined) it stands for. */
+        /**
+         * Payload: stack id (1 byte), flow id (8 bytes), the flow's oldest unacknowledged sequence
+         * number (4 bytes), and the transform names ('+'-joined, empty for none) the id stands for.
+         */
         STACK,
         /** Empty payload: forget every table received on this connection. */
         TABLE_RESET,
         /** Payload: transform name length (1 byte), name, and a message for that transform's session. */
-        HANDSHAKE;
+        HANDSHAKE,
+        /** Payload: flow id (8 bytes) and the last sequence number delivered in it (4 bytes). */
+        ACK;
 
         private static final Control[] VALUES = values();
 
@@ -65,16 +74,22 @@ final class FrameHeader {
     private FrameHeader() {}
 
     /**
-     * Writes an unsequenced header up to its length field at {@code header}'s position 0 and
-     * leaves {@code header} as the authenticated part (position 0, limit before the length).
+     * Writes a header up to its length field at {@code header}'s position 0 and leaves
+     * {@code header} as the authenticated part (position 0, limit before the length).
      */
-    static void writeAuthenticated(ByteBuffer header, int flags, int stackId, int handler, int endpoint) {
+    static void writeAuthenticated(ByteBuffer header, int flags, int stackId, int handler, int endpoint,
+                                   int sequence) {
         header.clear();
         header.put(VERSION_FLAGS_OFFSET, (byte) (VERSION << 4 | flags));
         header.put(STACK_OFFSET, (byte) stackId);
         header.putShort(HANDLER_OFFSET, (short) handler);
         header.putInt(ENDPOINT_OFFSET, endpoint);
-        header.limit(LENGTH - 4);
+        if ((flags & FLAG_SEQUENCED) != 0) {
+            header.putInt(SEQUENCE_OFFSET, sequence);
+            header.limit(MAX_LENGTH - 4);
+        } else {
+            header.limit(LENGTH - 4);
+        }
     }
 
     /** Completes a header from {@link #writeAuthenticated}: appends the length, readies it to send. */
@@ -137,5 +152,10 @@ final class FrameHeader {
 
     static int endpoint(ByteBuffer frame) {
         return frame.getInt(frame.position() + ENDPOINT_OFFSET);
+    }
+
+    /** Only for a frame with {@link #FLAG_SEQUENCED}. */
+    static int sequence(ByteBuffer frame) {
+        return frame.getInt(frame.position() + SEQUENCE_OFFSET);
     }
 }

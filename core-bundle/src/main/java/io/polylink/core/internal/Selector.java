@@ -12,6 +12,7 @@ import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.SelectionRequest;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -22,19 +23,43 @@ import java.util.Set;
  */
 final class Selector {
 
-    /** The outcome: the explanation, and the route if one was built. */
-    record Selection(Explanation explanation, Route route) {}
+    /**
+     * The outcome.
+     *
+     * @param explanation what the policy made of each entry
+     * @param value what the binder made of the chosen entry, {@code null} when only explaining
+     * @param connectFailed the entries refused because the binder failed on them
+     */
+    record Selection<T>(Explanation explanation, T value, BitSet connectFailed) {
+
+        int chosenIndex() {
+            return explanation.chosen().map(Explanation.Entry::index).orElse(-1);
+        }
+    }
+
+    /** Turns a chosen entry into something to send on, opening connections as needed. */
+    @FunctionalInterface
+    interface Binder<T> {
+        /** @throws LinkException to refuse the entry and let the policy choose again */
+        T bind(Descriptor chosen);
+    }
 
     private Selector() {}
 
+    /** Explains what selection would choose now, without connecting. */
+    static Explanation explain(ContextRuntime runtime, ContextId target, int endpoint, DescriptorTable table,
+                               LinkOptions options) {
+        return select(runtime, target, endpoint, table, options, null).explanation();
+    }
+
     /**
-     * @param connect whether to build a route (and so open connections), or only explain
-     * @throws NoApplicableMethodException if {@code connect} and no entry could be used
+     * @param binder what to make of the chosen entry, or {@code null} to only explain
+     * @throws NoApplicableMethodException if there is a binder and no entry could be used
      */
-    static Selection select(ContextRuntime runtime, ContextId target, int endpoint, DescriptorTable table,
-                            LinkOptions options, boolean connect) {
-        int generation = runtime.generation();
+    static <T> Selection<T> select(ContextRuntime runtime, ContextId target, int endpoint, DescriptorTable table,
+                                   LinkOptions options, Binder<T> binder) {
         Request request = new Request(runtime, target, endpoint, table, options);
+        BitSet connectFailed = new BitSet();
         SelectionPolicy policy = runtime.policy();
         for (int attempt = 0; attempt <= table.size(); attempt++) {
             Explanation explanation = policy.select(request);
@@ -44,17 +69,17 @@ final class Selector {
                     + (chosen.get().index() + 1) + " (" + chosen.get().descriptor().stack()
                     + "), which is not usable: " + request.assess(chosen.get().index()).reason());
             }
-            if (!connect) {
-                return new Selection(explanation, null);
+            if (binder == null) {
+                return new Selection<>(explanation, null, connectFailed);
             }
             if (chosen.isEmpty()) {
                 throw new NoApplicableMethodException(explanation);
             }
             try {
-                Route route = runtime.route(target, endpoint, chosen.get().descriptor(), options, generation);
-                return new Selection(explanation, route);
+                return new Selection<>(explanation, binder.bind(chosen.get().descriptor()), connectFailed);
             } catch (LinkException e) {
                 request.refuse(chosen.get().index(), e.getMessage());
+                connectFailed.set(chosen.get().index());
             }
         }
         throw new IllegalStateException("selection did not settle in " + (table.size() + 1) + " rounds");

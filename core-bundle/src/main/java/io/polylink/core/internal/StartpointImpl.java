@@ -15,6 +15,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * A startpoint: its targets, its selection settings, and a route per target chosen on first use.
+ * Targets in other contexts (and in this one over a transform) go through the {@link Flow} for
+ * their peer, table and settings, which selects, numbers and keeps what was sent.
  *
  * <p>The send path reads one volatile field ({@link #links}) and, while the context's generation
  * is unchanged, reuses the routes in it: no allocation, no lock. A change of settings or of the
@@ -64,13 +66,6 @@ final class StartpointImpl implements Startpoint {
             for (int i = 0; i < l.routes.length; i++) {
                 Route route = l.routes[i];
                 if (route == null || !route.isCurrent(generation)) {
-                    if (route != null) {
-                        l.routes[i] = null;
-                        PolylinkException failed = route.failure();
-                        if (failed != null) {
-                            throw failed;
-                        }
-                    }
                     route = select(l, i);
                 }
                 route.send(handlerId, m);
@@ -86,11 +81,10 @@ final class StartpointImpl implements Startpoint {
 
     private Route select(Links l, int i) {
         TargetRef t = l.targets[i];
-        Selector.Selection s = Selector.select(runtime, t.context(), t.endpoint(), t.table().table(),
-            l.options, true);
+        Selector.Selection<Route> s = runtime.flow(t.context(), t.table(), l.options).route(t.endpoint());
         l.explanations[i] = s.explanation();
-        l.routes[i] = s.route();
-        return s.route();
+        l.routes[i] = s.value();
+        return s.value();
     }
 
     @Override
@@ -156,11 +150,10 @@ final class StartpointImpl implements Startpoint {
             Route route = l.routes[i];
             Explanation last = l.explanations[i];
             if (route != null && last != null && route.isCurrent(generation)) {
-                out.add(last);
+                out.add(route instanceof FlowRoute f ? f.explanation() : last);
             } else {
                 TargetRef t = l.targets[i];
-                out.add(Selector.select(runtime, t.context(), t.endpoint(), t.table().table(),
-                    l.options, false).explanation());
+                out.add(Selector.explain(runtime, t.context(), t.endpoint(), t.table().table(), l.options));
             }
         }
         return out;

@@ -28,7 +28,7 @@ class CodecTest {
     @Test
     void headerIsTwelveBytesAndValidatesItsLength() {
         ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
-        FrameHeader.writeAuthenticated(header, 0, 3, 0xFFFF, 77);
+        FrameHeader.writeAuthenticated(header, 0, 3, 0xFFFF, 77, 0);
         assertEquals(8, header.remaining(), "everything but the length is authenticated");
         FrameHeader.writeLength(header, 5);
         ByteBuffer frame = ByteBuffer.allocate(17).put(header).put(new byte[5]).flip();
@@ -42,7 +42,7 @@ class CodecTest {
     @Test
     void badHeadersAreRefusedWithTheirReason() {
         ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
-        FrameHeader.writeAuthenticated(header, 0, 0, 1, 1);
+        FrameHeader.writeAuthenticated(header, 0, 0, 1, 1, 0);
         FrameHeader.writeLength(header, 5);
         ByteBuffer frame = ByteBuffer.allocate(16).put(header).put(new byte[4]).flip();
 

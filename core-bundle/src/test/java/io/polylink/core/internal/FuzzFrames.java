@@ -22,6 +22,9 @@ final class FuzzFrames {
     /** Context id written into hand-made startpoints; any value works, selection just refuses it. */
     static final ContextId FAR_CONTEXT = new ContextId(0x0123456789abcdefL, 0xfedcba9876543210L);
 
+    /** Flow id of hand-made stack announcements. */
+    static final long FLOW = 0x5eed_f100L;
+
     /** Tables the seeds use; fixed, so their ids (and so the seeds) never change. */
     static final EncodedTable LOCAL_TABLE = EncodedTable.of(DescriptorTable.of(List.of(
         new Descriptor("local", new byte[0]))));
@@ -37,6 +40,10 @@ final class FuzzFrames {
     private FuzzFrames() {}
 
     static byte[] frame(int flags, int stackId, int handler, int endpoint, byte[] payload) {
+        return frame(flags, stackId, handler, endpoint, 1, payload);
+    }
+
+    static byte[] frame(int flags, int stackId, int handler, int endpoint, int sequence, byte[] payload) {
         boolean sequenced = (flags & FrameHeader.FLAG_SEQUENCED) != 0;
         int headerLength = sequenced ? FrameHeader.MAX_LENGTH : FrameHeader.LENGTH;
         ByteBuffer out = ByteBuffer.allocate(headerLength + payload.length);
@@ -45,7 +52,7 @@ final class FuzzFrames {
             .putShort(FrameHeader.HANDLER_OFFSET, (short) handler)
             .putInt(FrameHeader.ENDPOINT_OFFSET, endpoint);
         if (sequenced) {
-            out.putInt(FrameHeader.SEQUENCE_OFFSET, 1);
+            out.putInt(FrameHeader.SEQUENCE_OFFSET, sequence);
         }
         out.putInt(headerLength - 4, payload.length).put(headerLength, payload);
         return out.array();
@@ -61,7 +68,8 @@ final class FuzzFrames {
 
     static byte[] stackAnnouncement(int stackId, String transforms) {
         byte[] name = transforms.getBytes(StandardCharsets.US_ASCII);
-        return control(Control.STACK, ByteBuffer.allocate(1 + name.length).put((byte) stackId).put(name).array());
+        return control(Control.STACK, ByteBuffer.allocate(1 + 8 + 4 + name.length).put((byte) stackId)
+            .putLong(FLOW).putInt(1).put(name).array());
     }
 
     /** A startpoint in its in-message form, as {@link MessageBufferImpl#putStartpoint} writes it. */

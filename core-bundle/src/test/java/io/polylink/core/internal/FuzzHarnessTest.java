@@ -66,6 +66,9 @@ class FuzzHarnessTest {
         assertEquals(1, uninstalled.accepted());
         assertTrue(uninstalled.refused());
 
+        FrameHarness.Outcome flow = feed(sequences.get("seed-flow-with-a-copy"));
+        assertEquals(new FrameHarness.Outcome(4, false, 2, 0, 0), flow, "the copy of RSR 1 is not run again");
+
         FrameHarness.Outcome longStack = feed(sequences.get("seed-long-stack-announcement"));
         assertEquals(0, longStack.accepted());
         assertTrue(longStack.refused());

@@ -53,8 +53,6 @@ final class FuzzSeeds {
         seeds.put("seed-data-executor", FuzzFrames.data(endpoint, FrameHarness.SCRIPT_LATER, plainScript()));
         seeds.put("seed-data-failing-handler", FuzzFrames.data(endpoint, FrameHarness.FAILING, new byte[0]));
         seeds.put("seed-data-unknown-handler", FuzzFrames.data(endpoint, 99, new byte[] {3, 0, 0, 0, 1}));
-        seeds.put("seed-data-sequenced", FuzzFrames.frame(FrameHeader.FLAG_SEQUENCED, 0, FrameHarness.SCRIPT,
-            endpoint, plainScript()));
         seeds.put("seed-control-table", FuzzFrames.control(Control.TABLE, FuzzFrames.TCP_TABLE.bytes()));
         seeds.put("seed-control-stack", FuzzFrames.stackAnnouncement(1, RepeatTransform.NAME));
         seeds.put("seed-control-reset", FuzzFrames.control(Control.TABLE_RESET, new byte[0]));
@@ -89,6 +87,13 @@ final class FuzzSeeds {
         seeds.put("seed-uninstalled-transform", FuzzFrames.sequence(4,
             FuzzFrames.stackAnnouncement(2, "lz4+" + RepeatTransform.NAME),
             FuzzFrames.frame(0, 2, FrameHarness.SCRIPT, endpoint, plainScript())));
+        int sequenced = FrameHeader.FLAG_SEQUENCED;
+        seeds.put("seed-flow-with-a-copy", FuzzFrames.sequence(5,
+            FuzzFrames.stackAnnouncement(1, ""),
+            FuzzFrames.frame(sequenced, 1, FrameHarness.SCRIPT, endpoint, 1, plainScript()),
+            FuzzFrames.frame(sequenced | FrameHeader.FLAG_ACK_REQUEST, 1, FrameHarness.SCRIPT, endpoint, 1,
+                plainScript()),
+            FuzzFrames.frame(sequenced, 1, FrameHarness.SCRIPT, endpoint, 2, plainScript())));
         seeds.put("seed-long-stack-announcement", FuzzFrames.sequence(0,
             FuzzFrames.stackAnnouncement(3, "a" + "+a".repeat(1500)),
             FuzzFrames.frame(0, 3, FrameHarness.SCRIPT, endpoint, plainScript())));

@@ -167,14 +167,21 @@ final class PipeMethod implements CommunicationMethod {
         public void send(ByteBuffer header, ByteBuffer payload) {
             End to = other;
             if (!open || !to.open) {
+                close(); // as a real method does with a connection whose other end went
                 throw new LinkException("pipe to " + peer + " is closed");
             }
             ByteBuffer frame = ByteBuffer.allocate(header.remaining() + payload.remaining());
             frame.put(header).put(payload).flip();
             counters.sent(frame.remaining());
             try {
-                if (!to.inbox.offer(frame, 5, TimeUnit.SECONDS)) {
-                    throw new LinkException("pipe to " + peer + " stayed full for 5 s");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (!to.inbox.offer(frame, 10, TimeUnit.MILLISECONDS)) {
+                    if (!open || !to.open) {
+                        throw new LinkException("pipe to " + peer + " closed while full");
+                    }
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new LinkException("pipe to " + peer + " stayed full for 5 s");
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -89,7 +89,7 @@ class SelectionTest {
         sendAndAwait(s, 2);
 
         assertEquals("slow", chosen(s));
-        assertEquals(1, slowA.statistics().messagesSent());
+        assertEquals(2, slowA.statistics().messagesSent(), "the flow's announcement on the new connection, and the RSR");
     }
 
     @Test

@@ -213,7 +213,8 @@ class AeadLinkTest {
             String refusedThere = "aead link to context " + b.id() + " over tcp cannot send: the connection closed "
                 + "before the handshake completed; the peer may have refused this context's handshake: check that aead "
                 + "is installed there with the same psk and cipher (its log says why); the frame was not sent";
-            assertTrue(List.of(refusedHere, refusedThere).contains(refused.getMessage()), refused.getMessage());
+            assertTrue(refused.getMessage().endsWith(refusedHere) || refused.getMessage().endsWith(refusedThere),
+                refused.getMessage());
             Await.until(() -> log.lines().stream().anyMatch(l -> l.startsWith("closing tcp connection to " + a.id())),
                 Duration.ofSeconds(5), () -> "b did not log the refusal: " + log.lines());
             String atBLog = log.lines().stream().filter(l -> l.startsWith("closing tcp connection to " + a.id()))
@@ -249,8 +250,9 @@ class AeadLinkTest {
 
         try (LogCapture log = new LogCapture("io.polylink.core")) {
             // A bit in the ciphertext of the next transformed RSR frame (after header and counter).
-            taps.get(a).tamperNext(f -> (f[0] & 1) == 0 && f[1] != 0, f -> {
-                f[12 + 8 + 3] ^= 0x04;
+            WireTap tap = taps.get(a);
+            tap.tamperNext(f -> "aead".equals(tap.transforms(f)), f -> {
+                f[WireTap.headerLength(f) + 8 + 3] ^= 0x04;
                 return f;
             });
             sealed.send(1, a.allocateBuffer(64).putString("changed"));
@@ -262,16 +264,11 @@ class AeadLinkTest {
                 + "its sender, or sealed with another key"), line);
         }
         assertEquals(1, b.statistics().errors());
-        awaitClosedAtSender(a);
-        try {
-            sealed.send(1, a.allocateBuffer(64).putString("after"));
-        } catch (LinkException reported) {
-            // The core reports the closed connection once to the next send, if it knows why by then.
-            assertTrue(reported.getMessage().endsWith("failed: peer closed the connection"), reported.getMessage());
-            sealed.send(1, a.allocateBuffer(64).putString("after"));
-        }
-        Await.until(() -> seen.size() == 2, Duration.ofSeconds(5), () -> "after the changed frame: " + seen);
-        assertEquals(List.of("first", "after"), seen);
+        // The sender sends the RSR again, as it was, over a new connection with a new session.
+        Await.until(() -> seen.size() == 2, Duration.ofSeconds(5), () -> "changed RSR not sent again: " + seen);
+        sealed.send(1, a.allocateBuffer(64).putString("after"));
+        Await.until(() -> seen.size() == 3, Duration.ofSeconds(5), () -> "after the changed frame: " + seen);
+        assertEquals(List.of("first", "changed", "after"), seen);
     }
 
     @Test
@@ -324,15 +321,7 @@ class AeadLinkTest {
             () -> next.get() + " of " + accepted.get() + " accepted RSRs arrived");
         assertEquals(List.of(), problems);
         assertEquals(List.of("aead/tcp", "tcp", "aead/tcp"), stacks);
-        // The core may hand a frame to a session it is closing; b refuses the hello of a's new
-        // session on the old connection, which a sees as a failed send; and the core reports the
-        // closed connection once to the next send. None of these sends anything.
-        assertTrue(failures.size() <= 4, failures::toString);
-        for (PolylinkException f : failures) {
-            assertTrue(f instanceof LinkException && (f.getMessage().contains("the frame was not sent")
-                || f.getMessage().endsWith("failed: peer closed the connection")), f.toString());
-        }
-        System.out.println("sends refused during the swap: " + failures.stream().map(Throwable::getMessage).toList());
+        assertEquals(List.of(), failures, "the flow moves without failing a send");
     }
 
     @Test

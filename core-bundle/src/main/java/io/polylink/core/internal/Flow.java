@@ -1,0 +1,442 @@
+package io.polylink.core.internal;
+
+import io.polylink.ContextId;
+import io.polylink.Explanation;
+import io.polylink.LinkException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The ordered, acknowledged stream of RSRs from this context to one peer under one table and one
+ * set of link settings: every startpoint target with the same three shares it, and so one
+ * selection and one order.
+ *
+ * <p>Each RSR gets the next sequence number and a copy of it is kept until the peer acknowledges
+ * it. When the flow moves (its method or a transform left, was replaced, its connection broke, or
+ * a preferable entry became usable), it announces itself on the new connection and sends every
+ * unacknowledged RSR again, in order, before anything new; the peer drops the copies it already
+ * delivered. So a method can go while RSRs flow and none is lost, duplicated or reordered.
+ *
+ * <p>Acknowledgements arrive on receiving threads and never take the flow's lock: a sender may
+ * hold it while blocked on a full connection that only a receiving thread can drain.
+ */
+final class Flow {
+
+    /** What makes targets share a flow. */
+    record Key(ContextId peer, EncodedTable table, LinkOptions options) {}
+
+    /** Where a flow's RSRs go: a stack over a channel, or plain {@code local}. */
+    record Binding(Channel channel, StackBinding stack) {
+        static final Binding LOCAL = new Binding(null, null);
+    }
+
+    /** Ask for an acknowledgement at least this often, so copies are dropped while RSRs flow. */
+    private static final int ACK_EVERY = 64;
+    private static final int ACK_EVERY_BYTES = 256 * 1024;
+    /** Beyond these the peer is not acknowledging: senders wait rather than keep copying. */
+    private static final int MAX_PENDING = 1 << 16;
+    private static final long MAX_PENDING_BYTES = 64L << 20;
+    private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How often a flow that fell back looks whether an earlier entry became usable. */
+    private static final long PROBE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int MOVE_ATTEMPTS = 3;
+    private static final VarHandle ACKED;
+
+    static {
+        try {
+            ACKED = MethodHandles.lookup().findVarHandle(Flow.class, "acked", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A numbered RSR kept until acknowledged; recycled after. */
+    private static final class Pending {
+        int sequence;
+        int endpoint;
+        int handler;
+        byte[] bytes = new byte[64];
+        int length;
+        EncodedTable[] tables;
+        int tableCount;
+    }
+
+    private final ContextRuntime runtime;
+    private final Key key;
+    private final long id;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private final ArrayDeque<Pending> spare = new ArrayDeque<>();
+    private long pendingBytes;
+    private int next = 1;
+    private int lastRequest;
+    private long bytesSinceRequest;
+    @SuppressWarnings("unused") // through ACKED
+    private volatile int acked;
+    private volatile Thread waiter;
+
+    private Binding binding;
+    private int generation;
+    private volatile Explanation explanation;
+    private int chosenIndex;
+    private java.util.BitSet connectFailed = new java.util.BitSet();
+    private long probeAt;
+    private int lastEndpoint;
+    private volatile boolean retired;
+
+    Flow(ContextRuntime runtime, Key key, long id) {
+        this.runtime = runtime;
+        this.key = key;
+        this.id = id;
+    }
+
+    long id() {
+        return id;
+    }
+
+    Key key() {
+        return key;
+    }
+
+    boolean retired() {
+        return retired;
+    }
+
+    /** The sequence number the peer should expect first on a connection this flow moves to. */
+    int firstUnacknowledged() {
+        return pending.isEmpty() ? next : pending.peekFirst().sequence;
+    }
+
+    /**
+     * Binds the flow if it is not bound for the context's current generation.
+     *
+     * @return the route for one target and the explanation of the binding
+     * @throws io.polylink.NoApplicableMethodException if no entry can be used
+     */
+    Selector.Selection<Route> route(int endpoint) {
+        lock.lock();
+        try {
+            if (stale()) {
+                bind(endpoint);
+            }
+            Route route = binding == Binding.LOCAL
+                ? new LocalRoute(runtime, endpoint, generation)
+                : new FlowRoute(this, endpoint, generation);
+            return new Selector.Selection<>(explanation(endpoint), route, connectFailed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return why the flow is where it is, for one of its targets; {@code null} before it is bound */
+    Explanation explanation(int endpoint) {
+        Explanation e = explanation;
+        return e == null || e.endpoint() == endpoint ? e
+            : new Explanation(e.target(), endpoint, e.policy(), e.entries());
+    }
+
+    /** Numbers and sends one RSR; see {@link io.polylink.Startpoint#send}. */
+    void send(int endpoint, int handler, MessageBufferImpl message) {
+        lock.lock();
+        try {
+            if (retired) {
+                runtime.revive(this);
+                retired = false;
+            }
+            trim();
+            if (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
+                awaitAcknowledgements(endpoint);
+            }
+            if (stale() || probeDue()) {
+                bind(endpoint);
+            }
+            if (binding == Binding.LOCAL) {
+                new LocalRoute(runtime, endpoint, generation).send(handler, message);
+                return;
+            }
+            Pending p = record(endpoint, handler, message);
+            try {
+                transmit(p, false);
+            } catch (RuntimeException failed) {
+                if (!(failed instanceof LinkException) && !stale()) {
+                    // The frame itself was refused (a transform failed on it); the flow is fine.
+                    forgetLast(p);
+                    throw failed;
+                }
+                try {
+                    bind(endpoint);
+                } catch (RuntimeException noRoute) {
+                    noRoute.addSuppressed(failed);
+                    forgetLast(p);
+                    throw noRoute;
+                }
+            }
+            if (binding.channel().deliversOnSend()) {
+                trimAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
+    void acknowledged(int sequence) {
+        int current;
+        do {
+            current = (int) ACKED.getVolatile(this);
+            if (sequence - current <= 0) {
+                return;
+            }
+        } while (!ACKED.compareAndSet(this, current, sequence));
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    /**
+     * Lets go of a departed method or transform: the binding goes, so nothing of it stays
+     * reachable, and RSRs waiting for acknowledgement are sent again now over what is left, since
+     * nothing else would send them until the application sends again.
+     */
+    void departed(String methodOrTransform) {
+        lock.lock();
+        try {
+            if (binding != null && binding.channel() != null && uses(binding, methodOrTransform)) {
+                binding = null;
+            }
+        } finally {
+            lock.unlock();
+        }
+        recover();
+    }
+
+    private static boolean uses(Binding b, String name) {
+        return b.channel().connection().method().equals(name)
+            || java.util.Arrays.asList(b.stack().transforms().split("\\+")).contains(name);
+    }
+
+    /** What a flow wants done after one of the context's channels closed. */
+    enum AfterClose { NOTHING, RETIRED, MOVE }
+
+    /**
+     * A channel closed: a flow on it with nothing unacknowledged retires; one with RSRs the peer
+     * may not have asks to be moved (by {@link #recover()}, off the closing thread) so they are
+     * sent again without waiting for the application's next send.
+     */
+    AfterClose closed(Channel channel) {
+        if (!lock.tryLock()) {
+            return AfterClose.NOTHING; // a sender has it and will find the channel closed itself
+        }
+        try {
+            if (binding == null || binding.channel() != channel) {
+                return AfterClose.NOTHING;
+            }
+            trim();
+            if (!pending.isEmpty()) {
+                return runtime.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
+            }
+            binding = null;
+            retired = true;
+            return AfterClose.RETIRED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends again what waits for acknowledgement, over whatever selection finds now. */
+    void recover() {
+        lock.lock();
+        try {
+            if (!retired && !runtime.closing() && !pending.isEmpty() && stale()) {
+                bind(lastEndpoint);
+            }
+        } catch (RuntimeException e) {
+            runtime.flowStranded(this, pending.size(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the unacknowledged RSRs and what the flow is bound to, for the shell */
+    String describe() {
+        lock.lock();
+        try {
+            trim();
+            String where = binding == null ? "unbound"
+                : binding == Binding.LOCAL ? "local"
+                : (binding.stack().transforms().isEmpty() ? "" : binding.stack().transforms().replace('+', '/') + "/")
+                    + binding.channel().connection().method();
+            return String.format("%016x %-36s %-12s %8d %8d", id, key.peer(), where, next - 1, pending.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean stale() {
+        return binding == null || generation != runtime.generation()
+            || binding.channel() != null && !binding.channel().isOpen();
+    }
+
+    /** A flow on a later entry than the first looks again, now and then, for a better one. */
+    private boolean probeDue() {
+        if (chosenIndex <= 0 || System.nanoTime() - probeAt < 0) {
+            return false;
+        }
+        probeAt = System.nanoTime() + PROBE_NANOS;
+        int better = Selector.explain(runtime, key.peer(), lastEndpoint, key.table().table(), key.options())
+            .chosen().map(Explanation.Entry::index).orElse(-1);
+        // An entry refused only because connecting failed stays refused: trying it each second
+        // would stall the sender for a connect timeout each time.
+        return better >= 0 && better < chosenIndex && !connectFailed.get(better);
+    }
+
+    /**
+     * Selects, binds and sends again everything unacknowledged; a few attempts if the new
+     * connection fails at once. Caller holds the lock.
+     */
+    private void bind(int endpoint) {
+        lastEndpoint = endpoint;
+        RuntimeException last = null;
+        for (int attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
+            int now = runtime.generation();
+            binding = null;
+            Selector.Selection<Binding> s = Selector.select(runtime, key.peer(), endpoint, key.table().table(),
+                key.options(), chosen -> runtime.bind(this, chosen));
+            binding = s.value();
+            generation = now;
+            explanation = s.explanation();
+            chosenIndex = s.chosenIndex();
+            connectFailed = s.connectFailed();
+            probeAt = System.nanoTime() + PROBE_NANOS;
+            if (binding == Binding.LOCAL) {
+                if (!pending.isEmpty()) {
+                    throw new IllegalStateException(this + " chose plain local with RSRs unacknowledged");
+                }
+                return;
+            }
+            try {
+                for (Pending p : pending) {
+                    transmit(p, p == pending.peekLast());
+                }
+                if (binding.channel().deliversOnSend()) {
+                    trimAll();
+                }
+                return;
+            } catch (RuntimeException e) {
+                last = e;
+            }
+        }
+        binding = null;
+        throw new LinkException(this + " found no working connection in " + MOVE_ATTEMPTS + " attempts: "
+            + last.getMessage(), last);
+    }
+
+    /** @param requestAck whether to ask for an acknowledgement whatever the counts say */
+    private void transmit(Pending p, boolean requestAck) {
+        int flags = FrameHeader.FLAG_SEQUENCED;
+        if (requestAck || p.sequence - lastRequest >= ACK_EVERY || bytesSinceRequest >= ACK_EVERY_BYTES
+            || pending.size() >= MAX_PENDING / 2) {
+            flags |= FrameHeader.FLAG_ACK_REQUEST;
+            lastRequest = p.sequence;
+            bytesSinceRequest = 0;
+        }
+        bytesSinceRequest += p.length;
+        binding.channel().send(binding.stack(), p.endpoint, p.handler, flags, p.sequence,
+            ByteBuffer.wrap(p.bytes, 0, p.length), p.tables, p.tableCount);
+    }
+
+    private Pending record(int endpoint, int handler, MessageBufferImpl message) {
+        Pending p = spare.isEmpty() ? new Pending() : spare.poll();
+        ByteBuffer payload = message.payload();
+        int length = payload.remaining();
+        if (p.bytes.length < length) {
+            p.bytes = new byte[Math.max(length, p.bytes.length * 2)];
+        }
+        payload.get(payload.position(), p.bytes, 0, length);
+        message.releasePayload();
+        p.length = length;
+        p.sequence = next++;
+        p.endpoint = endpoint;
+        p.handler = handler;
+        p.tableCount = message.tableCount();
+        if (p.tableCount > 0) {
+            if (p.tables == null || p.tables.length < p.tableCount) {
+                p.tables = new EncodedTable[p.tableCount];
+            }
+            System.arraycopy(message.tables(), 0, p.tables, 0, p.tableCount);
+        }
+        pending.addLast(p);
+        pendingBytes += length;
+        return p;
+    }
+
+    /**
+     * Drops an RSR its sender is told failed. Its number is not reused: the peer may have it, and
+     * would take a different RSR under the same number for a copy. The peer skips the gap.
+     */
+    private void forgetLast(Pending p) {
+        if (pending.peekLast() == p) {
+            pending.pollLast();
+            recycle(p);
+        }
+    }
+
+    private void trim() {
+        int upTo = (int) ACKED.getVolatile(this);
+        Pending p;
+        while ((p = pending.peekFirst()) != null && p.sequence - upTo <= 0) {
+            recycle(pending.pollFirst());
+        }
+    }
+
+    /** For a connection that delivers before its send returns: nothing to keep. */
+    private void trimAll() {
+        Pending p;
+        while ((p = pending.pollFirst()) != null) {
+            recycle(p);
+        }
+    }
+
+    private void recycle(Pending p) {
+        pendingBytes -= p.length;
+        if (p.tableCount > 0) {
+            java.util.Arrays.fill(p.tables, 0, p.tableCount, null);
+            p.tableCount = 0;
+        }
+        if (p.bytes.length <= 64 * 1024 && spare.size() < ACK_EVERY * 2) {
+            spare.add(p);
+        }
+    }
+
+    /** Waits, bounded, for the peer to acknowledge; moves the flow if its connection went. */
+    private void awaitAcknowledgements(int endpoint) {
+        long deadline = System.nanoTime() + ACK_TIMEOUT_NANOS;
+        waiter = Thread.currentThread();
+        try {
+            while (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
+                if (stale()) {
+                    bind(endpoint);
+                } else if (System.nanoTime() - deadline > 0) {
+                    throw new LinkException(this + ": the peer acknowledged nothing for "
+                        + TimeUnit.NANOSECONDS.toSeconds(ACK_TIMEOUT_NANOS) + " s while " + pending.size()
+                        + " RSRs (" + pendingBytes + " bytes) wait; it is not reading, or its method lost them");
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                trim();
+            }
+        } finally {
+            waiter = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "flow " + Long.toHexString(id) + " to " + key.peer();
+    }
+}
