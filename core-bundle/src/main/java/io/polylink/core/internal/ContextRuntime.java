@@ -395,7 +395,21 @@ final class ContextRuntime implements Context, InboundSink {
         return flows.values().stream().map(Flow::describe).sorted().toList();
     }
 
-    void flowStranded(Flow flow, int waiting, RuntimeException why) {
+    /** @return why the flow whose hex id starts with {@code prefix} is on its stack */
+    String explainFlow(String prefix) {
+        List<Flow> matching = flows.values().stream()
+            .filter(f -> String.format("%016x", f.id()).startsWith(prefix.toLowerCase())).toList();
+        if (matching.size() != 1) {
+            return (matching.isEmpty() ? "no link" : matching.size() + " links") + " with an id starting '"
+                + prefix + "'; polylink:links lists them";
+        }
+        Flow flow = matching.get(0);
+        io.polylink.Explanation e = flow.explanation(0);
+        return flow + (e == null ? ": not bound yet" : "\n" + e.entries().stream()
+            .map(x -> "  " + (x.index() + 1) + ". " + x).collect(java.util.stream.Collectors.joining("\n")));
+    }
+
+        void flowStranded(Flow flow, int waiting, RuntimeException why) {
         log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a method to "
             + "send them again on the next send: " + why.getMessage(), null);
     }

@@ -437,6 +437,6 @@ final class Flow {
 
     @Override
     public String toString() {
-        return "flow " + Long.toHexString(id) + " to " + key.peer();
+        return String.format("flow %016x to %s", id, key.peer());
     }
 }

@@ -22,6 +22,8 @@ import org.osgi.service.component.annotations.Reference;
     "osgi.command.function=methods",
     "osgi.command.function=table",
     "osgi.command.function=stats",
+    "osgi.command.function=links",
+    "osgi.command.function=explain",
     "osgi.command.function=ping"})
 public final class ShellCommands {
 
@@ -59,6 +61,25 @@ public final class ShellCommands {
                 method == null ? "(not installed)" : method.describe(d.address())));
         }
         return out.toString();
+    }
+
+    /**
+     * polylink:links — this context's outgoing flows: one per peer, table and link settings, with
+     * the stack each travels on now, the last sequence number sent and how many wait for the
+     * peer's acknowledgement.
+     */
+    public String links() {
+        ContextRuntime runtime = (ContextRuntime) context;
+        StringBuilder out = new StringBuilder(String.format("%-16s %-36s %-12s %8s %8s%n",
+            "LINK", "PEER", "STACK", "SENT", "UNACKED"));
+        runtime.describeFlows().forEach(line -> out.append(line).append('\n'));
+        return out.toString();
+    }
+
+    /** polylink:explain link — why a link (a prefix of its id, from {@code links}) is on its stack. */
+    public String explain(String link) {
+        ContextRuntime runtime = (ContextRuntime) context;
+        return runtime.explainFlow(link);
     }
 
     /** polylink:stats — RSRs, bytes and errors of the context and of each method. */

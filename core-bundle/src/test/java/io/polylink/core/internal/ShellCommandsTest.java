@@ -37,4 +37,18 @@ class ShellCommandsTest {
         assertTrue(stats.lines().anyMatch(l -> l.matches("context\\s+20\\s+\\d+\\s+20\\s+\\d+\\s+0")), stats);
         assertThrows(IllegalArgumentException.class, () -> shell.ping(b.systemStartpoint().toText(), 1, 0));
     }
+
+    @Test
+    void linksListEachFlowAndExplainSaysWhyItIsOnItsStack() {
+        shell.ping(b.systemStartpoint().toText(), 8, 3);
+        String links = shell.links();
+        String[] lines = links.split("\n");
+        assertTrue(lines[0].matches("LINK\\s+PEER\\s+STACK\\s+SENT\\s+UNACKED"), links);
+        assertTrue(lines.length == 2 && lines[1].matches("[0-9a-f]{16} " + b.context().id() + "\\s+pipe\\s+3\\s+\\d+"),
+            links);
+        String explained = shell.explain(lines[1].substring(0, 6));
+        assertTrue(explained.matches("(?s)flow [0-9a-f]+ to " + b.context().id()
+            + "\n  1\\. local refused \\(other context\\)\n  2\\. pipe chosen \\(pipe in this JVM\\)"), explained);
+        assertTrue(shell.explain("zz").startsWith("no link with an id starting 'zz'"), shell.explain("zz"));
+    }
 }
