@@ -343,23 +343,17 @@ final class ContextRuntime implements Context, InboundSink {
 
     /** @return the flow for targets in {@code peer} with this table and these settings */
     Flow flow(ContextId peer, EncodedTable table, LinkOptions options) {
-        return flows.computeIfAbsent(new Flow.Key(peer, table, options), this::newFlow);
+        return flows.computeIfAbsent(new Flow.Key(peer, table.id(), options), key -> newFlow(key, table));
     }
 
-    private Flow newFlow(Flow.Key key) {
+    private Flow newFlow(Flow.Key key, EncodedTable table) {
         long flowId;
         Flow flow;
         do {
             flowId = java.util.concurrent.ThreadLocalRandom.current().nextLong();
-            flow = new Flow(this, key, flowId);
+            flow = new Flow(this, key, table, flowId);
         } while (flowsById.putIfAbsent(flowId, flow) != null);
         return flow;
-    }
-
-    /** A retired flow asked to send again: it takes its place back unless another did. */
-    void revive(Flow flow) {
-        flowsById.put(flow.id(), flow);
-        flows.putIfAbsent(flow.key(), flow);
     }
 
     /** Binds a flow to a chosen entry, connecting if needed. */

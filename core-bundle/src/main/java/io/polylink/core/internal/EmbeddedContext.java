@@ -53,7 +53,12 @@ public final class EmbeddedContext implements AutoCloseable {
         return this;
     }
 
-    /** Stops and removes a method. @return this */
+    /** @return the installed method of that name, or {@code null} */
+    public CommunicationMethod method(String name) {
+        return runtime.method(name);
+    }
+
+        /** Stops and removes a method. @return this */
     public EmbeddedContext remove(CommunicationMethod method) {
         runtime.removeMethod(method);
         return this;

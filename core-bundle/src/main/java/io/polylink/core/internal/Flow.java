@@ -27,8 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Flow {
 
-    /** What makes targets share a flow. */
-    record Key(ContextId peer, EncodedTable table, LinkOptions options) {}
+    /**
+     * What makes targets share a flow. The table by its id, not its instance: each connection
+     * decodes its own copy of a table, and copies of one table must share one flow.
+     */
+    record Key(ContextId peer, long table, LinkOptions options) {}
 
     /** Where a flow's RSRs go: a stack over a channel, or plain {@code local}. */
     record Binding(Channel channel, StackBinding stack) {
@@ -45,6 +48,8 @@ final class Flow {
     /** How often a flow that fell back looks whether an earlier entry became usable. */
     private static final long PROBE_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int MOVE_ATTEMPTS = 3;
+    /** Copies kept for reuse: enough for a burst between acknowledgements, little when idle. */
+    private static final int MAX_SPARE = 16;
     private static final VarHandle ACKED;
 
     static {
@@ -68,6 +73,7 @@ final class Flow {
 
     private final ContextRuntime runtime;
     private final Key key;
+    private final EncodedTable table;
     private final long id;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -80,7 +86,7 @@ final class Flow {
     private volatile int acked;
     private volatile Thread waiter;
 
-    private Binding binding;
+    private volatile Binding binding;
     private int generation;
     private volatile Explanation explanation;
     private int chosenIndex;
@@ -88,10 +94,13 @@ final class Flow {
     private long probeAt;
     private int lastEndpoint;
     private volatile boolean retired;
+    /** Why the flow's last connection failed, until it is bound again: said if moving fails. */
+    private volatile String brokenBy;
 
-    Flow(ContextRuntime runtime, Key key, long id) {
+    Flow(ContextRuntime runtime, Key key, EncodedTable table, long id) {
         this.runtime = runtime;
         this.key = key;
+        this.table = table;
         this.id = id;
     }
 
@@ -101,6 +110,10 @@ final class Flow {
 
     Key key() {
         return key;
+    }
+
+    EncodedTable table() {
+        return table;
     }
 
     boolean retired() {
@@ -119,6 +132,9 @@ final class Flow {
      * @throws io.polylink.NoApplicableMethodException if no entry can be used
      */
     Selector.Selection<Route> route(int endpoint) {
+        if (retired) {
+            return runtime.flow(key.peer(), table, key.options()).route(endpoint);
+        }
         lock.lock();
         try {
             if (stale()) {
@@ -126,7 +142,7 @@ final class Flow {
             }
             Route route = binding == Binding.LOCAL
                 ? new LocalRoute(runtime, endpoint, generation)
-                : new FlowRoute(this, endpoint, generation);
+                : new FlowRoute(runtime, this, endpoint, generation);
             return new Selector.Selection<>(explanation(endpoint), route, connectFailed);
         } finally {
             lock.unlock();
@@ -140,13 +156,17 @@ final class Flow {
             : new Explanation(e.target(), endpoint, e.policy(), e.entries());
     }
 
-    /** Numbers and sends one RSR; see {@link io.polylink.Startpoint#send}. */
-    void send(int endpoint, int handler, MessageBufferImpl message) {
+    /**
+     * Numbers and sends one RSR; see {@link io.polylink.Startpoint#send}.
+     *
+     * @return {@code false}, sending nothing, if the flow retired: the caller sends through the
+     *     context's flow for the key, which never has another one beside it
+     */
+    boolean send(int endpoint, int handler, MessageBufferImpl message) {
         lock.lock();
         try {
             if (retired) {
-                runtime.revive(this);
-                retired = false;
+                return false;
             }
             trim();
             if (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
@@ -157,14 +177,15 @@ final class Flow {
             }
             if (binding == Binding.LOCAL) {
                 new LocalRoute(runtime, endpoint, generation).send(handler, message);
-                return;
+                return true;
             }
             Pending p = record(endpoint, handler, message);
             try {
                 transmit(p, false);
             } catch (RuntimeException failed) {
-                if (!(failed instanceof LinkException) && !stale()) {
-                    // The frame itself was refused (a transform failed on it); the flow is fine.
+                if (!stale()) {
+                    // The connection refused this frame (full, or a transform failed on it) and
+                    // stays usable: the sender hears of it, the flow carries on.
                     forgetLast(p);
                     throw failed;
                 }
@@ -179,6 +200,7 @@ final class Flow {
             if (binding.channel().deliversOnSend()) {
                 trimAll();
             }
+            return true;
         } finally {
             lock.unlock();
         }
@@ -231,12 +253,19 @@ final class Flow {
      */
     AfterClose closed(Channel channel) {
         if (!lock.tryLock()) {
+            Binding b = binding;
+            Throwable cause = channel.failure();
+            if (b != null && b.channel() == channel && cause != null) {
+                brokenBy = channel + " failed: " + cause.getMessage();
+            }
             return AfterClose.NOTHING; // a sender has it and will find the channel closed itself
         }
         try {
             if (binding == null || binding.channel() != channel) {
                 return AfterClose.NOTHING;
             }
+            Throwable cause = channel.failure();
+            brokenBy = cause == null ? null : channel + " failed: " + cause.getMessage();
             trim();
             if (!pending.isEmpty()) {
                 return runtime.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
@@ -289,7 +318,7 @@ final class Flow {
             return false;
         }
         probeAt = System.nanoTime() + PROBE_NANOS;
-        int better = Selector.explain(runtime, key.peer(), lastEndpoint, key.table().table(), key.options())
+        int better = Selector.explain(runtime, key.peer(), lastEndpoint, table.table(), key.options())
             .chosen().map(Explanation.Entry::index).orElse(-1);
         // An entry refused only because connecting failed stays refused: trying it each second
         // would stall the sender for a connect timeout each time.
@@ -306,8 +335,16 @@ final class Flow {
         for (int attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
             int now = runtime.generation();
             binding = null;
-            Selector.Selection<Binding> s = Selector.select(runtime, key.peer(), endpoint, key.table().table(),
-                key.options(), chosen -> runtime.bind(this, chosen));
+            Selector.Selection<Binding> s;
+            try {
+                s = Selector.select(runtime, key.peer(), endpoint, table.table(), key.options(),
+                    chosen -> runtime.bind(this, chosen));
+            } catch (io.polylink.PolylinkException e) {
+                String broken = brokenBy;
+                throw broken == null ? e : new LinkException(broken + "; and no other way to the peer works: "
+                    + e.getMessage(), e);
+            }
+            brokenBy = null;
             binding = s.value();
             generation = now;
             explanation = s.explanation();
@@ -409,7 +446,7 @@ final class Flow {
             java.util.Arrays.fill(p.tables, 0, p.tableCount, null);
             p.tableCount = 0;
         }
-        if (p.bytes.length <= 64 * 1024 && spare.size() < ACK_EVERY * 2) {
+        if (p.bytes.length <= 64 * 1024 && spare.size() < MAX_SPARE) {
             spare.add(p);
         }
     }

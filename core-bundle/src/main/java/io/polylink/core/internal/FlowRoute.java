@@ -3,11 +3,13 @@ package io.polylink.core.internal;
 /** One target's way into its flow: the flow numbers, keeps and sends. */
 final class FlowRoute implements Route {
 
+    private final ContextRuntime runtime;
     private final Flow flow;
     private final int endpoint;
     private final int generation;
 
-    FlowRoute(Flow flow, int endpoint, int generation) {
+    FlowRoute(ContextRuntime runtime, Flow flow, int endpoint, int generation) {
+        this.runtime = runtime;
         this.flow = flow;
         this.endpoint = endpoint;
         this.generation = generation;
@@ -25,6 +27,13 @@ final class FlowRoute implements Route {
 
     @Override
     public void send(int handler, MessageBufferImpl message) {
-        flow.send(endpoint, handler, message);
+        Flow current = flow;
+        // A flow retires only with nothing unacknowledged, so its successor carries on in order.
+        for (int attempt = 0; !current.send(endpoint, handler, message); attempt++) {
+            if (attempt == 8) {
+                throw new io.polylink.LinkException(flow + " keeps retiring under the sender");
+            }
+            current = runtime.flow(current.key().peer(), current.table(), current.key().options());
+        }
     }
 }

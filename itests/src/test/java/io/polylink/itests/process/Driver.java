@@ -32,18 +32,32 @@ final class Driver implements AutoCloseable {
 
     /** @param shm the shm method's properties, or empty for no shm; the directory defaults to the installation's */
     Driver(Path home, Map<String, Object> shm) {
+        this(home, shm, Map.of());
+    }
+
+    /** @param tcp properties of the tcp method besides its loopback bind address */
+    Driver(Path home, Map<String, Object> shm, Map<String, Object> tcp) {
         EmbeddedContext context = EmbeddedContext.open();
         if (!shm.isEmpty()) {
             Map<String, Object> properties = new java.util.HashMap<>(shm);
             properties.putIfAbsent("directory", Installation.shmDirectory(home).toString());
             context.add(new ShmMethod(properties), 20);
         }
-        embedded = context.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50)
+        Map<String, Object> tcpProperties = new java.util.HashMap<>(tcp);
+        tcpProperties.put("bindAddress", "127.0.0.1");
+        // Short, so a link to a stopped peer fails within the tests' bounds rather than after 2 s.
+        tcpProperties.putIfAbsent("connectTimeoutMs", "500");
+        embedded = context.add(new TcpMethod(tcpProperties), 50)
             .registry(new DirectoryNameRegistry(home.resolve("registry")));
     }
 
     Context context() {
         return embedded.context();
+    }
+
+    /** For adding and removing the driver's methods and transforms. */
+    EmbeddedContext embedded() {
+        return embedded;
     }
 
     /** Looks a node up, waiting until what it published offers tcp. */
