@@ -40,8 +40,9 @@ import org.osgi.service.component.annotations.Reference;
  * <p>A bundle already in the framework that declares the capability is never installed again nor
  * started: whoever stopped it meant it (an update in progress, an operator).
  */
+// immediate: it must attach to the context whether or not anyone uses the service (the shell, FileInstall)
 @Component(service = Provisioner.class, configurationPid = "io.polylink.core",
-    configurationPolicy = ConfigurationPolicy.OPTIONAL)
+    configurationPolicy = ConfigurationPolicy.OPTIONAL, immediate = true)
 public final class Provisioner implements InstallOnDemand {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.core");
