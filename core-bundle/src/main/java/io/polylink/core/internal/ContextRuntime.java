@@ -66,6 +66,8 @@ final class ContextRuntime implements Context, InboundSink {
     private final Map<Long, Flow> flowsById = new ConcurrentHashMap<>();
     private final InboundFlows inbound = new InboundFlows();
     private final Endpoint system;
+    private final DeployedStacks deployed = new DeployedStacks();
+    private volatile InstallOnDemand onDemand = InstallOnDemand.NONE;
     private volatile SelectionPolicy policy = FirstApplicablePolicy.INSTANCE;
     private volatile NameRegistry registry;
     private volatile EncodedTable table;
@@ -261,10 +263,36 @@ final class ContextRuntime implements Context, InboundSink {
         }
     }
 
+    /** Adds the stacks of a descriptor file (deploy/NAME.method) to this context's table. */
+    synchronized void deploy(String file, List<String> stacks) {
+        if (deployed.put(file, stacks)) {
+            changed();
+        }
+    }
+
+    /** Withdraws the stacks a descriptor file added. */
+    synchronized void withdraw(String file) {
+        if (deployed.remove(file)) {
+            changed();
+        }
+    }
+
+    /** Who hears of methods and transforms selection meets but lacks ({@link Provisioner} in OSGi). */
+    void onDemand(InstallOnDemand listener) {
+        onDemand = listener;
+    }
+
+    /** @return text for the reason of a "not installed" entry; see {@link InstallOnDemand#missing} */
+    String missing(String namespace, String name) {
+        return onDemand.missing(namespace, name);
+    }
+
     /** Rebuilds the table and makes every link select again. Caller holds the lock. */
     private void changed() {
         List<Descriptor> entries = new ArrayList<>();
         entries.add(new Descriptor(LocalMethod.NAME, new byte[0]));
+        deployed.appendTo(entries, name -> methods.containsKey(name) ? methods.get(name).address() : null,
+            transforms.keySet());
         if (settings.table().isEmpty()) {
             methods.values().stream()
                 .filter(m -> !m.method().name().equals(LocalMethod.NAME))
@@ -281,7 +309,7 @@ final class ContextRuntime implements Context, InboundSink {
                 }
             }
         }
-        table = EncodedTable.of(DescriptorTable.of(entries));
+        table = EncodedTable.of(DescriptorTable.of(DeployedStacks.distinct(entries)));
         generation++;
     }
 

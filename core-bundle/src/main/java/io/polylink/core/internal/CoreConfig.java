@@ -24,4 +24,17 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "Fixed context id (a UUID), so a restarted process is the same "
         + "context to its peers; empty: a fresh random id at each start")
     String id() default "";
+
+    @AttributeDefinition(description = "Bundle repository that methods and transforms this context meets but "
+        + "lacks are installed from: path or URL of an OSGi Repository XML index (plain or gzipped), e.g. "
+        + "repo/index.xml; empty: the framework property polylink.repository, else none")
+    String repository() default "";
+
+    @AttributeDefinition(description = "Install a missing method or transform from the repository when "
+        + "selection or a descriptor file in deploy/ meets it")
+    boolean install_enabled() default true;
+
+    @AttributeDefinition(description = "Methods and transforms that may be installed that way; empty: "
+        + "whatever the repository offers")
+    String[] install_allowed() default {};
 }

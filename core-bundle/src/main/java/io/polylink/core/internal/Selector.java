@@ -145,12 +145,14 @@ final class Selector {
             }
             CommunicationMethod method = runtime.method(d.method());
             if (method == null) {
-                return new Assessment(Verdict.NOT_INSTALLED, "method " + d.method() + " is not installed here");
+                return new Assessment(Verdict.NOT_INSTALLED, "method " + d.method() + " is not installed here"
+                    + runtime.missing(InstallOnDemand.METHOD, d.method()));
             }
             for (String transform : d.transforms()) {
                 if (runtime.transform(transform) == null) {
                     return new Assessment(Verdict.NOT_INSTALLED,
-                        "transform " + transform + " is not installed here");
+                        "transform " + transform + " is not installed here"
+                            + runtime.missing(InstallOnDemand.TRANSFORM, transform));
                 }
             }
             Applicability a;

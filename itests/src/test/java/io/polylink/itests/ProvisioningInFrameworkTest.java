@@ -1,0 +1,183 @@
+package io.polylink.itests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.Context;
+import io.polylink.ContextId;
+import io.polylink.Descriptor;
+import io.polylink.Explanation;
+import io.polylink.Startpoint;
+import io.polylink.Verdict;
+import io.polylink.testkit.Await;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.test.common.annotation.InjectBundleContext;
+import org.osgi.test.common.annotation.InjectService;
+import org.osgi.test.junit5.context.BundleContextExtension;
+import org.osgi.test.junit5.service.ServiceExtension;
+
+/**
+ * A context configured with a repository index (made at build time of target/repo) installs a
+ * method it lacks when it meets one: in a startpoint it received, or in a descriptor file.
+ */
+@ExtendWith(BundleContextExtension.class)
+@ExtendWith(ServiceExtension.class)
+class ProvisioningInFrameworkTest {
+
+    @InjectBundleContext
+    BundleContext bundle;
+
+    @InjectService(timeout = 10_000)
+    ConfigurationAdmin configurations;
+
+    private Configuration core;
+    private Context context;
+
+    @BeforeEach
+    void configureTheRepository() throws Exception {
+        assertTrue(Udp.installed(bundle).isEmpty(), "udp must not be installed before the test");
+        ContextId before = Udp.context(bundle).id();
+        core = configurations.getConfiguration("io.polylink.core", "?");
+        Hashtable<String, Object> properties = new Hashtable<>();
+        properties.put("repository", Udp.index(bundle).toString());
+        core.update(properties);
+        // The core restarts with its new configuration: a new context, and a provisioner with the
+        // repository attached to it (registered after it, as it needs it). SCR reconfigures the two
+        // components one after the other, in either order.
+        awaitRestart(before, Udp.index(bundle).toString());
+        context = Udp.context(bundle);
+    }
+
+    /** Waits for a new context with a provisioner of this repository ("": none) registered after it. */
+    private void awaitRestart(ContextId before, String repository) {
+        Await.until(() -> {
+            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.Provisioner)");
+            ServiceReference<?> context = reference("(objectClass=io.polylink.Context)");
+            return provisioner != null && context != null && !Udp.context(bundle).id().equals(before)
+                && repository.equals(provisioner.getProperty("repository"))
+                && (Long) provisioner.getProperty("service.id") > (Long) context.getProperty("service.id");
+        }, Duration.ofSeconds(10), () -> "the core did not restart with repository=" + repository + "; provisioners: "
+            + describe("(objectClass=io.polylink.core.internal.Provisioner)") + ", contexts: "
+            + describe("(objectClass=io.polylink.Context)"));
+    }
+
+    private String describe(String filter) {
+        try {
+            ServiceReference<?>[] refs = bundle.getServiceReferences((String) null, filter);
+            return refs == null ? "none" : java.util.Arrays.stream(refs).map(r -> "id " + r.getProperty("service.id")
+                + " repository=" + r.getProperty("repository")).toList().toString();
+        } catch (InvalidSyntaxException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private ServiceReference<?> reference(String filter) {
+        try {
+            ServiceReference<?>[] refs = bundle.getServiceReferences((String) null, filter);
+            return refs == null ? null : refs[0];
+        } catch (InvalidSyntaxException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @AfterEach
+    void uninstallAndForgetTheRepository() throws Exception {
+        for (Bundle b = Udp.installed(bundle).orElse(null); b != null; b = Udp.installed(bundle).orElse(null)) {
+            b.uninstall();
+        }
+        ContextId before = Udp.context(bundle).id();
+        core.delete();
+        awaitRestart(before, "");
+        Await.until(() -> Await.threads("polylink-udp").isEmpty() && Await.threads("polylink-provision").isEmpty(),
+            Duration.ofSeconds(10), () -> "threads left: " + Await.threads("polylink-"));
+    }
+
+    @Test
+    void aStartpointListingAMissingMethodFirstGetsItInstalledFromTheRepositoryAndTheLinkUsesIt() throws Exception {
+        String name = "inner-" + UUID.randomUUID();
+        Path storage = Files.createTempDirectory("polylink-inner-");
+        try (InnerFramework inner = InnerFramework.start(bundle, storage, name, Udp.jar(bundle))) {
+            Startpoint toInner = Udp.lookupWithUdp(context, name);
+            assertEquals("udp", toInner.targets().get(0).table().entries().get(1).stack(),
+                "the inner context lists udp right after local: " + toInner.targets());
+
+            Explanation first = toInner.explain().get(0);
+
+            assertEquals(Verdict.NOT_INSTALLED, first.entries().get(1).verdict(), first.toString());
+            assertEquals("method udp is not installed here; installing it from " + Udp.index(bundle).toUri(),
+                first.entries().get(1).reason());
+            Await.until(() -> toInner.explain().get(0).chosen().map(e -> e.descriptor().stack()).orElse("")
+                .equals("udp"), Duration.ofSeconds(20), () -> "udp was not installed and chosen: "
+                + toInner.explain().get(0));
+            Udp.echoes(context, toInner, 100);
+            assertEquals("udp chosen (loopback datagrams)", toInner.explain().get(0).entries().get(1).toString());
+            Bundle installed = Udp.installed(bundle).orElseThrow();
+            assertEquals(Bundle.ACTIVE, installed.getState());
+            assertTrue(installed.getLocation().endsWith("/repo/polylink-example-method-udp.jar"), installed.getLocation());
+        } finally {
+            deleteTree(storage);
+        }
+    }
+
+    @Test
+    void aMethodTheRepositoryLacksIsAClearErrorNamingItAndWhereItLooked() {
+        Startpoint s = context.createEndpoint().startpoint()
+            .editTable(t -> t.insert(0, new Descriptor("carrier-pigeon", new byte[1])));
+
+        assertEquals("method carrier-pigeon is not installed here; installing it from " + Udp.index(bundle).toUri(),
+            s.explain().get(0).entries().get(0).reason());
+        Await.until(() -> s.explain().get(0).entries().get(0).reason().contains("cannot install"),
+            Duration.ofSeconds(20), () -> s.explain().get(0).toString());
+
+        String reason = s.explain().get(0).entries().get(0).reason();
+        assertTrue(reason.startsWith("method carrier-pigeon is not installed here; cannot install it: no bundle in "
+            + "repository " + Udp.index(bundle).toUri() + " (1 resources) provides polylink.method=carrier-pigeon; "
+            + "add one whose manifest says 'Provide-Capability: polylink.method;polylink.method=carrier-pigeon'"),
+            reason);
+        assertTrue(reason.endsWith("(tried 1 time; next try in 1 s)"), reason);
+        assertEquals("local", s.explain().get(0).chosen().orElseThrow().descriptor().stack(), "the link goes on over local");
+    }
+
+    @Test
+    void aDescriptorFileAddsItsStackToTheTableInstallingTheMethodAndRemovingItWithdrawsBoth() throws Exception {
+        try (DeployDirectory deploy = new DeployDirectory(configurations)) {
+            deploy.write("udp.method", "# reach this context over the example udp method\nudp\n");
+
+            Await.until(() -> stacks().equals(List.of("local", "udp")), Duration.ofSeconds(20),
+                () -> "udp not installed and added after local: " + stacks());
+            assertTrue(Udp.installed(bundle).isPresent());
+
+            deploy.remove("udp.method");
+
+            Await.until(() -> stacks().equals(List.of("local")) && Udp.installed(bundle).isEmpty(),
+                Duration.ofSeconds(20), () -> "udp not withdrawn with its file: " + stacks() + ", "
+                    + Udp.installed(bundle));
+        }
+    }
+
+    private List<String> stacks() {
+        return context.descriptorTable().entries().stream().map(Descriptor::stack).toList();
+    }
+
+    private static void deleteTree(Path root) throws Exception {
+        try (var files = Files.walk(root)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
