@@ -1,8 +1,6 @@
 package io.polylink.bench.internal.pingpong;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.polylink.bench.internal.LoadAverage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -122,7 +120,7 @@ public final class PingPongCommand {
         }
         int cpus = Runtime.getRuntime().availableProcessors();
         String wait = options.waitOn(cpus);
-        String loadBefore = load();
+        String loadBefore = LoadAverage.now();
         System.err.println("pingpong: load average before: " + loadBefore);
         List<SizeResult> results = new ArrayList<>();
         boolean failed = false;
@@ -134,7 +132,7 @@ public final class PingPongCommand {
                 System.err.println("pingpong: " + impl + " failed: " + e.getMessage());
             }
         }
-        String loadAfter = load();
+        String loadAfter = LoadAverage.now();
         System.err.println("pingpong: load average after: " + loadAfter);
         if (options.csv()) {
             ResultTable.csv(results, System.out);
@@ -200,15 +198,5 @@ public final class PingPongCommand {
         all.add(command);
         all.addAll(args);
         return all;
-    }
-
-    /** @return the 1, 5 and 15 minute load averages, or "unknown" off Linux */
-    private static String load() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
     }
 }

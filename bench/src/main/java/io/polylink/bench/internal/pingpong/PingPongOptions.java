@@ -1,8 +1,8 @@
 package io.polylink.bench.internal.pingpong;
 
+import io.polylink.bench.internal.Sizes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The pingpong command's arguments, parsed and checked before any process starts.
@@ -177,23 +177,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
 
     /** Sizes in bytes, with an optional {@code k} (KiB) or {@code m} (MiB) suffix: {@code 16,1k,64k,1m}. */
     static List<Integer> sizes(String list) {
-        List<Integer> out = new ArrayList<>();
-        for (String item : items(list, "--sizes")) {
-            String lower = item.toLowerCase(Locale.ROOT);
-            int shift = lower.endsWith("k") ? 10 : lower.endsWith("m") ? 20 : 0;
-            String digits = shift == 0 ? lower : lower.substring(0, lower.length() - 1);
-            long size;
-            try {
-                size = Long.parseLong(digits) << shift;
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--sizes item '" + item + "' is not a size like 16, 1k or 1m");
-            }
-            if (size < 1 || size > MAX_SIZE) {
-                throw new IllegalArgumentException("--sizes item " + item + " is outside 1.." + MAX_SIZE + " bytes");
-            }
-            out.add((int) size);
-        }
-        return out;
+        return Sizes.parse(list, "--sizes", MAX_SIZE);
     }
 
     private static List<String> items(String list, String name) {

@@ -36,8 +36,7 @@ final class RawShmClient implements PingPongClient {
     public void roundTrips(int count, Histogram into) throws IOException {
         for (int i = 0; i < count; i++) {
             long start = System.nanoTime();
-            out.writeHeader(header, 4 + size, Frames.PING);
-            out.write(payload.clear());
+            out.writeRecord(header(4 + size, Frames.PING), payload.clear());
             in.readHeader(header);
             in.skip(size);
             ClientLoop.record(into, System.nanoTime() - start);
@@ -51,16 +50,19 @@ final class RawShmClient implements PingPongClient {
     @Override
     public void stream(int messages) throws IOException {
         for (int i = 0; i < messages; i++) {
-            out.writeHeader(header, 4 + size, Frames.STREAM);
-            out.write(payload.clear());
+            out.writeRecord(header(4 + size, Frames.STREAM), payload.clear());
         }
-        out.writeHeader(header, 4, Frames.STREAM_END);
+        out.writeRecord(header(4, Frames.STREAM_END), payload.clear().limit(0));
         in.readHeader(header);
         in.read(ack.clear());
         long counted = ack.getLong(0);
         if (header.getInt(4) != Frames.STREAM_END || counted != messages) {
             throw new IllegalStateException("server counted " + counted + " of " + messages + " streamed messages");
         }
+    }
+
+    private ByteBuffer header(int length, int op) {
+        return header.clear().putInt(length).putInt(op).flip();
     }
 
     @Override

@@ -32,8 +32,13 @@ final class RawShmRing {
     private final ByteBuffer region;
     private final int capacity;
     private final int mask;
-    /** The producer's own position, and the last head it read (a lower bound of the real one). */
+    /**
+     * The producer's position as published, the position up to which it has written (bytes
+     * between the two are not visible yet), and the last head it read (a lower bound of the
+     * real one).
+     */
     private long tail;
+    private long written;
     private long headSeen;
     /** The consumer's own position, and the last tail it read. */
     private long head;
@@ -48,6 +53,7 @@ final class RawShmRing {
         }
         this.mask = capacity - 1;
         this.tail = (long) LONGS.getAcquire(region, TAIL);
+        this.written = tail;
         this.head = (long) LONGS.getAcquire(region, HEAD);
         this.headSeen = head;
         this.tailSeen = tail;
@@ -58,30 +64,51 @@ final class RawShmRing {
         return DATA + capacity;
     }
 
+    /** @return the data area's size: a record longer than this cannot be in the ring at once */
+    int capacity() {
+        return capacity;
+    }
+
     // ---- producer side
 
-    /** Copies {@code src} (position to limit) in, waiting for room as needed; consumes it. */
-    void write(ByteBuffer src) {
+    /**
+     * Copies {@code src} (position to limit) in after what was written before, waiting for room
+     * as needed; consumes it. The bytes become visible at the next {@link #publish}, or earlier if
+     * the ring fills up (so a record longer than the ring still flows).
+     */
+    void put(ByteBuffer src) {
         while (src.hasRemaining()) {
             int n = awaitRoom(src.remaining());
-            region.put(DATA + (int) (tail & mask), src, src.position(), n);
+            region.put(DATA + (int) (written & mask), src, src.position(), n);
             src.position(src.position() + n);
-            LONGS.setRelease(region, TAIL, tail += n);
+            written += n;
         }
     }
 
-    /** Writes an 8-byte record header: length then op, as {@link Frames}. */
-    void writeHeader(ByteBuffer scratch, int length, int op) {
-        write(scratch.clear().putInt(length).putInt(op).flip());
+    /** Makes everything written so far visible to the consumer: one release store. */
+    void publish() {
+        if (written != tail) {
+            tail = written;
+            LONGS.setRelease(region, TAIL, tail);
+        }
     }
 
-    /** @return contiguous free bytes at the tail, between 1 and {@code wanted}, after waiting for at least one */
+    /** Writes and publishes {@code header} (position 0 to limit) then {@code payload}: one record, one release when it fits. */
+    void writeRecord(ByteBuffer header, ByteBuffer payload) {
+        put(header);
+        put(payload);
+        publish();
+    }
+
+    /** @return contiguous free bytes at the write position, between 1 and {@code wanted}, after waiting for at least one */
     private int awaitRoom(int wanted) {
         long deadline = 0;
         int spins = 0;
-        while (tail - headSeen == capacity) {
+        while (written - headSeen == capacity) {
+            // Full: what is written but hidden must show, or the consumer never makes room.
+            publish();
             headSeen = (long) LONGS.getAcquire(region, HEAD);
-            if (tail - headSeen < capacity) {
+            if (written - headSeen < capacity) {
                 break;
             }
             Thread.onSpinWait();
@@ -90,8 +117,8 @@ final class RawShmRing {
                 Deadline.check(deadline, "room in the raw-shm ring");
             }
         }
-        int free = (int) (capacity - (tail - headSeen));
-        int toEnd = capacity - (int) (tail & mask);
+        int free = (int) (capacity - (written - headSeen));
+        int toEnd = capacity - (int) (written & mask);
         return Math.min(wanted, Math.min(free, toEnd));
     }
 
@@ -135,16 +162,20 @@ final class RawShmRing {
         }
     }
 
-    /** Moves {@code n} bytes from this ring (as its consumer) into {@code out} (as its producer), copying once. */
+    /**
+     * Moves {@code n} bytes from this ring (as its consumer) into {@code out} (as its producer)
+     * after what was written there before, copying once; publishes {@code out} at the end.
+     */
     void transferTo(RawShmRing out, int n) {
         while (n > 0) {
             int take = awaitBytes(n);
             int room = out.awaitRoom(take);
-            out.region.put(DATA + (int) (out.tail & out.mask), region, DATA + (int) (head & mask), room);
-            LONGS.setRelease(out.region, TAIL, out.tail += room);
+            out.region.put(DATA + (int) (out.written & out.mask), region, DATA + (int) (head & mask), room);
+            out.written += room;
             LONGS.setRelease(region, HEAD, head += room);
             n -= room;
         }
+        out.publish();
     }
 
     /** @return contiguous readable bytes at the head, between 1 and {@code wanted}, after waiting for at least one */

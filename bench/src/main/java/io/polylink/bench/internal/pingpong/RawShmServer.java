@@ -7,7 +7,8 @@ import java.nio.file.Path;
 /**
  * The raw-shm server: one thread busy-polling the client's ring. A ping's payload is copied
  * straight from the client's ring into the reply ring (one copy, as raw-nio writes a ping back
- * from its read buffer); streamed payloads are skipped where they lie. The least a consumer can
+ * from its read buffer; pings larger than a ring go through a buffer); streamed payloads are
+ * skipped where they lie. The least a consumer can
  * do: the floor for shared-memory transports.
  */
 final class RawShmServer implements PingPongServer {
@@ -42,6 +43,7 @@ final class RawShmServer implements PingPongServer {
         RawShmRing out = segment.toClient();
         ByteBuffer header = ByteBuffer.allocate(Frames.HEADER);
         ByteBuffer ack = ByteBuffer.allocate(Frames.HEADER + Long.BYTES);
+        ByteBuffer large = ByteBuffer.allocateDirect(0);
         long streamed = 0;
         try {
             while (running) {
@@ -57,8 +59,16 @@ final class RawShmServer implements PingPongServer {
                 }
                 switch (op) {
                     case Frames.PING -> {
-                        out.writeHeader(header, length, Frames.PING);
-                        in.transferTo(out, length - 4);
+                        out.put(header.position(0));
+                        if (length + 4 <= out.capacity()) {
+                            in.transferTo(out, length - 4);
+                        } else {
+                            // The client writes all of a ping before it reads; a ping larger than
+                            // the reply ring must be taken out whole first, or both wait for room.
+                            large = large.capacity() >= length - 4 ? large : ByteBuffer.allocateDirect(length - 4);
+                            in.read(large.clear().limit(length - 4));
+                            out.writeRecord(ByteBuffer.allocate(0), large.flip());
+                        }
                     }
                     case Frames.STREAM -> {
                         streamed++;
@@ -66,7 +76,8 @@ final class RawShmServer implements PingPongServer {
                     }
                     case Frames.STREAM_END -> {
                         in.skip(length - 4);
-                        out.write(ack.clear().putInt(4 + Long.BYTES).putInt(Frames.STREAM_END).putLong(streamed).flip());
+                        out.writeRecord(ack.clear().putInt(4 + Long.BYTES).putInt(Frames.STREAM_END).putLong(streamed).flip(),
+                            ByteBuffer.allocate(0));
                         streamed = 0;
                     }
                     default -> throw new IllegalStateException("unknown op " + op);

@@ -1,5 +1,6 @@
 package io.polylink.bench.internal.pingpong;
 
+import io.polylink.bench.internal.Sizes;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -175,12 +176,6 @@ final class ResultTable {
 
     /** @return {@code 16 B}, {@code 64 KiB}, {@code 1 MiB}; exact, else bytes */
     static String size(int bytes) {
-        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
-            return (bytes >> 20) + " MiB";
-        }
-        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) {
-            return (bytes >> 10) + " KiB";
-        }
-        return bytes + " B";
+        return Sizes.label(bytes);
     }
 }
