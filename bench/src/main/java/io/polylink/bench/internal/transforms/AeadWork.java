@@ -1,7 +1,6 @@
 package io.polylink.bench.internal.transforms;
 
 import io.polylink.bench.internal.BenchTransforms;
-import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
@@ -25,13 +24,10 @@ final class AeadWork extends TransformWork {
 
     private final String cipherName;
     private final Provider provider = Conscrypt.newProvider();
-    private final LoopbackPeers peers;
-
     /** @param cipherName {@code aes-256-gcm} or {@code chacha20-poly1305}, as the transform's setting */
     AeadWork(byte[] data, String cipherName) {
-        super(data);
+        super(data, BenchTransforms.aead(cipherName));
         this.cipherName = cipherName;
-        this.peers = new LoopbackPeers(BenchTransforms.aead(cipherName));
     }
 
     private boolean gcm() {
@@ -77,16 +73,6 @@ final class AeadWork extends TransformWork {
     }
 
     @Override
-    TransformSession encoder() {
-        return peers.sender();
-    }
-
-    @Override
-    TransformSession decoder() {
-        return peers.receiver();
-    }
-
-    @Override
     String name() {
         return "aead";
     }
@@ -94,10 +80,5 @@ final class AeadWork extends TransformWork {
     @Override
     String rawDescription() {
         return "javax.crypto.Cipher " + cipherName + " by " + provider.getName() + " " + provider.getVersionStr();
-    }
-
-    @Override
-    public void close() {
-        peers.close();
     }
 }

@@ -16,24 +16,10 @@ import java.util.Queue;
 final class LoopbackPeers implements AutoCloseable {
 
     /** One end: queues what its session sends until the other session exists to take it. */
-    private static final class End implements TransformPeer {
-        private final ContextId self;
-        private final ContextId peer;
-        private final Queue<ByteBuffer> sent = new ArrayDeque<>();
+    private record End(ContextId self, ContextId peer, Queue<ByteBuffer> sent) implements TransformPeer {
 
         End(ContextId self, ContextId peer) {
-            this.self = self;
-            this.peer = peer;
-        }
-
-        @Override
-        public ContextId self() {
-            return self;
-        }
-
-        @Override
-        public ContextId peer() {
-            return peer;
+            this(self, peer, new ArrayDeque<>());
         }
 
         @Override

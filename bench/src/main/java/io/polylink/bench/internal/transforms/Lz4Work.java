@@ -1,7 +1,6 @@
 package io.polylink.bench.internal.transforms;
 
 import io.polylink.bench.internal.BenchTransforms;
-import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
@@ -16,10 +15,8 @@ final class Lz4Work extends TransformWork {
     private final LZ4Factory factory = LZ4Factory.fastestInstance();
     private final LZ4Compressor compressor = factory.fastCompressor();
     private final LZ4SafeDecompressor decompressor = factory.safeDecompressor();
-    private final LoopbackPeers peers = new LoopbackPeers(BenchTransforms.lz4());
-
     Lz4Work(byte[] data) {
-        super(data);
+        super(data, BenchTransforms.lz4());
     }
 
     @Override
@@ -39,16 +36,6 @@ final class Lz4Work extends TransformWork {
     }
 
     @Override
-    TransformSession encoder() {
-        return peers.sender();
-    }
-
-    @Override
-    TransformSession decoder() {
-        return peers.receiver();
-    }
-
-    @Override
     String name() {
         return "lz4";
     }
@@ -56,10 +43,5 @@ final class Lz4Work extends TransformWork {
     @Override
     String rawDescription() {
         return "lz4-java " + factory + ": fast compressor + safe decompressor";
-    }
-
-    @Override
-    public void close() {
-        peers.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.polylink.bench.internal.transforms;
 
+import io.polylink.spi.Transform;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -23,18 +24,25 @@ abstract class TransformWork implements AutoCloseable {
     private final Scratch encoded = new Scratch();
     private final Scratch decoded = new Scratch();
 
-    TransformWork(byte[] data) {
+    private final LoopbackPeers peers;
+
+    /** @param transform the polylink transform, whose two sessions this work opens */
+    TransformWork(byte[] data, Transform transform) {
         this.data = data;
         this.input = ByteBuffer.wrap(data);
+        this.peers = new LoopbackPeers(transform);
     }
 
     /** @return one raw round: the library's encode then decode, output in reused buffers */
     abstract Runnable raw();
 
-    /** @return the session pair the candidate runs on */
-    abstract TransformSession encoder();
+    private TransformSession encoder() {
+        return peers.sender();
+    }
 
-    abstract TransformSession decoder();
+    private TransformSession decoder() {
+        return peers.receiver();
+    }
 
     /** @return one candidate round: the transform session's encode, then the peer session's decode */
     final Runnable candidate() {
@@ -71,5 +79,7 @@ abstract class TransformWork implements AutoCloseable {
     abstract String rawDescription();
 
     @Override
-    public abstract void close();
+    public void close() {
+        peers.close();
+    }
 }
