@@ -1,5 +1,6 @@
 package io.polylink.bench.internal;
 
+import io.polylink.bench.internal.pingpong.MultiCommand;
 import io.polylink.bench.internal.pingpong.PeerCommand;
 import io.polylink.bench.internal.pingpong.PingPongCommand;
 import io.polylink.bench.internal.transforms.TransformsCommand;
@@ -28,7 +29,8 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "jmh" -> System.exit(JmhCommand.run(rest));
-            case "pingpong" -> System.exit(PingPongCommand.run(rest));
+            case "pingpong" -> System.exit(PingPongCommand.run(rest, System.out));
+            case "multi" -> System.exit(MultiCommand.run(rest, System.out));
             case "transforms" -> System.exit(TransformsCommand.run(rest, System.out));
             // The child processes pingpong starts; not for typing.
             case "pingpong-server" -> System.exit(PeerCommand.server(rest));

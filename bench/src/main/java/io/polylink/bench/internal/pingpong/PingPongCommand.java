@@ -1,6 +1,7 @@
 package io.polylink.bench.internal.pingpong;
 
 import io.polylink.bench.internal.LoadAverage;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -102,11 +103,14 @@ public final class PingPongCommand {
 
     private PingPongCommand() {}
 
-    /** @return the process exit status */
-    public static int run(String[] args) throws Exception {
+    /**
+     * @param out where the table or CSV goes; progress and the peers' messages go to stderr
+     * @return the process exit status
+     */
+    public static int run(String[] args, PrintStream out) throws Exception {
         for (String arg : args) {
             if (arg.equals("-h") || arg.equals("--help")) {
-                System.out.print(HELP);
+                out.print(HELP);
                 return 0;
             }
         }
@@ -135,24 +139,35 @@ public final class PingPongCommand {
         String loadAfter = LoadAverage.now();
         System.err.println("pingpong: load average after: " + loadAfter);
         if (options.csv()) {
-            ResultTable.csv(results, System.out);
+            ResultTable.csv(results, out);
         } else {
-            System.out.printf(Locale.ROOT, "pingpong on 127.0.0.1, %d cpus; load average (1, 5, 15 min) before %s, "
-                + "after %s%n", cpus, loadBefore, loadAfter);
-            String driver = options.handlerDriven() ? "the reply handler (--driver handler)"
-                : "the application thread (--driver app), waiting by " + wait
-                    + (options.await().equals(PingPongOptions.AUTO) ? " (--wait auto, " + cpus + " cpus)" : "");
-            System.out.printf(Locale.ROOT, "polylink tcp idle strategy %s; netty-nio and polylink clients driven by %s%n",
-                options.idle(), driver);
-            System.out.println("round trip: SIZE bytes each way; MB/s: one-way stream of SIZE-byte messages, "
+            out.printf(Locale.ROOT, "pingpong on one host (127.0.0.1, /dev/shm), server and client in separate "
+                + "processes, %d cpus; load average (1, 5, 15 min) before %s, after %s%n", cpus, loadBefore, loadAfter);
+            out.printf(Locale.ROOT, "polylink idle strategy %s; netty-nio and polylink clients driven by %s%n",
+                options.idle(), driver(options, wait, cpus));
+            out.println("round trip: SIZE bytes each way; MB/s: one-way stream of SIZE-byte messages, "
                 + "payload bytes / s (see --help)");
-            System.out.println();
-            ResultTable.table(results, options, System.out);
+            out.println();
+            ResultTable.table(results, options, out);
         }
         return failed ? 1 : 0;
     }
 
-    private static List<SizeResult> measure(String impl, PingPongOptions options, String wait) throws Exception {
+    /** @return who sends the next message in netty-nio and polylink clients, in words */
+    static String driver(PingPongOptions options, String wait, int cpus) {
+        return options.handlerDriven() ? "the reply handler (--driver handler)"
+            : "the application thread (--driver app), waiting by " + wait
+                + (options.await().equals(PingPongOptions.AUTO) ? " (--wait auto, " + cpus + " cpus)" : "");
+    }
+
+    /**
+     * Runs one implementation's server and client processes to the end.
+     *
+     * @param wait the client's wait, as {@link PingPongOptions#waitOn} decided
+     * @return one result per size measured
+     * @throws IllegalStateException if a process failed or the run overran {@code --timeout}
+     */
+    static List<SizeResult> measure(String impl, PingPongOptions options, String wait) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds());
         List<String> jvm = new ArrayList<>(options.jvmOptions());
         if (impl.equals(Peers.NETTY_NIO)) {

@@ -64,6 +64,11 @@ final class RawShmRing {
         return DATA + capacity;
     }
 
+    /** @return the shared memory this ring lives in (for a second side in the same process, as in tests) */
+    ByteBuffer region() {
+        return region;
+    }
+
     /** @return the data area's size: a record longer than this cannot be in the ring at once */
     int capacity() {
         return capacity;
