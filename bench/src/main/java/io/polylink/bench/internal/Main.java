@@ -1,7 +1,9 @@
 package io.polylink.bench.internal;
 
+import io.polylink.bench.internal.pingpong.MultiCommand;
 import io.polylink.bench.internal.pingpong.PeerCommand;
 import io.polylink.bench.internal.pingpong.PingPongCommand;
+import io.polylink.bench.internal.transforms.TransformsCommand;
 import java.util.Arrays;
 
 /**
@@ -11,6 +13,8 @@ import java.util.Arrays;
  * <pre>
  *   java -jar polylink-bench.jar jmh [JMH options] [benchmark regexp]
  *   java -jar polylink-bench.jar pingpong [--impl list] [--sizes list] [--count n] [--csv] ...
+ *   java -jar polylink-bench.jar multi [--sizes list] [--count n] [--csv] ...
+ *   java -jar polylink-bench.jar transforms [--sizes list] [--csv] ...
  * </pre>
  */
 public final class Main {
@@ -25,7 +29,9 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "jmh" -> System.exit(JmhCommand.run(rest));
-            case "pingpong" -> System.exit(PingPongCommand.run(rest));
+            case "pingpong" -> System.exit(PingPongCommand.run(rest, System.out));
+            case "multi" -> System.exit(MultiCommand.run(rest, System.out));
+            case "transforms" -> System.exit(TransformsCommand.run(rest, System.out));
             // The child processes pingpong starts; not for typing.
             case "pingpong-server" -> System.exit(PeerCommand.server(rest));
             case "pingpong-client" -> System.exit(PeerCommand.client(rest));
@@ -46,7 +52,12 @@ public final class Main {
               jmh [JMH options] [regexp]   run JMH benchmarks (e.g. LocalRsr -f 1 -wi 3 -i 5 -prof gc),
                                            then compare each with its class's 'baseline'; -h for options
               pingpong [options]           round trips and bandwidth between two processes: raw NIO,
-                                           Netty and Polylink tcp side by side; -h for options
+                                           Netty, Polylink tcp and its lz4/aead stacks, a raw mmap
+                                           ring, Aeron IPC and Polylink shm side by side; -h for options
+              multi [options]              Nexus ppmulti: the shm round trip alone, with tcp installed
+                                           and idle, with a tcp ping-pong alongside; -h for options
+              transforms [options]         lz4 and aead transform throughput against the raw
+                                           libraries; -h for options
             """);
     }
 }

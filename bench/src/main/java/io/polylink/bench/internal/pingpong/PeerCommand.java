@@ -23,7 +23,7 @@ public final class PeerCommand {
 
     /** @return the process exit status */
     public static int server(String[] args) throws Exception {
-        PingPongOptions options = PingPongOptions.parse(args);
+        PingPongOptions options = PingPongOptions.parse(args, Peers.ALL);
         String impl = only(options);
         try (PingPongServer server = Peers.server(impl, options.idle())) {
             System.out.println(ADDRESS + server.address());
@@ -42,7 +42,7 @@ public final class PeerCommand {
         }
         String address = rest.remove(at + 1);
         rest.remove(at);
-        PingPongOptions options = PingPongOptions.parse(rest.toArray(String[]::new));
+        PingPongOptions options = PingPongOptions.parse(rest.toArray(String[]::new), Peers.ALL);
         String impl = only(options);
         java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
         Thread watchdog = new Thread(() -> {

@@ -1,8 +1,7 @@
 package io.polylink.bench.internal.pingpong;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.polylink.bench.internal.LoadAverage;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,8 +19,9 @@ public final class PingPongCommand {
                     [--idle spin|spin-then-block|block] [--driver app|handler] [--wait auto|spin|park]
                     [--csv] [--timeout S] [--jvm-opt OPT]...
 
-        A ping-pong between two processes on 127.0.0.1, each implementation in its own pair of
-        fresh JVMs (server and client; this process only starts them and prints). Per size:
+        A ping-pong between two processes on one host (127.0.0.1, or shared memory), each
+        implementation in its own pair of fresh JVMs (server and client; this process only starts
+        them and prints). Per size:
           round trips: the client sends a SIZE-byte message, the server answers with a SIZE-byte
             message, the next message goes out after the answer arrived; WARMUP round trips are
             discarded, COUNT are timed one by one (System.nanoTime) into an HdrHistogram:
@@ -33,7 +33,7 @@ public final class PingPongCommand {
           Large sizes get fewer round trips: COUNT' = min(COUNT, max(500, 64 MiB / SIZE)), warm-up
             likewise with a floor of 200; the count column shows what was measured.
 
-        implementations (--impl, comma-separated; default all four, in this order):
+        implementations (--impl, comma-separated; default all nine, in this order):
           raw-nio           java.nio SocketChannel, non-blocking and busy-polled, one thread per side
                             doing its own reads and writes, TCP_NODELAY, 8-byte header (length, op);
                             the server writes a ping back from its read buffer. The latency floor
@@ -47,13 +47,35 @@ public final class PingPongCommand {
                             is written back as received.
           polylink:tcp      EmbeddedContext with the tcp method on 127.0.0.1 (idle strategy --idle),
                             inline handlers on the I/O thread; the server answers to the client's
-                            startpoint, sent once, with a buffer of the same size.
+                            startpoint, sent once, with a buffer of the same size. Payloads of
+                            every polylink:* are JSON-like log records (lz4 shrinks them to ~1/3).
+          polylink:lz4/tcp  the same with the lz4 transform (method-compress, default settings:
+                            messages under 64 B go uncompressed); both contexts advertise only
+                            lz4/tcp, so the link cannot fall back to plain tcp.
+          polylink:aead/tcp the same with the aead transform (method-crypto: AES-256-GCM by
+                            Conscrypt, X25519 handshake authenticated by a pre-shared key set in
+                            the bench's code).
+          raw-shm           two single-producer rings (1 MiB each, the shm method's default ring)
+                            in one memory-mapped file on /dev/shm, written in the bench: 8-byte
+                            header as raw-nio, release/acquire positions, busy-spin on both sides;
+                            the server copies a ping from one ring to the other, the client skips
+                            the reply's payload. The floor for shared memory.
+          aeron-ipc         Aeron (aeron-all 1.46.7) IPC publication and subscription, one stream
+                            each way, through an embedded media driver the server starts in a
+                            temporary directory (deleted after; driver: one shared thread, backoff
+                            idle). Client and server threads poll with busy-spin idle strategies;
+                            the server offers each ping back as received.
+          polylink:shm      EmbeddedContext with the shm method (segments in a temporary directory
+                            per process, deleted after; idle strategy --idle: spin, spin-then-park
+                            for spin-then-block, park for block), inline handlers on the poller
+                            thread, otherwise as polylink:tcp.
 
         options:
           --sizes LIST   bytes, k = KiB, m = MiB (default 16,256,1k,16k,64k,1m; at most 4m)
           --count N      round trips timed per size (default 20000)
           --warmup N     round trips discarded per size first (default 10000)
-          --idle S       the tcp method's idle strategy for polylink:* in both processes (default spin)
+          --idle S       the tcp (and shm) method's idle strategy for polylink:* in both processes
+                         (default spin)
           --driver D     who sends the next message in netty-nio and polylink:* clients:
                            app      the client's measuring thread sends (polylink writes from that
                                     thread; Netty hands the write to its event loop) and waits for
@@ -72,17 +94,23 @@ public final class PingPongCommand {
           --timeout S    bound on each implementation's run, in seconds (default 600)
           --jvm-opt OPT  an option for every child JVM, e.g. -XX:+UseParallelGC; repeatable
 
-        In the table, "x raw" divides by the best raw figure of the run for that size (the lower
-        median or p99 and the higher MB/s of raw-nio and raw-nio-blocking): the floor to beat.
+        In the table, "x raw" divides by the best raw figure of the run for that size and family
+        (the lower median or p99 and the higher MB/s): raw-nio and raw-nio-blocking for tcp and the
+        transform stacks, raw-shm for shared memory; "x peer" divides by netty-nio or aeron-ipc.
+        For a like-for-like spin comparison of polylink:shm with aeron-ipc and raw-shm (one thread
+        per side does all), use --driver handler.
         """;
 
     private PingPongCommand() {}
 
-    /** @return the process exit status */
-    public static int run(String[] args) throws Exception {
+    /**
+     * @param out where the table or CSV goes; progress and the peers' messages go to stderr
+     * @return the process exit status
+     */
+    public static int run(String[] args, PrintStream out) throws Exception {
         for (String arg : args) {
             if (arg.equals("-h") || arg.equals("--help")) {
-                System.out.print(HELP);
+                out.print(HELP);
                 return 0;
             }
         }
@@ -96,7 +124,7 @@ public final class PingPongCommand {
         }
         int cpus = Runtime.getRuntime().availableProcessors();
         String wait = options.waitOn(cpus);
-        String loadBefore = load();
+        String loadBefore = LoadAverage.now();
         System.err.println("pingpong: load average before: " + loadBefore);
         List<SizeResult> results = new ArrayList<>();
         boolean failed = false;
@@ -108,27 +136,38 @@ public final class PingPongCommand {
                 System.err.println("pingpong: " + impl + " failed: " + e.getMessage());
             }
         }
-        String loadAfter = load();
+        String loadAfter = LoadAverage.now();
         System.err.println("pingpong: load average after: " + loadAfter);
         if (options.csv()) {
-            ResultTable.csv(results, System.out);
+            ResultTable.csv(results, out);
         } else {
-            System.out.printf(Locale.ROOT, "pingpong on 127.0.0.1, %d cpus; load average (1, 5, 15 min) before %s, "
-                + "after %s%n", cpus, loadBefore, loadAfter);
-            String driver = options.handlerDriven() ? "the reply handler (--driver handler)"
-                : "the application thread (--driver app), waiting by " + wait
-                    + (options.await().equals(PingPongOptions.AUTO) ? " (--wait auto, " + cpus + " cpus)" : "");
-            System.out.printf(Locale.ROOT, "polylink tcp idle strategy %s; netty-nio and polylink clients driven by %s%n",
-                options.idle(), driver);
-            System.out.println("round trip: SIZE bytes each way; MB/s: one-way stream of SIZE-byte messages, "
+            out.printf(Locale.ROOT, "pingpong on one host (127.0.0.1, /dev/shm), server and client in separate "
+                + "processes, %d cpus; load average (1, 5, 15 min) before %s, after %s%n", cpus, loadBefore, loadAfter);
+            out.printf(Locale.ROOT, "polylink idle strategy %s; netty-nio and polylink clients driven by %s%n",
+                options.idle(), driver(options, wait, cpus));
+            out.println("round trip: SIZE bytes each way; MB/s: one-way stream of SIZE-byte messages, "
                 + "payload bytes / s (see --help)");
-            System.out.println();
-            ResultTable.table(results, options, System.out);
+            out.println();
+            ResultTable.table(results, options, out);
         }
         return failed ? 1 : 0;
     }
 
-    private static List<SizeResult> measure(String impl, PingPongOptions options, String wait) throws Exception {
+    /** @return who sends the next message in netty-nio and polylink clients, in words */
+    static String driver(PingPongOptions options, String wait, int cpus) {
+        return options.handlerDriven() ? "the reply handler (--driver handler)"
+            : "the application thread (--driver app), waiting by " + wait
+                + (options.await().equals(PingPongOptions.AUTO) ? " (--wait auto, " + cpus + " cpus)" : "");
+    }
+
+    /**
+     * Runs one implementation's server and client processes to the end.
+     *
+     * @param wait the client's wait, as {@link PingPongOptions#waitOn} decided
+     * @return one result per size measured
+     * @throws IllegalStateException if a process failed or the run overran {@code --timeout}
+     */
+    static List<SizeResult> measure(String impl, PingPongOptions options, String wait) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds());
         List<String> jvm = new ArrayList<>(options.jvmOptions());
         if (impl.equals(Peers.NETTY_NIO)) {
@@ -174,15 +213,5 @@ public final class PingPongCommand {
         all.add(command);
         all.addAll(args);
         return all;
-    }
-
-    /** @return the 1, 5 and 15 minute load averages, or "unknown" off Linux */
-    private static String load() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown";
-        }
     }
 }

@@ -1,8 +1,8 @@
 package io.polylink.bench.internal.pingpong;
 
+import io.polylink.bench.internal.Sizes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The pingpong command's arguments, parsed and checked before any process starts.
@@ -24,8 +24,7 @@ import java.util.Locale;
 record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int warmup, String idle, String await, String driver, boolean csv,
                        int timeoutSeconds, List<String> jvmOptions) {
 
-    static final List<String> IMPLS = List.of(Peers.RAW_NIO, Peers.RAW_NIO_BLOCKING, Peers.NETTY_NIO,
-        Peers.POLYLINK_TCP);
+    static final List<String> IMPLS = Peers.PINGPONG;
     static final List<Integer> SIZES = List.of(16, 256, 1024, 16 << 10, 64 << 10, 1 << 20);
     static final List<String> IDLE = List.of("spin", "spin-then-block", "block");
     static final String AUTO = "auto";
@@ -96,6 +95,16 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
      * @throws IllegalArgumentException naming the argument that is wrong
      */
     static PingPongOptions parse(String[] args) {
+        return parse(args, IMPLS);
+    }
+
+    /**
+     * @param args the arguments after the command
+     * @param allowed the implementations {@code --impl} may name
+     * @return the options, defaults where an argument is absent
+     * @throws IllegalArgumentException naming the argument that is wrong
+     */
+    static PingPongOptions parse(String[] args, List<String> allowed) {
         PingPongOptions o = DEFAULTS;
         List<String> impls = o.impls();
         List<Integer> sizes = o.sizes();
@@ -111,7 +120,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
             String arg = args[i];
             switch (arg) {
                 case "--csv" -> csv = true;
-                case "--impl" -> impls = impls(value(args, ++i, arg));
+                case "--impl" -> impls = impls(value(args, ++i, arg), allowed);
                 case "--sizes" -> sizes = sizes(value(args, ++i, arg));
                 case "--count" -> count = positive(value(args, ++i, arg), arg, 1);
                 case "--warmup" -> warmup = positive(value(args, ++i, arg), arg, 0);
@@ -152,11 +161,11 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
         }
     }
 
-    static List<String> impls(String list) {
+    static List<String> impls(String list, List<String> allowed) {
         List<String> out = new ArrayList<>();
         for (String item : items(list, "--impl")) {
-            if (!IMPLS.contains(item)) {
-                throw new IllegalArgumentException("--impl " + item + " is not one of " + String.join(", ", IMPLS));
+            if (!allowed.contains(item)) {
+                throw new IllegalArgumentException("--impl " + item + " is not one of " + String.join(", ", allowed));
             }
             if (out.contains(item)) {
                 throw new IllegalArgumentException("--impl names " + item + " twice");
@@ -168,23 +177,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
 
     /** Sizes in bytes, with an optional {@code k} (KiB) or {@code m} (MiB) suffix: {@code 16,1k,64k,1m}. */
     static List<Integer> sizes(String list) {
-        List<Integer> out = new ArrayList<>();
-        for (String item : items(list, "--sizes")) {
-            String lower = item.toLowerCase(Locale.ROOT);
-            int shift = lower.endsWith("k") ? 10 : lower.endsWith("m") ? 20 : 0;
-            String digits = shift == 0 ? lower : lower.substring(0, lower.length() - 1);
-            long size;
-            try {
-                size = Long.parseLong(digits) << shift;
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--sizes item '" + item + "' is not a size like 16, 1k or 1m");
-            }
-            if (size < 1 || size > MAX_SIZE) {
-                throw new IllegalArgumentException("--sizes item " + item + " is outside 1.." + MAX_SIZE + " bytes");
-            }
-            out.add((int) size);
-        }
-        return out;
+        return Sizes.parse(list, "--sizes", MAX_SIZE);
     }
 
     private static List<String> items(String list, String name) {

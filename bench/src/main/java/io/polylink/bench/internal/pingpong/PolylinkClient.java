@@ -5,18 +5,19 @@ import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
-import io.polylink.core.internal.EmbeddedContext;
 import java.io.IOException;
 import org.HdrHistogram.Histogram;
 
 /**
  * The polylink client. Driven by the application thread, it sends an RSR (written to the socket
  * from that thread) and waits, as {@link ReplySignal} says, until the inline reply handler has run
- * on the tcp I/O thread. Driven by the handler, the inline reply handler sends the next RSR itself.
+ * on the method's I/O thread. Driven by the handler, the inline reply handler sends the next RSR
+ * itself. In multi's busy case a {@link BackgroundPingPong} runs over tcp meanwhile.
  */
 final class PolylinkClient implements PingPongClient {
 
-    private final EmbeddedContext embedded;
+    private final PolylinkNode node;
+    private final BackgroundPingPong background;
     private final Context context;
     private final Endpoint endpoint;
     private final Startpoint server;
@@ -34,44 +35,52 @@ final class PolylinkClient implements PingPongClient {
     private int size;
 
     /**
-     * @param idle the tcp method's idle strategy
+     * @param impl a {@code polylink:*} implementation or multi case
+     * @param idle the idle strategy, in the tcp method's words
      * @param wait how the measuring thread waits for replies
      * @param handlerDriven whether the reply handler sends the next message
      * @param serverText the server endpoint's startpoint
      */
-    PolylinkClient(String idle, String wait, boolean handlerDriven, String serverText) {
+    PolylinkClient(String impl, String idle, String wait, boolean handlerDriven, String serverText)
+            throws java.io.IOException {
         this.handlerDriven = handlerDriven;
         replies = new ReplySignal(wait);
         acks = new ReplySignal(wait);
-        embedded = PolylinkPeers.open(idle);
-        context = embedded.context();
-        server = context.startpoint(serverText);
-        // Evidence that the link runs over tcp (and not, say, a method picked by mistake).
-        server.explain().forEach(x -> System.err.println("polylink client: " + x));
-        endpoint = context.createEndpoint()
-            .register(PolylinkPeers.PING, Delivery.INLINE, (e, m) -> {
-                if (m.length() != size) {
-                    wrongSize = m.length();
-                }
-                HandlerBatch b = batch;
-                if (b == null) {
-                    replies.signal();
-                } else if (b.replied()) {
-                    server.send(PolylinkPeers.PING, ping);
-                }
-            })
-            .register(PolylinkPeers.STREAM_END, Delivery.INLINE, (e, m) -> {
-                acknowledged = m.getLong();
-                acks.signal();
-            });
-        server.send(PolylinkPeers.SETUP, context.allocateBuffer(64).putStartpoint(endpoint.startpoint()));
-        end = context.allocateBuffer(0);
+        node = PolylinkNode.open(impl, idle);
+        context = node.context();
+        try {
+            server = context.startpoint(serverText);
+            // Evidence that the link runs over the intended stack (and not, say, a method picked by mistake).
+            server.explain().forEach(x -> System.err.println("polylink client: " + x));
+            endpoint = context.createEndpoint()
+                .register(PolylinkPeers.PING, Delivery.INLINE, (e, m) -> {
+                    if (m.length() != size) {
+                        wrongSize = m.length();
+                    }
+                    HandlerBatch b = batch;
+                    if (b == null) {
+                        replies.signal();
+                    } else if (b.replied()) {
+                        server.send(PolylinkPeers.PING, ping);
+                    }
+                })
+                .register(PolylinkPeers.STREAM_END, Delivery.INLINE, (e, m) -> {
+                    acknowledged = m.getLong();
+                    acks.signal();
+                });
+            server.send(PolylinkPeers.SETUP, context.allocateBuffer(64).putStartpoint(endpoint.startpoint()));
+            end = context.allocateBuffer(0);
+            background = impl.equals(Peers.SHM_TCP_BUSY) ? BackgroundPingPong.start(context, serverText) : null;
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
     }
 
     @Override
     public void size(int size) {
         this.size = size;
-        ping = context.allocateBuffer(size).putRaw(new byte[size], 0, size);
+        ping = context.allocateBuffer(size).putRaw(PolylinkPeers.payload(size), 0, size);
     }
 
     @Override
@@ -113,8 +122,17 @@ final class PolylinkClient implements PingPongClient {
     }
 
     @Override
-    public void close() {
-        endpoint.close();
-        embedded.close();
+    public void close() throws InterruptedException {
+        try {
+            if (background != null) {
+                background.close();
+            }
+        } finally {
+            try {
+                endpoint.close();
+            } finally {
+                node.close();
+            }
+        }
     }
 }

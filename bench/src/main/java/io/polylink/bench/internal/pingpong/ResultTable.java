@@ -1,5 +1,6 @@
 package io.polylink.bench.internal.pingpong;
 
+import io.polylink.bench.internal.Sizes;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -9,13 +10,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Prints results as CSV or as a table beside the raw floor of the same run: for each size and
- * figure, the best of the raw implementations (lower round trip, higher MB/s), since no single
- * raw threading wins every figure.
+ * figure, the best raw implementation of the same family (lower round trip, higher MB/s): raw-nio
+ * and raw-nio-blocking for implementations over TCP, raw-shm for those through shared memory.
  */
 final class ResultTable {
-
-    static final List<String> RAW = List.of(Peers.RAW_NIO, Peers.RAW_NIO_BLOCKING);
-    static final String PEER = Peers.NETTY_NIO;
 
     private ResultTable() {}
 
@@ -28,39 +26,44 @@ final class ResultTable {
     }
 
     /**
-     * One block per size, one row per implementation in the order run; ratios to the raw floor
-     * and, for polylink, to netty-nio. Of round trips lower is better, of MB/s higher.
+     * One block per size, one row per implementation in the order run; ratios to the family's raw
+     * floor and, for polylink, to the family's established peer (netty-nio, aeron-ipc). Of round
+     * trips lower is better, of MB/s higher.
      */
     static void table(List<SizeResult> results, PingPongOptions options, PrintStream out) {
-        out.printf(Locale.ROOT, "%-7s %-16s %6s %9s %9s %8s %8s %8s %8s %9s %9s%n", "size", "impl", "count",
+        out.printf(Locale.ROOT, "%-7s %-18s %6s %9s %9s %8s %8s %8s %8s %8s %8s%n", "size", "impl", "count",
             "p50 us", "p99 us", "MB/s", "p50", "p99", "MB/s", "p50", "MB/s");
-        out.printf(Locale.ROOT, "%-7s %-16s %6s %9s %9s %8s %8s %8s %8s %9s %9s%n", "", "", "", "", "", "",
-            "x raw", "x raw", "x raw", "x netty", "x netty");
+        out.printf(Locale.ROOT, "%-7s %-18s %6s %9s %9s %8s %8s %8s %8s %8s %8s%n", "", "", "", "", "", "",
+            "x raw", "x raw", "x raw", "x peer", "x peer");
         for (int size : options.sizes()) {
-            Floor raw = Floor.of(results, size);
-            Optional<SizeResult> netty = find(results, PEER, size);
             for (String impl : options.impls()) {
                 Optional<SizeResult> found = find(results, impl, size);
                 if (found.isEmpty()) {
-                    out.printf(Locale.ROOT, "%-7s %-16s (failed, see stderr)%n", size(size), impl);
+                    out.printf(Locale.ROOT, "%-7s %-18s (failed, see stderr)%n", size(size), impl);
                     continue;
                 }
                 SizeResult r = found.get();
+                Floor raw = Floor.of(results, impl, size);
+                Optional<SizeResult> peer = find(results, Peers.peerOf(impl), size);
                 boolean polylink = impl.startsWith("polylink:");
-                out.printf(Locale.ROOT, "%-7s %-16s %6d %9.2f %9.2f %8.1f %8s %8s %8s %9s %9s%n", size(size), impl,
+                out.printf(Locale.ROOT, "%-7s %-18s %6d %9.2f %9.2f %8.1f %8s %8s %8s %8s %8s%n", size(size), impl,
                     r.count(), r.p50Nanos() / 1e3, r.p99Nanos() / 1e3, r.mbPerSecond(),
                     ratio(r.p50Nanos(), raw.p50), ratio(r.p99Nanos(), raw.p99), ratio(r.mbPerSecond(), raw.mbPerSecond),
-                    polylink ? ratio(r.p50Nanos(), netty.map(SizeResult::p50Nanos)) : "",
-                    polylink ? ratio(r.mbPerSecond(), netty.map(SizeResult::mbPerSecond)) : "");
+                    polylink ? ratio(r.p50Nanos(), peer.map(SizeResult::p50Nanos)) : "",
+                    polylink ? ratio(r.mbPerSecond(), peer.map(SizeResult::mbPerSecond)) : "");
             }
         }
+        out.println();
+        out.println("x raw: / the best raw figure of the family (tcp: raw-nio, raw-nio-blocking; shm: raw-shm); "
+            + "x peer: / netty-nio (tcp) or aeron-ipc (shm)");
         targets(results, options, out);
     }
 
-    /** The best raw figures of one size; empty where no raw implementation ran. */
+    /** The best raw figures of one family and size; empty where no raw implementation of it ran. */
     private record Floor(OptionalDouble p50, OptionalDouble p99, OptionalDouble mbPerSecond) {
-        static Floor of(List<SizeResult> results, int size) {
-            List<SizeResult> raw = results.stream().filter(r -> r.size() == size && RAW.contains(r.impl())).toList();
+        static Floor of(List<SizeResult> results, String impl, int size) {
+            List<String> family = Peers.rawFloor(impl);
+            List<SizeResult> raw = results.stream().filter(r -> r.size() == size && family.contains(r.impl())).toList();
             return new Floor(min(raw, SizeResult::p50Nanos), min(raw, SizeResult::p99Nanos),
                 raw.stream().mapToDouble(SizeResult::mbPerSecond).max());
         }
@@ -70,39 +73,89 @@ final class ResultTable {
         }
     }
 
-    /** The issue's targets for each polylink implementation, as measured in this run. */
+    /** The issues' targets for each polylink implementation, as measured in this run. */
     private static void targets(List<SizeResult> results, PingPongOptions options, PrintStream out) {
         for (String impl : options.impls()) {
             if (!impl.startsWith("polylink:")) {
                 continue;
             }
             out.println();
-            out.println("targets for " + impl + " (raw: the best raw figure of the run):");
-            for (int size : options.sizes()) {
-                Optional<SizeResult> found = find(results, impl, size);
-                if (found.isEmpty()) {
-                    continue;
-                }
-                SizeResult r = found.get();
-                Floor raw = Floor.of(results, size);
-                Optional<SizeResult> netty = find(results, PEER, size);
-                if (size <= 1024 && raw.p50().isPresent()) {
-                    double x = r.p50Nanos() / raw.p50().getAsDouble();
-                    out.printf(Locale.ROOT, "  %-7s median round trip <= 1.10 x raw: %5.2f x  %s%n", size(size),
-                        x, x <= 1.10 ? "met" : "MISSED");
-                }
-                if (size <= 1024 && netty.isPresent()) {
-                    double x = (double) r.p50Nanos() / netty.get().p50Nanos();
-                    out.printf(Locale.ROOT, "  %-7s median round trip <= netty-nio: %5.2f x  %s%n", size(size),
-                        x, x <= 1.0 ? "met" : "MISSED");
-                }
-                if (size >= 64 << 10 && raw.mbPerSecond().isPresent()) {
-                    double x = r.mbPerSecond() / raw.mbPerSecond().getAsDouble();
-                    out.printf(Locale.ROOT, "  %-7s MB/s >= 0.80 x raw:             %5.2f x  %s%n", size(size),
-                        x, x >= 0.80 ? "met" : "MISSED");
-                }
+            switch (impl) {
+                case Peers.POLYLINK_TCP -> tcpTargets(results, options, out);
+                case Peers.POLYLINK_SHM -> shmTargets(results, options, out);
+                default -> stackCost(impl, results, options, out);
             }
         }
+    }
+
+    private static void tcpTargets(List<SizeResult> results, PingPongOptions options, PrintStream out) {
+        String impl = Peers.POLYLINK_TCP;
+        out.println("targets for " + impl + " (raw: the best raw tcp figure of the run):");
+        for (int size : options.sizes()) {
+            Optional<SizeResult> found = find(results, impl, size);
+            if (found.isEmpty()) {
+                continue;
+            }
+            SizeResult r = found.get();
+            Floor raw = Floor.of(results, impl, size);
+            Optional<SizeResult> netty = find(results, Peers.NETTY_NIO, size);
+            if (size <= 1024 && raw.p50().isPresent()) {
+                target(out, size, "median round trip <= 1.10 x raw:", r.p50Nanos() / raw.p50().getAsDouble(), 1.10, true);
+            }
+            if (size <= 1024 && netty.isPresent()) {
+                target(out, size, "median round trip <= netty-nio:", (double) r.p50Nanos() / netty.get().p50Nanos(), 1.0, true);
+            }
+            if (size >= 64 << 10 && raw.mbPerSecond().isPresent()) {
+                target(out, size, "MB/s >= 0.80 x raw:", r.mbPerSecond() / raw.mbPerSecond().getAsDouble(), 0.80, false);
+            }
+        }
+    }
+
+    private static void shmTargets(List<SizeResult> results, PingPongOptions options, PrintStream out) {
+        String impl = Peers.POLYLINK_SHM;
+        out.println("targets for " + impl + " (issue 4; spin mode is --idle spin):");
+        for (int size : options.sizes()) {
+            Optional<SizeResult> found = find(results, impl, size);
+            if (found.isEmpty()) {
+                continue;
+            }
+            SizeResult r = found.get();
+            Optional<SizeResult> aeron = find(results, Peers.AERON_IPC, size);
+            Optional<SizeResult> raw = find(results, Peers.RAW_SHM, size);
+            if (size <= 256 && aeron.isPresent()) {
+                target(out, size, "median round trip <= 1.5 x aeron-ipc:", (double) r.p50Nanos() / aeron.get().p50Nanos(),
+                    1.5, true);
+            }
+            if (size >= 64 << 10 && raw.isPresent()) {
+                target(out, size, "MB/s >= 0.50 x raw-shm:", r.mbPerSecond() / raw.get().mbPerSecond(), 0.50, false);
+            }
+        }
+    }
+
+    /** A transform stack has no ping-pong target; what it costs over plain tcp is reported. */
+    private static void stackCost(String impl, List<SizeResult> results, PingPongOptions options, PrintStream out) {
+        out.println("cost of " + impl + " over " + Peers.POLYLINK_TCP + " (issue 5 asks for the figure, sets no target):");
+        if (!options.impls().contains(Peers.POLYLINK_TCP)) {
+            out.println("  (" + Peers.POLYLINK_TCP + " was not in this run)");
+        }
+        for (int size : options.sizes()) {
+            Optional<SizeResult> found = find(results, impl, size);
+            Optional<SizeResult> tcp = find(results, Peers.POLYLINK_TCP, size);
+            if (found.isEmpty() || tcp.isEmpty()) {
+                continue;
+            }
+            SizeResult r = found.get();
+            SizeResult t = tcp.get();
+            out.printf(Locale.ROOT, "  %-7s median round trip %5.2f x (%+.2f us), MB/s %5.2f x%n", size(size),
+                (double) r.p50Nanos() / t.p50Nanos(), (r.p50Nanos() - t.p50Nanos()) / 1e3,
+                t.mbPerSecond() == 0 ? 0 : r.mbPerSecond() / t.mbPerSecond());
+        }
+    }
+
+    /** One target line: the figure and whether it is met (at most {@code bound} if {@code atMost}, else at least). */
+    private static void target(PrintStream out, int size, String what, double x, double bound, boolean atMost) {
+        boolean met = atMost ? x <= bound : x >= bound;
+        out.printf(Locale.ROOT, "  %-7s %-38s %5.2f x  %s%n", size(size), what, x, met ? "met" : "MISSED");
     }
 
     private static Optional<SizeResult> find(List<SizeResult> results, String impl, int size) {
@@ -123,12 +176,6 @@ final class ResultTable {
 
     /** @return {@code 16 B}, {@code 64 KiB}, {@code 1 MiB}; exact, else bytes */
     static String size(int bytes) {
-        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
-            return (bytes >> 20) + " MiB";
-        }
-        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) {
-            return (bytes >> 10) + " KiB";
-        }
-        return bytes + " B";
+        return Sizes.label(bytes);
     }
 }

@@ -13,7 +13,8 @@ class PingPongOptionsTest {
     @Test
     void noArgumentsGiveTheDefaults() {
         PingPongOptions o = PingPongOptions.parse(new String[0]);
-        assertEquals(List.of("raw-nio", "raw-nio-blocking", "netty-nio", "polylink:tcp"), o.impls());
+        assertEquals(List.of("raw-nio", "raw-nio-blocking", "netty-nio", "polylink:tcp", "polylink:lz4/tcp",
+            "polylink:aead/tcp", "raw-shm", "aeron-ipc", "polylink:shm"), o.impls());
         assertEquals(List.of(16, 256, 1024, 16384, 65536, 1048576), o.sizes());
         assertEquals("spin", o.idle());
         assertEquals("auto", o.await());
@@ -41,6 +42,8 @@ class PingPongOptionsTest {
     void badArgumentsAreNamed() {
         assertMessage("unknown argument '--sizez'", "--sizez", "16");
         assertMessage("--impl zeromq is not one of", "--impl", "zeromq");
+        // multi's cases run only as multi's peers
+        assertMessage("--impl polylink:shm+tcp-idle is not one of", "--impl", "polylink:shm+tcp-idle");
         assertMessage("--impl names raw-nio twice", "--impl", "raw-nio,raw-nio");
         assertMessage("--sizes item 0 is outside", "--sizes", "0");
         assertMessage("--sizes item 5m is outside", "--sizes", "5m");

@@ -1,0 +1,99 @@
+package io.polylink.bench.internal.pingpong;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * The raw-shm server: one thread busy-polling the client's ring. A ping's payload is copied
+ * straight from the client's ring into the reply ring (one copy, as raw-nio writes a ping back
+ * from its read buffer; pings larger than a ring go through a buffer); streamed payloads are
+ * skipped where they lie. The least a consumer can
+ * do: the floor for shared-memory transports.
+ */
+final class RawShmServer implements PingPongServer {
+
+    private final TempDirectory directory;
+    private final Path file;
+    private final RawShmSegment segment;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    RawShmServer() throws IOException {
+        directory = TempDirectory.create("polylink-bench-raw-shm-");
+        try {
+            file = directory.path().resolve("rings");
+            segment = RawShmSegment.create(file);
+        } catch (IOException | RuntimeException e) {
+            directory.close();
+            throw e;
+        }
+        thread = new Thread(this::serve, "pingpong-raw-shm-server");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public String address() {
+        return file.toString();
+    }
+
+    private void serve() {
+        RawShmRing in = segment.toServer();
+        RawShmRing out = segment.toClient();
+        ByteBuffer header = ByteBuffer.allocate(Frames.HEADER);
+        ByteBuffer ack = ByteBuffer.allocate(Frames.HEADER + Long.BYTES);
+        ByteBuffer large = ByteBuffer.allocateDirect(0);
+        long streamed = 0;
+        try {
+            while (running) {
+                if (!in.available(Frames.HEADER)) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                in.readHeader(header);
+                int length = header.getInt(0);
+                int op = header.getInt(4);
+                if (length < 4 || length > Frames.MAX_LENGTH) {
+                    throw new IllegalStateException("frame length " + length + " outside 4.." + Frames.MAX_LENGTH);
+                }
+                switch (op) {
+                    case Frames.PING -> {
+                        out.put(header.position(0));
+                        if (length + 4 <= out.capacity()) {
+                            in.transferTo(out, length - 4);
+                        } else {
+                            // The client writes all of a ping before it reads; a ping larger than
+                            // the reply ring must be taken out whole first, or both wait for room.
+                            large = large.capacity() >= length - 4 ? large : ByteBuffer.allocateDirect(length - 4);
+                            in.read(large.clear().limit(length - 4));
+                            out.writeRecord(ByteBuffer.allocate(0), large.flip());
+                        }
+                    }
+                    case Frames.STREAM -> {
+                        streamed++;
+                        in.skip(length - 4);
+                    }
+                    case Frames.STREAM_END -> {
+                        in.skip(length - 4);
+                        out.writeRecord(ack.clear().putInt(4 + Long.BYTES).putInt(Frames.STREAM_END).putLong(streamed).flip(),
+                            ByteBuffer.allocate(0));
+                        streamed = 0;
+                    }
+                    default -> throw new IllegalStateException("unknown op " + op);
+                }
+            }
+        } catch (RuntimeException e) {
+            if (running) {
+                System.err.println("raw-shm server failed: " + e);
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        thread.join(5_000);
+        directory.close();
+    }
+}

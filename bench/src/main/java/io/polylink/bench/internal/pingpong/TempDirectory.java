@@ -1,0 +1,70 @@
+package io.polylink.bench.internal.pingpong;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A fresh directory for one peer's shared-memory files, on tmpfs where there is one (/dev/shm) so
+ * memory-mapped files never touch a disk; deleted with everything in it on close, and by a
+ * shutdown hook if the process is stopped first.
+ */
+final class TempDirectory implements AutoCloseable {
+
+    private final Path path;
+    private final Thread hook;
+
+    private TempDirectory(Path path) {
+        this.path = path;
+        this.hook = new Thread(this::delete, "pingpong-delete-" + path.getFileName());
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** @param prefix the start of the directory's name */
+    static TempDirectory create(String prefix) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        return new TempDirectory(Files.createTempDirectory(base, prefix));
+    }
+
+    Path path() {
+        return path;
+    }
+
+    private void delete() {
+        if (!Files.exists(path)) {
+            return;
+        }
+        List<Path> all;
+        try (Stream<Path> walk = Files.walk(path)) {
+            all = walk.sorted(Comparator.reverseOrder()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + path + " to delete it", e);
+        }
+        for (Path p : all) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                System.err.println("could not delete " + p + ": " + e);
+            }
+        }
+    }
+
+    /** Deletes the directory and its contents; reports what it could not delete on stderr. */
+    @Override
+    public void close() {
+        try {
+            delete();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway and finds nothing left
+            }
+        }
+    }
+}

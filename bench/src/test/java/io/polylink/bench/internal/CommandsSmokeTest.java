@@ -1,0 +1,104 @@
+package io.polylink.bench.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.bench.internal.pingpong.MultiCommand;
+import io.polylink.bench.internal.pingpong.PingPongCommand;
+import io.polylink.bench.internal.transforms.TransformsCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs each command the bench added with tiny counts, so none can rot unnoticed: every
+ * implementation starts, talks and stops, and the CSV has its header and one row per measurement.
+ * Figures are not checked; nothing here is a benchmark.
+ */
+class CommandsSmokeTest {
+
+    private interface Command {
+        int run(String[] args, PrintStream out) throws Exception;
+    }
+
+    private static List<String> csv(Command command, String... args) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            status = command.run(args, out);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, "exit status; output:\n" + text);
+        return text.lines().toList();
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void pingpongRunsTheShmPeersAndTheTransformStacks() throws Exception {
+        Set<Path> before = benchFiles();
+        List<String> lines = csv(PingPongCommand::run, "--impl", "raw-shm,aeron-ipc,polylink:shm,polylink:lz4/tcp,polylink:aead/tcp",
+            "--sizes", "16,64k", "--count", "5", "--warmup", "0", "--csv", "--timeout", "120");
+        assertEquals("impl,size,count,rtt_p50_us,rtt_p99_us,mb_per_s", lines.get(0));
+        assertEquals(1 + 5 * 2, lines.size(), String.join("\n", lines));
+        assertNoneLeftBut(before);
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void multiRunsItsThreeCases() throws Exception {
+        Set<Path> before = benchFiles();
+        List<String> lines = csv(MultiCommand::run, "--sizes", "16", "--count", "5", "--warmup", "0", "--repeat", "1",
+            "--csv", "--timeout", "120");
+        assertEquals("case,size,count,rtt_p50_us,rtt_p99_us,p50_x_alone,p99_x_alone", lines.get(0));
+        assertEquals(List.of("alone", "tcp-idle", "tcp-busy"), lines.stream().skip(1).map(l -> l.split(",")[0]).toList());
+        assertNoneLeftBut(before);
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void transformsMeasuresBothTransformsAtEachSize() throws Exception {
+        List<String> lines = csv(TransformsCommand::run, "--sizes", "256,4k", "--seconds", "0.01", "--rounds", "1", "--csv");
+        assertEquals("transform,size,raw_mb_per_s,polylink_mb_per_s,ratio", lines.get(0));
+        assertEquals(List.of("lz4,256", "aead,256", "lz4,4096", "aead,4096"),
+            lines.stream().skip(1).map(l -> l.substring(0, l.indexOf(',', l.indexOf(',') + 1))).toList());
+    }
+
+    @Test
+    void everyCommandExplainsItself() throws Exception {
+        for (Command command : List.<Command>of(PingPongCommand::run, MultiCommand::run, TransformsCommand::run)) {
+            String help = String.join("\n", csv(command, "--help"));
+            assertTrue(help.startsWith("usage: java -jar polylink-bench.jar "), help);
+        }
+    }
+
+    /**
+     * The peers' temporary directories (shm segments, the raw-shm file, Aeron's driver) are gone:
+     * none is there that was not there before (another run on this machine may own those).
+     */
+    private static void assertNoneLeftBut(Set<Path> before) throws Exception {
+        Set<Path> left = benchFiles();
+        left.removeAll(before);
+        assertTrue(left.isEmpty(), "left behind: " + left);
+    }
+
+    private static Set<Path> benchFiles() throws Exception {
+        Set<Path> found = new HashSet<>();
+        for (Path base : List.of(Path.of("/dev/shm"), Path.of(System.getProperty("java.io.tmpdir")))) {
+            if (Files.isDirectory(base)) {
+                try (Stream<Path> files = Files.list(base)) {
+                    files.filter(p -> p.getFileName().toString().startsWith("polylink-bench-")).forEach(found::add);
+                }
+            }
+        }
+        return found;
+    }
+}
