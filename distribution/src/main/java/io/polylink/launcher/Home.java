@@ -33,10 +33,18 @@ record Home(Path root) {
         return root.resolve("work");
     }
 
-    /** @return conf/framework.properties with {@code ${polylink.home}} replaced */
-    Map<String, String> frameworkProperties() throws IOException {
+    Path repo() {
+        return root.resolve("repo");
+    }
+
+    Path lib() {
+        return root.resolve("lib");
+    }
+
+    /** @return {@code conf}/framework.properties with {@code ${polylink.home}} replaced */
+    Map<String, String> frameworkProperties(Path conf) throws IOException {
         Properties p = new Properties();
-        try (Reader in = Files.newBufferedReader(conf().resolve("framework.properties"), StandardCharsets.UTF_8)) {
+        try (Reader in = Files.newBufferedReader(conf.resolve("framework.properties"), StandardCharsets.UTF_8)) {
             p.load(in);
         }
         Map<String, String> out = new HashMap<>();

@@ -9,9 +9,14 @@ public final class Main {
         usage: polylink <command> [options]
 
         commands:
-          node     run one context in a Felix framework (see: polylink node --help)
+          node     run one context in a Felix framework, with the Gogo shell or as a daemon
+          demo     two nodes on this machine: selection, latency, lz4 at run time, shm -> tcp -> shm
+                   hot swap under a numbered stream of RSRs (about 30 s)
 
-        Every command takes --help.""";
+        options:
+          --help   this text
+
+        Every command takes --help and describes its options there.""";
 
     private Main() {}
 
@@ -23,8 +28,10 @@ public final class Main {
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "node" -> System.exit(Node.run(rest));
+            case "demo" -> System.exit(Demo.run(rest));
             default -> {
-                System.err.println("polylink: unknown command '" + args[0] + "'\n" + USAGE);
+                System.err.println("polylink: unknown " + (args[0].startsWith("-") ? "option" : "command") + " '"
+                    + args[0] + "'\n" + USAGE);
                 System.exit(2);
             }
         }

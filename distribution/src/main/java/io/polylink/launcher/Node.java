@@ -25,7 +25,7 @@ import org.osgi.framework.launch.FrameworkFactory;
 final class Node {
 
     static final String HELP = """
-        usage: polylink node [--name NAME] [--daemon]
+        usage: polylink node [--name NAME] [--daemon] [--conf DIR]
 
         Runs one Polylink context in an Apache Felix framework, with the bundles in bundle/ and
         the configuration in conf/. The node publishes its system endpoint (echo, relay) in
@@ -33,6 +33,8 @@ final class Node {
 
           --name NAME   the node's name (default: node-<pid>); letters, digits, '.', '_', '-'
           --daemon      no Gogo shell on the console; stop with SIGTERM (Ctrl-C)
+          --conf DIR    the configuration folder instead of conf/: framework.properties and one
+                        .cfg per PID, watched while the node runs (default: <home>/conf)
           --help        this text""";
 
     private static final String NAME_PATTERN = "[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}";
@@ -42,6 +44,7 @@ final class Node {
     static int run(String[] args) throws Exception {
         String name = "node-" + ProcessHandle.current().pid();
         boolean daemon = false;
+        Path conf = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--name" -> {
@@ -51,6 +54,12 @@ final class Node {
                     name = args[++i];
                 }
                 case "--daemon" -> daemon = true;
+                case "--conf" -> {
+                    if (i + 1 == args.length) {
+                        return usage("--conf needs a folder");
+                    }
+                    conf = Path.of(args[++i]).toAbsolutePath().normalize();
+                }
                 case "--help", "-h" -> {
                     System.out.println(HELP);
                     return 0;
@@ -63,7 +72,13 @@ final class Node {
         if (!name.matches(NAME_PATTERN)) {
             return usage("invalid node name '" + name + "': use letters, digits, '.', '_' and '-'");
         }
-        return start(Home.fromSystemProperty(), name, daemon);
+        Home home = Home.fromSystemProperty();
+        if (conf == null) {
+            conf = home.conf();
+        } else if (!Files.isRegularFile(conf.resolve("framework.properties"))) {
+            return usage("--conf " + conf + " has no framework.properties: give a copy of the distribution's conf/");
+        }
+        return start(home, conf, name, daemon);
     }
 
     private static int usage(String problem) {
@@ -71,10 +86,11 @@ final class Node {
         return 2;
     }
 
-    private static int start(Home home, String name, boolean daemon) throws Exception {
+    private static int start(Home home, Path conf, String name, boolean daemon) throws Exception {
         removeStaleWork(home);
         Path work = home.work().resolve(name + "-" + ProcessHandle.current().pid());
-        Map<String, String> properties = home.frameworkProperties();
+        Map<String, String> properties = home.frameworkProperties(conf);
+        properties.put("felix.fileinstall.dir", conf.toString());
         properties.put(Constants.FRAMEWORK_STORAGE, work.toString());
         properties.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
         properties.put("polylink.name", name);
@@ -88,7 +104,7 @@ final class Node {
         framework.init();
         List<Bundle> installed = install(framework, home.bundles());
         framework.start();
-        Set<String> methods = Startup.start(framework.getBundleContext(), installed, home.conf());
+        Set<String> methods = Startup.start(framework.getBundleContext(), installed, conf);
         String context = Startup.awaitContext(framework.getBundleContext(), methods);
         if (context == null) {
             System.err.println("polylink node " + name + ": the context did not come up with methods " + methods

@@ -1,0 +1,105 @@
+package io.polylink.demo.internal;
+
+import io.polylink.Context;
+import io.polylink.MessageBuffer;
+import io.polylink.Startpoint;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Round trips over one link: PING with a payload of the given size, the peer's PONG with the same
+ * payload back. One at a time, so each round trip is the latency of the link and nothing else.
+ */
+final class PingPong {
+
+    private static final long REPLY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /**
+     * Spinning for the reply needs a core of its own beside the two nodes' pollers; with fewer
+     * than four the spinning thread would steal the pollers' time and the table would show the
+     * scheduler, so there the thread parks and the PONG handler wakes it (as the bench's --wait auto).
+     */
+    private static final boolean SPIN = Runtime.getRuntime().availableProcessors() >= 4;
+
+    private final Context context;
+    private final Startpoint link;
+    private final Startpoint replyTo;
+    private final PongSignal pongs;
+
+    /**
+     * @param replyTo where the peer sends PONG
+     * @param pongs signalled by this node's PONG handler
+     */
+    PingPong(Context context, Startpoint link, Startpoint replyTo, PongSignal pongs) {
+        this.context = context;
+        this.link = link;
+        this.replyTo = replyTo;
+        this.pongs = pongs;
+    }
+
+    /** Counts PONGs and wakes the thread waiting for one. */
+    static final class PongSignal {
+        private final AtomicLong count = new AtomicLong();
+        private volatile Thread waiter;
+
+        /** Called by the PONG handler, on the I/O thread that delivered it. */
+        void arrived() {
+            count.incrementAndGet();
+            Thread t = waiter;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+
+        long get() {
+            return count.get();
+        }
+    }
+
+    /** Percentiles of one size, in microseconds. */
+    record Result(int size, int count, double p50Micros, double p99Micros) {}
+
+    /**
+     * @param warmup round trips before measuring, not counted
+     * @throws IllegalStateException if a PONG does not come within 5 s
+     */
+    Result run(int size, int count, int warmup) {
+        byte[] payload = new byte[size];
+        for (int i = 0; i < size; i++) {
+            payload[i] = (byte) ('a' + i % 16); // compressible, so lz4 has something to do
+        }
+        MessageBuffer message = context.allocateBuffer(size + 128);
+        long[] rtt = new long[count];
+        pongs.waiter = Thread.currentThread();
+        try {
+            measure(size, count, warmup, payload, message, rtt);
+        } finally {
+            pongs.waiter = null;
+        }
+        Arrays.sort(rtt);
+        return new Result(size, count, rtt[count / 2] / 1e3, rtt[Math.min(count - 1, (int) (count * 0.99))] / 1e3);
+    }
+
+    private void measure(int size, int count, int warmup, byte[] payload, MessageBuffer message, long[] rtt) {
+        for (int i = -warmup; i < count; i++) {
+            long before = pongs.get();
+            long start = System.nanoTime();
+            link.send(DemoProtocol.PING, message.clear().putStartpoint(replyTo).putRaw(payload, 0, size));
+            while (pongs.get() == before) {
+                if (System.nanoTime() - start > REPLY_TIMEOUT_NANOS) {
+                    throw new IllegalStateException("no PONG within 5 s for a " + size + "-byte PING after "
+                        + (i + warmup) + " round trips; the link's selection: " + link.explain().get(0));
+                }
+                if (SPIN) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(REPLY_TIMEOUT_NANOS); // woken by PongSignal.arrived
+                }
+            }
+            if (i >= 0) {
+                rtt[i] = System.nanoTime() - start;
+            }
+        }
+    }
+}
