@@ -96,6 +96,8 @@ final class Flow {
     private volatile boolean retired;
     /** Why the flow's last connection failed, until it is bound again: said if moving fails. */
     private volatile String brokenBy;
+    /** The thread moving the flow on the context's behalf, not for a send: it keeps brokenBy. */
+    private Thread mover;
 
     Flow(ContextRuntime runtime, Key key, EncodedTable table, long id) {
         this.runtime = runtime;
@@ -281,6 +283,7 @@ final class Flow {
     /** Sends again what waits for acknowledgement, over whatever selection finds now. */
     void recover() {
         lock.lock();
+        mover = Thread.currentThread();
         try {
             if (!retired && !runtime.closing() && !pending.isEmpty() && stale()) {
                 bind(lastEndpoint);
@@ -288,6 +291,7 @@ final class Flow {
         } catch (RuntimeException e) {
             runtime.flowStranded(this, pending.size(), e);
         } finally {
+            mover = null;
             lock.unlock();
         }
     }
@@ -341,8 +345,11 @@ final class Flow {
                     chosen -> runtime.bind(this, chosen));
             } catch (io.polylink.PolylinkException e) {
                 String broken = brokenBy;
-                throw broken == null ? e : new LinkException(broken + "; and no other way to the peer works: "
-                    + e.getMessage(), e);
+                if (broken == null || Thread.currentThread() == mover) {
+                    throw e;
+                }
+                brokenBy = null; // said once, to the application, like any failure
+                throw new LinkException(broken + "; and no other way to the peer works: " + e.getMessage(), e);
             }
             brokenBy = null;
             binding = s.value();
