@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -125,12 +126,12 @@ final class Demo {
         say.block("alpha", alpha.run("demo:explain beta", COMMAND_LIMIT));
 
         say.section("3. Ping-pong alpha <-> beta: " + options.count() + " round trips per size");
-        say.line(String.format("   %-10s %8s %7s %10s %10s", "stack", "bytes", "count", "p50 us", "p99 us"));
+        say.line(String.format(Locale.ROOT, "   %-10s %8s %7s %10s %10s", "stack", "bytes", "count", "p50 us", "p99 us"));
         pingPong(alpha);
 
         say.section("4. lz4 stacked on at run time: alpha edits the link's table to put lz4/shm first");
         say.block("alpha", alpha.run("demo:lz4 beta", COMMAND_LIMIT));
-        say.line(String.format("   %-10s %8s %7s %10s %10s", "stack", "bytes", "count", "p50 us", "p99 us"));
+        say.line(String.format(Locale.ROOT, "   %-10s %8s %7s %10s %10s", "stack", "bytes", "count", "p50 us", "p99 us"));
         pingPong(alpha);
 
         say.section("5. Hot swap under a numbered stream of RSRs alpha -> beta");
@@ -202,19 +203,19 @@ final class Demo {
         long lost = Long.parseLong(m.group(3));
         long duplicated = Long.parseLong(m.group(4));
         long reordered = Long.parseLong(m.group(5));
-        say.line(String.format("   sent %s   delivered %s   lost %d   duplicated %d   reordered %d", m.group(1), m.group(2),
+        say.line(String.format(Locale.ROOT, "   sent %s   delivered %s   lost %d   duplicated %d   reordered %d", m.group(1), m.group(2),
             lost, duplicated, reordered));
-        say.line(String.format("   (sends that threw, not counted as sent: %s; of those, arrived all the same: %s)",
+        say.line(String.format(Locale.ROOT, "   (sends that threw, not counted as sent: %s; of those, arrived all the same: %s)",
             m.group(6), m.group(7)));
         tally.stream().filter(l -> l.startsWith("lost: ") || l.startsWith("reordered: "))
             .forEach(l -> say.line("   " + l));
         say.line("");
         if (lost + duplicated + reordered == 0) {
-            say.line(String.format("demo passed in %.1f s: no RSR lost, duplicated or reordered across the swap",
+            say.line(String.format(Locale.ROOT, "demo passed in %.1f s: no RSR lost, duplicated or reordered across the swap",
                 say.seconds()));
             return true;
         }
-        say.line(String.format("demo FAILED in %.1f s: %d lost, %d duplicated, %d reordered across the swap", say.seconds(),
+        say.line(String.format(Locale.ROOT, "demo FAILED in %.1f s: %d lost, %d duplicated, %d reordered across the swap", say.seconds(),
             lost, duplicated, reordered));
         return false;
     }
