@@ -154,8 +154,9 @@ final class Demo {
     }
 
     private ShellNode startNode(String name) throws IOException {
-        Path logs = Files.isWritable(home.root().resolve("logs")) ? home.root().resolve("logs") : workspace.conf();
-        ShellNode node = ShellNode.start(home, workspace.conf(), name, logs.resolve("demo-" + name + ".log"));
+        Path conf = workspace.conf(name);
+        Path logs = Files.isWritable(home.root().resolve("logs")) ? home.root().resolve("logs") : conf;
+        ShellNode node = ShellNode.start(home, conf, name, logs.resolve("demo-" + name + ".log"));
         synchronized (this) {
             nodes.add(node);
         }
