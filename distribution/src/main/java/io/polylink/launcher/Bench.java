@@ -6,10 +6,9 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * {@code polylink bench}: runs lib/polylink-bench.jar with the given command and options in a
@@ -42,89 +41,79 @@ final class Bench {
     private Bench() {}
 
     static int run(String[] args) throws IOException, InterruptedException {
-        String command = null;
-        Path out = null;
-        List<String> passed = new ArrayList<>();
-        boolean help = false;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("--out")) {
-                if (i + 1 == args.length) {
-                    System.err.println("polylink bench: --out needs a folder\n" + HELP);
-                    return 2;
-                }
-                out = Path.of(args[++i]);
-            } else if (command == null && (arg.equals("--help") || arg.equals("-h"))) {
-                System.out.println(HELP);
-                return 0;
-            } else if (command == null && arg.startsWith("-")) {
-                System.err.println("polylink bench: unknown option '" + arg + "' (before the command only --out and "
-                    + "--help; the command's own options come after it)\n" + HELP);
-                return 2;
-            } else if (command == null) {
-                command = arg;
-                passed.add(arg);
-            } else {
-                help |= arg.equals("--help") || arg.equals("-h");
-                passed.add(arg);
-            }
-        }
-        if (command == null) {
-            System.err.println("polylink bench: which benchmark? name a command\n" + HELP);
+        BenchArgs parsed;
+        try {
+            parsed = BenchArgs.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("polylink bench: " + e.getMessage() + "\n" + HELP);
             return 2;
         }
-        if (out == null) {
-            out = Path.of("polylink-bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (parsed == null) {
+            System.out.println(HELP);
+            return 0;
         }
-        Home home = Home.fromSystemProperty();
-        Path jar = home.lib().resolve("bench/polylink-bench.jar");
+        Path jar = Home.fromSystemProperty().lib().resolve("bench/polylink-bench.jar");
         if (!Files.isRegularFile(jar)) {
             System.err.println("polylink bench: " + jar + " is missing: the distribution is incomplete; rebuild it");
             return 1;
         }
-        boolean pingpong = command.equals("pingpong") && !help;
+        boolean pingpong = parsed.command().equals("pingpong") && !parsed.commandHelp();
+        List<String> passed = new ArrayList<>(parsed.passed());
         if (pingpong && !passed.contains("--csv")) {
-            passed.add("--csv");
+            passed.add("--csv"); // the jar prints its table or CSV; CSV makes both the table and the chart
         }
-        List<String> commandLine = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
-        commandLine.addAll(passed);
-        // Progress and errors go straight through; the results on stdout are kept to be saved.
-        Process bench = new ProcessBuilder(commandLine).redirectError(ProcessBuilder.Redirect.INHERIT)
-            .redirectInput(ProcessBuilder.Redirect.INHERIT).start();
-        Thread stop = new Thread(() -> stop(bench), "polylink-bench-stop");
-        Runtime.getRuntime().addShutdownHook(stop); // Ctrl-C: the bench and its peer JVMs end too
         List<String> lines = new ArrayList<>();
-        try (BufferedReader results = new BufferedReader(new InputStreamReader(bench.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            for (String line = results.readLine(); line != null; line = results.readLine()) {
-                lines.add(line);
-                if (!pingpong) {
-                    System.out.println(line);
-                }
-            }
-        }
-        int status = bench.waitFor();
-        try {
-            Runtime.getRuntime().removeShutdownHook(stop);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook runs: nothing to remove
-        }
-        if (help) {
+        int status = runJar(jar, passed, pingpong ? lines::add : line -> {
+            lines.add(line);
+            System.out.println(line);
+        });
+        if (parsed.commandHelp()) {
             System.out.println("\n(and, from polylink bench: --out DIR, where the results go; see polylink bench --help)");
+            return status;
         }
-        if (status != 0 || help) {
+        if (status != 0) {
             if (pingpong) {
                 lines.forEach(System.out::println);
             }
             return status;
         }
-        Files.createDirectories(out);
+        Files.createDirectories(parsed.out());
         if (!pingpong) {
-            Files.write(out.resolve(command + ".txt"), lines, StandardCharsets.UTF_8);
-            System.out.println("\nsaved in " + out.resolve(command + ".txt"));
+            Path text = parsed.out().resolve(parsed.command() + ".txt");
+            Files.write(text, lines, StandardCharsets.UTF_8);
+            System.out.println("\nsaved in " + text);
             return 0;
         }
-        return pingPongResults(out, lines, String.join(" ", passed.subList(1, passed.size())));
+        return pingPongResults(parsed.out(), lines, String.join(" ", parsed.passed().subList(1, parsed.passed().size())));
+    }
+
+    /**
+     * Runs the bench jar on this launcher's JDK; its stderr (progress, errors) goes straight
+     * through, each line of its stdout (the results) to {@code results}.
+     *
+     * @return its exit code
+     */
+    private static int runJar(Path jar, List<String> arguments, Consumer<String> results)
+            throws IOException, InterruptedException {
+        List<String> commandLine = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
+        commandLine.addAll(arguments);
+        Process bench = new ProcessBuilder(commandLine).redirectError(ProcessBuilder.Redirect.INHERIT)
+            .redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+        Thread stop = new Thread(() -> stop(bench), "polylink-bench-stop");
+        Runtime.getRuntime().addShutdownHook(stop); // Ctrl-C: the bench and its peer JVMs end too
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(bench.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                results.accept(line);
+            }
+            return bench.waitFor();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stop);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs: nothing to remove
+            }
+        }
     }
 
     private static int pingPongResults(Path out, List<String> csv, String options) throws IOException {
