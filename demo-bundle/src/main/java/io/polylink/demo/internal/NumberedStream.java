@@ -74,7 +74,7 @@ final class NumberedStream implements AutoCloseable {
                         errors.add(e.getClass().getSimpleName() + ": " + e.getMessage());
                     }
                 }
-                nextWatch = 0; // a failed send often means the link is moving: look now
+                nextWatch = System.nanoTime(); // a failed send often means the link is moving: look now
             }
             if (System.nanoTime() - nextWatch >= 0) {
                 watch(sequence);
