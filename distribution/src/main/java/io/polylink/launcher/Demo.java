@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -106,15 +107,7 @@ final class Demo {
         say.step("starting nodes alpha and beta");
         ShellNode alpha = startNode("alpha");
         ShellNode beta = startNode("beta");
-        for (ShellNode node : List.of(alpha, beta)) {
-            String up = node.awaitLine("polylink node " + node.name() + " up", START_LIMIT);
-            say.step(node.name() + " (pid " + node.pid() + ") " + up.substring(("polylink node " + node.name() + " ").length()));
-        }
-        Path demoBundle = home.lib().resolve("demo/polylink-demo.jar");
-        say.step("installing the demo commands (" + home.root().relativize(demoBundle) + ") on both nodes");
-        for (ShellNode node : List.of(alpha, beta)) {
-            installAndStart(node, demoBundle);
-        }
+        awaitUpWithDemoCommands(alpha, beta);
 
         say.section("1. Descriptor tables: what each context advertises, fastest first (polylink:table)");
         for (ShellNode node : List.of(alpha, beta)) {
@@ -125,36 +118,52 @@ final class Demo {
         say.block("alpha", alpha.run("demo:explain beta", COMMAND_LIMIT));
 
         say.section("3. Ping-pong alpha <-> beta: " + options.count() + " round trips per size");
-        say.line(String.format("   %-10s %8s %7s %10s %10s", "stack", "bytes", "count", "p50 us", "p99 us"));
         pingPong(alpha);
 
         say.section("4. lz4 stacked on at run time: alpha edits the link's table to put lz4/shm first");
         say.block("alpha", alpha.run("demo:lz4 beta", COMMAND_LIMIT));
-        say.line(String.format("   %-10s %8s %7s %10s %10s", "stack", "bytes", "count", "p50 us", "p99 us"));
         pingPong(alpha);
 
         say.section("5. Hot swap under a numbered stream of RSRs alpha -> beta");
-        say.step(String.join(" ", alpha.run("demo:start beta", COMMAND_LIMIT)));
-        flow(alpha);
-        say.step("alpha g! uninstall io.polylink.method.shm");
-        alpha.run("uninstall io.polylink.method.shm", COMMAND_LIMIT);
-        say.block("alpha", alpha.run("demo:await tcp 10000", COMMAND_LIMIT));
-        flow(alpha);
-        Path shmBundle = repoBundle("polylink-method-shm-");
-        say.step("alpha g! install " + shmBundle.toUri() + " and start it");
-        installAndStart(alpha, shmBundle);
-        say.block("alpha", alpha.run("demo:await lz4/shm 10000", COMMAND_LIMIT));
-        flow(alpha);
-        say.block("alpha", alpha.run("demo:finish", COMMAND_LIMIT));
+        swapUnderStream(alpha);
 
         say.section("6. What beta received");
-        List<String> tally = beta.run("demo:tally 10000", COMMAND_LIMIT);
-        return verdict(tally);
+        return verdict(beta.run("demo:tally 10000", COMMAND_LIMIT));
+    }
+
+    private void awaitUpWithDemoCommands(ShellNode... nodes) {
+        for (ShellNode node : nodes) {
+            String prefix = "polylink node " + node.name() + " ";
+            String up = node.awaitLine(prefix + "up", START_LIMIT);
+            say.step(node.name() + " (pid " + node.pid() + ") " + up.substring(prefix.length()));
+        }
+        Path demoBundle = home.lib().resolve("demo/polylink-demo.jar");
+        say.step("installing the demo commands (" + home.root().relativize(demoBundle) + ") on both nodes");
+        for (ShellNode node : nodes) {
+            installAndStart(node, demoBundle);
+        }
+    }
+
+    /** Out of shm and back while the stream flows: the sender's selection moves the link. */
+    private void swapUnderStream(ShellNode sender) throws IOException {
+        say.step(String.join(" ", sender.run("demo:start beta", COMMAND_LIMIT)));
+        flow(sender);
+        say.step("alpha g! uninstall io.polylink.method.shm");
+        sender.run("uninstall io.polylink.method.shm", COMMAND_LIMIT);
+        say.block("alpha", sender.run("demo:await tcp 10000", COMMAND_LIMIT));
+        flow(sender);
+        Path shmBundle = repoBundle("polylink-method-shm-");
+        say.step("alpha g! install " + shmBundle.toUri() + " and start it");
+        installAndStart(sender, shmBundle);
+        say.block("alpha", sender.run("demo:await lz4/shm 10000", COMMAND_LIMIT));
+        flow(sender);
+        say.block("alpha", sender.run("demo:finish", COMMAND_LIMIT));
     }
 
     private ShellNode startNode(String name) throws IOException {
-        Path logs = Files.isWritable(home.root().resolve("logs")) ? home.root().resolve("logs") : workspace.conf();
-        ShellNode node = ShellNode.start(home, workspace.conf(), name, logs.resolve("demo-" + name + ".log"));
+        Path conf = workspace.conf(name);
+        Path logs = Files.isWritable(home.root().resolve("logs")) ? home.root().resolve("logs") : conf;
+        ShellNode node = ShellNode.start(home, conf, name, logs.resolve("demo-" + name + ".log"));
         synchronized (this) {
             nodes.add(node);
         }
@@ -172,6 +181,7 @@ final class Demo {
     }
 
     private void pingPong(ShellNode node) {
+        say.line(String.format(Locale.ROOT, "   %-10s %8s %7s %10s %10s", "stack", "bytes", "count", "p50 us", "p99 us"));
         for (int size : options.sizes()) {
             for (String row : node.run("demo:pingpong beta " + size + " " + options.count(), Duration.ofSeconds(60))) {
                 say.line("   " + row.replaceFirst("^latency ", ""));
@@ -202,19 +212,19 @@ final class Demo {
         long lost = Long.parseLong(m.group(3));
         long duplicated = Long.parseLong(m.group(4));
         long reordered = Long.parseLong(m.group(5));
-        say.line(String.format("   sent %s   delivered %s   lost %d   duplicated %d   reordered %d", m.group(1), m.group(2),
+        say.line(String.format(Locale.ROOT, "   sent %s   delivered %s   lost %d   duplicated %d   reordered %d", m.group(1), m.group(2),
             lost, duplicated, reordered));
-        say.line(String.format("   (sends that threw, not counted as sent: %s; of those, arrived all the same: %s)",
+        say.line(String.format(Locale.ROOT, "   (sends that threw, not counted as sent: %s; of those, arrived all the same: %s)",
             m.group(6), m.group(7)));
         tally.stream().filter(l -> l.startsWith("lost: ") || l.startsWith("reordered: "))
             .forEach(l -> say.line("   " + l));
         say.line("");
         if (lost + duplicated + reordered == 0) {
-            say.line(String.format("demo passed in %.1f s: no RSR lost, duplicated or reordered across the swap",
+            say.line(String.format(Locale.ROOT, "demo passed in %.1f s: no RSR lost, duplicated or reordered across the swap",
                 say.seconds()));
             return true;
         }
-        say.line(String.format("demo FAILED in %.1f s: %d lost, %d duplicated, %d reordered across the swap", say.seconds(),
+        say.line(String.format(Locale.ROOT, "demo FAILED in %.1f s: %d lost, %d duplicated, %d reordered across the swap", say.seconds(),
             lost, duplicated, reordered));
         return false;
     }

@@ -13,17 +13,17 @@ import java.util.stream.Stream;
  */
 final class DemoWorkspace implements AutoCloseable {
 
-    private final Path root;
-    private final Path conf;
-    private final Path shm;
-
-    private DemoWorkspace(Path root, Path conf, Path shm) {
-        this.root = root;
-        this.conf = conf;
-        this.shm = shm;
-    }
-
     private static final String PREFIX = "polylink-demo-";
+
+    private final Path root;
+    private final Path shm;
+    private final Path homeConf;
+
+    private DemoWorkspace(Path root, Path shm, Path homeConf) {
+        this.root = root;
+        this.shm = shm;
+        this.homeConf = homeConf;
+    }
 
     static DemoWorkspace create(Home home) throws IOException {
         long pid = ProcessHandle.current().pid();
@@ -32,25 +32,32 @@ final class DemoWorkspace implements AutoCloseable {
         removeStale(devShm);
         removeStale(tmp);
         Path root = Files.createTempDirectory(PREFIX + pid + "-");
-        Path conf = Files.createDirectories(root.resolve("conf"));
-        try (Stream<Path> files = Files.list(home.conf())) {
-            for (Path f : files.filter(Files::isRegularFile).toList()) {
-                Files.copy(f, conf.resolve(f.getFileName()));
-            }
-        }
         // In memory where the machine has /dev/shm, as a user's node would be; named for this run.
         Path shm = Files.isDirectory(devShm) && Files.isWritable(devShm)
             ? devShm.resolve(PREFIX + pid)
             : root.resolve("shm");
-        DemoWorkspace workspace = new DemoWorkspace(root, conf, shm);
+        return new DemoWorkspace(root, shm, home.conf());
+    }
+
+    /**
+     * A copy of the installation's conf/ for one node. One per node, because FileInstall writes
+     * configuration changes back into the files it read, and two nodes must not write one file.
+     */
+    Path conf(String node) throws IOException {
+        Path conf = Files.createDirectories(root.resolve("conf-" + node));
+        try (Stream<Path> files = Files.list(homeConf)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(f, conf.resolve(f.getFileName()));
+            }
+        }
         // A later line wins, in a .cfg as in framework.properties.
-        workspace.append("io.polylink.method.shm.cfg", "directory=" + shm);
-        workspace.append("io.polylink.method.tcp.cfg", "bindAddress=127.0.0.1");
-        workspace.append("io.polylink.registry.cfg", "directory=" + root.resolve("registry"));
+        append(conf, "io.polylink.method.shm.cfg", "directory=" + shm);
+        append(conf, "io.polylink.method.tcp.cfg", "bindAddress=127.0.0.1");
+        append(conf, "io.polylink.registry.cfg", "directory=" + root.resolve("registry"));
         // A shell without --noshutdown stops the node when its input ends: when the demo ends,
         // however it ends, its nodes follow.
-        workspace.append("framework.properties", "gosh.args=");
-        return workspace;
+        append(conf, "framework.properties", "gosh.args=");
+        return conf;
     }
 
     /**
@@ -77,13 +84,9 @@ final class DemoWorkspace implements AutoCloseable {
         }
     }
 
-    private void append(String file, String line) throws IOException {
+    private static void append(Path conf, String file, String line) throws IOException {
         Files.writeString(conf.resolve(file), "\n# set by polylink demo\n" + line + "\n", StandardOpenOption.APPEND,
             StandardOpenOption.CREATE);
-    }
-
-    Path conf() {
-        return conf;
     }
 
     Path shm() {

@@ -12,6 +12,7 @@ public final class Main {
           node     run one context in a Felix framework, with the Gogo shell or as a daemon
           demo     two nodes on this machine: selection, latency, lz4 at run time, shm -> tcp -> shm
                    hot swap under a numbered stream of RSRs (about 30 s)
+          bench    the benchmarks of lib/bench/polylink-bench.jar, with CSV and an SVG chart of the results
 
         options:
           --help   this text
@@ -21,14 +22,19 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+        if (args.length == 0) {
+            System.err.println("polylink: name a command\n" + USAGE);
+            System.exit(2);
+        }
+        if (args[0].equals("--help") || args[0].equals("-h")) {
             System.out.println(USAGE);
-            System.exit(args.length == 0 ? 2 : 0);
+            System.exit(0);
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
             case "node" -> System.exit(Node.run(rest));
             case "demo" -> System.exit(Demo.run(rest));
+            case "bench" -> System.exit(Bench.run(rest));
             default -> {
                 System.err.println("polylink: unknown " + (args[0].startsWith("-") ? "option" : "command") + " '"
                     + args[0] + "'\n" + USAGE);

@@ -1,6 +1,7 @@
 package io.polylink.launcher;
 
 import java.util.List;
+import java.util.Locale;
 
 /** The demo's console: steps stamped with the seconds since the start, sections, indented node output. */
 final class Narrator {
@@ -18,7 +19,7 @@ final class Narrator {
 
     /** A step that takes time, with when it happened, so a slow step shows. */
     void step(String text) {
-        line(String.format("[%5.1fs] %s", seconds(), text));
+        line(String.format(Locale.ROOT, "[%5.1fs] %s", seconds(), text));
     }
 
     void section(String title) {
@@ -28,7 +29,7 @@ final class Narrator {
 
     /** What a node printed, indented under its name. */
     void block(String node, List<String> lines) {
-        String first = String.format("   %-6s ", node);
+        String first = String.format(Locale.ROOT, "   %-6s ", node);
         String rest = " ".repeat(first.length());
         for (int i = 0; i < lines.size(); i++) {
             line((i == 0 ? first : rest) + lines.get(i));

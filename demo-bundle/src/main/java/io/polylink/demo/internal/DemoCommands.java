@@ -5,6 +5,7 @@ import io.polylink.Descriptor;
 import io.polylink.Endpoint;
 import io.polylink.Startpoint;
 import java.util.BitSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -99,7 +100,7 @@ public final class DemoCommands {
         StringBuilder out = new StringBuilder();
         for (String size : sizes.split(",")) {
             PingPong.Result r = pingPong.run(Integer.parseInt(size.trim()), count, Math.max(10, count / 10));
-            out.append(String.format("latency %-10s %8d %7d %10.1f %10.1f%n", stack, r.size(), r.count(),
+            out.append(String.format(Locale.ROOT, "latency %-10s %8d %7d %10.1f %10.1f%n", stack, r.size(), r.count(),
                 r.p50Micros(), r.p99Micros()));
         }
         return out.toString();

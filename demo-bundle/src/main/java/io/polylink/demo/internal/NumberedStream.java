@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -73,7 +74,7 @@ final class NumberedStream implements AutoCloseable {
                         errors.add(e.getClass().getSimpleName() + ": " + e.getMessage());
                     }
                 }
-                nextWatch = 0; // a failed send often means the link is moving: look now
+                nextWatch = System.nanoTime(); // a failed send often means the link is moving: look now
             }
             if (System.nanoTime() - nextWatch >= 0) {
                 watch(sequence);
@@ -87,7 +88,7 @@ final class NumberedStream implements AutoCloseable {
         String now = chosenStack();
         synchronized (this) {
             if (!now.equals(stack)) {
-                moves.add(String.format("link moved %s -> %s at RSR #%d (%.1f s into the stream)", stack, now,
+                moves.add(String.format(Locale.ROOT, "link moved %s -> %s at RSR #%d (%.1f s into the stream)", stack, now,
                     sequence, (System.nanoTime() - startNanos) / 1e9));
                 stack = now;
                 notifyAll();
@@ -146,7 +147,7 @@ final class NumberedStream implements AutoCloseable {
                 }
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
-            return String.format("%d RSRs sent over %s (stream total %d sent, %d sends failed)", more, stack,
+            return String.format(Locale.ROOT, "%d RSRs sent over %s (stream total %d sent, %d sends failed)", more, stack,
                 sent(), failures);
         } finally {
             wakeAt = Long.MAX_VALUE;
@@ -156,7 +157,7 @@ final class NumberedStream implements AutoCloseable {
     private String progress() {
         StringBuilder out = new StringBuilder();
         moves.forEach(m -> out.append(m).append('\n'));
-        out.append(String.format("stream: %d RSRs sent (send() returned), %d sends threw", sent(),
+        out.append(String.format(Locale.ROOT, "stream: %d RSRs sent (send() returned), %d sends threw", sent(),
             failures));
         errors.forEach(e -> out.append("\n  send failed: ").append(e));
         return out.toString();

@@ -77,12 +77,27 @@ final class Driver implements AutoCloseable {
     }
 
     static void await(java.util.function.BooleanSupplier condition, Duration limit, java.util.function.Supplier<String> what) {
+        await(condition, limit, what, TimeUnit.MILLISECONDS.toNanos(1));
+    }
+
+    /**
+     * Waits for the receiving end to drain a sender's window of RSRs in flight. Bounded, so an RSR
+     * lost inside the window fails the test with {@code what} instead of hanging it; the short
+     * park leaves the cores to the nodes without slowing the stream.
+     */
+    static void awaitWindow(java.util.function.BooleanSupplier open, java.util.function.Supplier<String> what) {
+        await(open, Duration.ofMinutes(1), () -> "the window did not open: " + what.get(),
+            TimeUnit.MICROSECONDS.toNanos(50));
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition, Duration limit,
+            java.util.function.Supplier<String> what, long parkNanos) {
         long deadline = System.nanoTime() + limit.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("not within " + limit + ": " + what.get());
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            LockSupport.parkNanos(parkNanos);
         }
     }
 

@@ -124,9 +124,8 @@ class ShmAcrossProcessesIT {
         int window = 20_000;
         long start = System.nanoTime();
         for (long seq = 0; seq < total; seq++) {
-            while (seq - check.delivered() >= window) {
-                LockSupport.parkNanos(50_000); // leave the cores to the nodes
-            }
+            long inFlight = seq;
+            Driver.awaitWindow(() -> inFlight - check.delivered() < window, () -> check.summary(inFlight));
             byte[] body = body(seq);
             relayAtA.send(Driver.RELAY, message.clear().putStartpoint(echoAtB).putInt(Driver.ECHO)
                 .putStartpoint(back).putInt(SINK).putLong(seq).putBytes(body).putLong(checksum(seq, body)));
@@ -167,9 +166,9 @@ class ShmAcrossProcessesIT {
                 if (p == 1 && killed) {
                     continue;
                 }
-                while (sent[p] - checks.get(p).delivered() >= 5_000) {
-                    LockSupport.parkNanos(50_000);
-                }
+                int producer = p;
+                Driver.awaitWindow(() -> sent[producer] - checks.get(producer).delivered() < 5_000,
+                    () -> "p" + producer + ": " + checks.get(producer).summary(sent[producer]));
                 byte[] body = body(seq);
                 relays.get(p).send(Driver.RELAY, message.clear().putStartpoint(echoAtC).putInt(Driver.ECHO)
                     .putStartpoint(back).putInt(SINK).putInt(p).putLong(seq).putBytes(body)

@@ -104,9 +104,8 @@ class TcpAcrossProcessesIT {
         int window = 20_000;
         long start = System.nanoTime();
         for (long seq = 0; seq < total; seq++) {
-            while (seq - check.delivered() >= window) {
-                java.util.concurrent.locks.LockSupport.parkNanos(50_000); // leave the cores to the nodes
-            }
+            long inFlight = seq;
+            Driver.awaitWindow(() -> inFlight - check.delivered() < window, () -> check.summary(inFlight));
             byte[] body = new byte[(int) (seq % 97)];
             java.util.Arrays.fill(body, (byte) seq);
             relayAtA.send(Driver.RELAY, message.clear().putStartpoint(echoAtB).putInt(Driver.ECHO)

@@ -1,0 +1,53 @@
+package io.polylink.itests.process;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One run of {@code bin/polylink} with its output (both streams) in a log file, bounded in time;
+ * a run that overstays is killed with everything it started, so no test leaves a process behind.
+ *
+ * @param pid the process's id (bin/polylink execs the JVM, so the launcher's too)
+ * @param exitCode the process's exit code
+ * @param output what it printed
+ */
+record LauncherRun(long pid, int exitCode, String output) {
+
+    static LauncherRun of(Path home, Duration limit, String... args) throws IOException, InterruptedException {
+        Path logs = Path.of(System.getProperty("polylink.logs", home.resolve("logs").toString()));
+        Files.createDirectories(logs);
+        Path log = logs.resolve("polylink-" + (args.length == 0 ? "" : args[0]) + "-" + System.nanoTime() + ".log");
+        List<String> command = new ArrayList<>(List.of(home.resolve("bin/polylink").toString()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+            .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        try {
+            if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("polylink " + String.join(" ", args) + " did not end within " + limit + ":\n"
+                    + Files.readString(log, StandardCharsets.UTF_8));
+            }
+        } finally {
+            destroyTree(process);
+        }
+        return new LauncherRun(process.pid(), process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    private static void destroyTree(Process process) throws InterruptedException {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.add(process.toHandle());
+        tree.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle p : tree) {
+            try {
+                p.onExit().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("process " + p.pid() + " survived kill -9", e);
+            }
+        }
+    }
+}
