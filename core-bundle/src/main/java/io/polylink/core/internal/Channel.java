@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -29,9 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * each frame.
  *
  * <p>Sending is serialised by {@link #sendLock}; receiving runs on one method thread at a time.
- * Transform handshakes and acknowledgements are queued and sent by whoever holds the send lock
- * (or at once if it is free), ahead of any frame that might need them: a receiving thread never
- * waits for a sender, and a loopback delivery never re-enters a session being opened.
+ * Transform handshakes and acknowledgements are queued and sent ahead of the next frame by
+ * whoever holds the send lock, or by the context's {@link ControlSender} if nobody does: a
+ * receiving thread never sends, and a loopback delivery never re-enters a session being opened.
  */
 final class Channel implements FrameReceiver {
 
@@ -48,6 +49,7 @@ final class Channel implements FrameReceiver {
     private final Object sessionsLock = new Object();
     /** Control frames a receiving thread wants sent: handshakes and acknowledgements. */
     private final ConcurrentLinkedQueue<Queued> queued = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private volatile Throwable failure;
     private volatile boolean closed;
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
@@ -202,20 +204,27 @@ final class Channel implements FrameReceiver {
         }
     }
 
-    /**
-     * Queues a control frame from a receiving thread and sends it if nobody is sending. A receiving
-     * thread never waits for the send lock: its holder may be waiting for this very thread to
-     * drain the connection.
-     */
+    /** Queues a control frame from a receiving thread, to go out ahead of the next frame sent. */
     private void enqueue(Control kind, ByteBuffer payload) {
         queued.add(new Queued(kind, payload));
-        flushQueuedIfFree();
+        flushLater();
+    }
+
+    /**
+     * Has the control thread send what is queued, so it does not wait for the next RSR. Never on
+     * this thread: a receiving thread that blocks in a send (the peer's inbox full) stops draining
+     * its own inbox, and the peer's receiving thread may be doing the same towards this side.
+     */
+    private void flushLater() {
+        if (!queued.isEmpty() && flushScheduled.compareAndSet(false, true)) {
+            runtime.controlSender().schedule(this::flushQueuedIfFree);
+        }
     }
 
     private void flushQueuedIfFree() {
-        // Not while this thread is inside a send (a connection delivering on the sending thread):
-        // the frame being written would be interleaved.
-        if (!queued.isEmpty() && !sendLock.isHeldByCurrentThread() && sendLock.tryLock()) {
+        flushScheduled.set(false);
+        // A holder of the lock flushes the queue again after releasing it (unlockAndFlush).
+        if (!queued.isEmpty() && sendLock.tryLock()) {
             unlockAndFlush();
         }
     }
@@ -390,7 +399,7 @@ final class Channel implements FrameReceiver {
                 + "', which is not installed here");
         }
         session(transform).onHandshake(body);
-        flushQueuedIfFree(); // a session may answer in band, before this side's next frame
+        flushLater(); // a session may answer in band, before this side's next frame
     }
 
     private void announceReceived(ByteBuffer body) {
@@ -451,7 +460,7 @@ final class Channel implements FrameReceiver {
                 sessions.put(name, session);
             }
         }
-        flushQueuedIfFree();
+        flushLater();
         return session;
     }
 

@@ -58,6 +58,7 @@ final class ContextRuntime implements Context, InboundSink {
     private final Counters counters = new Counters();
     private final RateLimitedLog log = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(1));
     private final ThreadPoolExecutor executor;
+    private final ControlSender controlSender;
     private final Map<String, InstalledMethod> methods = new ConcurrentHashMap<>();
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
@@ -85,6 +86,7 @@ final class ContextRuntime implements Context, InboundSink {
                 return t;
             });
         this.executor.allowCoreThreadTimeOut(true);
+        this.controlSender = new ControlSender("polylink-control-" + id);
         addMethod(new LocalMethod(), Integer.MIN_VALUE);
         this.system = SystemEndpoint.create(this);
     }
@@ -331,6 +333,10 @@ final class ContextRuntime implements Context, InboundSink {
         return executor;
     }
 
+    ControlSender controlSender() {
+        return controlSender;
+    }
+
     int maxWirePayload() {
         return settings.maxMessageSize() + settings.maxMessageSize() / 255 + TRANSFORM_ALLOWANCE;
     }
@@ -556,6 +562,7 @@ final class ContextRuntime implements Context, InboundSink {
         flowsById.clear();
         executor.shutdown();
         try {
+            controlSender.close();
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
                 executor.shutdownNow();
                 LOG.log(Level.WARNING, "handlers of " + this + " did not finish within 5 s; interrupted");

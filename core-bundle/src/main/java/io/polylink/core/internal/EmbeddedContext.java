@@ -58,7 +58,12 @@ public final class EmbeddedContext implements AutoCloseable {
         return runtime.method(name);
     }
 
-        /** Stops and removes a method. @return this */
+    /** @return one line per flow, what {@code polylink:links} prints: for a failing test's message */
+    public java.util.List<String> links() {
+        return runtime.describeFlows();
+    }
+
+    /** Stops and removes a method. @return this */
     public EmbeddedContext remove(CommunicationMethod method) {
         runtime.removeMethod(method);
         return this;

@@ -254,20 +254,19 @@ final class Flow {
      * sent again without waiting for the application's next send.
      */
     AfterClose closed(Channel channel) {
+        Binding bound = binding;
+        if (bound == null || bound.channel() != channel) {
+            return AfterClose.NOTHING;
+        }
+        Throwable cause = channel.failure();
+        brokenBy = cause == null ? null : channel + " failed: " + cause.getMessage();
         if (!lock.tryLock()) {
-            Binding b = binding;
-            Throwable cause = channel.failure();
-            if (b != null && b.channel() == channel && cause != null) {
-                brokenBy = channel + " failed: " + cause.getMessage();
-            }
             return AfterClose.NOTHING; // a sender has it and will find the channel closed itself
         }
         try {
-            if (binding == null || binding.channel() != channel) {
+            if (binding != bound) {
                 return AfterClose.NOTHING;
             }
-            Throwable cause = channel.failure();
-            brokenBy = cause == null ? null : channel + " failed: " + cause.getMessage();
             trim();
             if (!pending.isEmpty()) {
                 return runtime.closing() ? AfterClose.NOTHING : AfterClose.MOVE;

@@ -15,8 +15,6 @@ final class InboundFlow {
 
     private final Key key;
     private int expected;
-    private long duplicates;
-    private long skipped;
 
     InboundFlow(Key key, int first) {
         this.key = key;
@@ -34,14 +32,11 @@ final class InboundFlow {
      * @return whether it is new (deliver it) rather than a copy already delivered
      */
     boolean admit(int sequence) {
-        int ahead = sequence - expected;
-        if (ahead < 0) {
-            duplicates++;
+        if (sequence - expected < 0) {
             return false;
         }
         // Ahead only if the sender gave up on RSRs it had numbered (it told their senders they
         // failed); nothing to wait for.
-        skipped += ahead;
         expected = sequence + 1;
         return true;
     }
@@ -49,13 +44,5 @@ final class InboundFlow {
     /** @return the last sequence number delivered */
     synchronized int delivered() {
         return expected - 1;
-    }
-
-    synchronized long duplicates() {
-        return duplicates;
-    }
-
-    synchronized long skipped() {
-        return skipped;
     }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -144,14 +145,19 @@ class TcpAcrossProcessesIT {
 
         node(home, "b", "");
         long before = echoed.get();
+        AtomicReference<Exception> lastRefusal = new AtomicReference<>();
+        AtomicLong accepted = new AtomicLong();
         Driver.await(() -> {
             try {
                 echoAtB.send(Driver.ECHO, message.clear().putStartpoint(sink.startpoint()).putInt(SINK).putLong(1));
+                accepted.incrementAndGet();
             } catch (LinkException | NoApplicableMethodException e) {
+                lastRefusal.set(e);
                 return false;
             }
             return echoed.get() > before;
-        }, Duration.ofSeconds(30), () -> "the same startpoint never reached the restarted node");
+        }, Duration.ofSeconds(30), () -> "the same startpoint never reached the restarted node: " + accepted
+            + " sends accepted, last refusal " + lastRefusal.get() + "; links " + driver.embedded().links());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.polylink.method.compress.internal;
 
+import io.polylink.testkit.RecordingSource;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +36,7 @@ class Lz4FuzzTest {
         } catch (MalformedMessageException | MessageTooLargeException refused) {
             // the two errors a bad payload may cause
         }
-        assertTrue(source.allocatedBytes <= BOUND, () -> source.allocatedBytes + " bytes allocated");
+        assertTrue(source.allocatedBytes() <= BOUND, () -> source.allocatedBytes() + " bytes allocated");
     }
 
     /** Whatever the input, encoding then decoding gives it back, at most one byte longer on the wire. */

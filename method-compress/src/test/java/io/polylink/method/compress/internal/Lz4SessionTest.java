@@ -1,5 +1,7 @@
 package io.polylink.method.compress.internal;
 
+import io.polylink.testkit.RecordingSource;
+
 import io.polylink.testkit.SampleData;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -118,7 +120,7 @@ class Lz4SessionTest {
             MessageTooLargeException e = assertThrows(MessageTooLargeException.class,
                 () -> session.decode(HEADER.duplicate(), compressedFrame(declared, block), source));
 
-            assertEquals(0, source.allocatedBytes, "bytes allocated for a declared " + declared);
+            assertEquals(0, source.allocatedBytes(), "bytes allocated for a declared " + declared);
             assertTrue(e.getMessage().contains(Long.toString(declared)), e.getMessage());
         }
         assertStillWorks();
@@ -167,7 +169,7 @@ class Lz4SessionTest {
 
         ByteBuffer decoded = session.decode(HEADER.duplicate(), stored, source);
 
-        assertEquals(0, source.allocatedBytes);
+        assertEquals(0, source.allocatedBytes());
         assertEquals(0, decoded.position());
         assertEquals(2, decoded.remaining());
         assertEquals(3, stored.position(), "the input is consumed");

@@ -1,5 +1,7 @@
 package io.polylink.method.crypto.internal;
 
+import io.polylink.testkit.RecordingSource;
+
 import io.polylink.testkit.SampleData;
 
 import static io.polylink.method.crypto.internal.SessionPair.header;
@@ -241,7 +243,7 @@ class AeadSessionTest {
         assertTrue(waitedMs >= 190 && waitedMs < 2000, waitedMs + " ms");
         assertTrue(e.getMessage().startsWith("no aead handshake from context " + pair.b + " over test within 200 ms, "
             + "so the frame was not sent (aead never sends unencrypted)"), e.getMessage());
-        assertEquals(0, output.largestRequest, "no output was even asked for");
+        assertEquals(0, output.largestRequest(), "no output was even asked for");
         pair.close();
     }
 

@@ -1,5 +1,7 @@
 package io.polylink.method.crypto.internal;
 
+import io.polylink.testkit.RecordingSource;
+
 import io.polylink.ContextId;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;

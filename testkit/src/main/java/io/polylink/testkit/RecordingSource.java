@@ -1,4 +1,4 @@
-package io.polylink.method.crypto.internal;
+package io.polylink.testkit;
 
 import io.polylink.MessageTooLargeException;
 import io.polylink.spi.BufferSource;
@@ -8,15 +8,26 @@ import java.nio.ByteBuffer;
  * A bounded buffer source like the core's, that also counts what it was asked for and what it
  * allocated, so a test can prove a length was checked before memory was spent on it.
  */
-final class RecordingSource implements BufferSource {
+public final class RecordingSource implements BufferSource {
 
     private final int bound;
     private ByteBuffer buffer = ByteBuffer.allocate(0);
-    int largestRequest;
-    long allocatedBytes;
+    private int largestRequest;
+    private long allocatedBytes;
 
-    RecordingSource(int bound) {
+    /** @param bound the largest buffer it hands out; larger requests fail as the core's would */
+    public RecordingSource(int bound) {
         this.bound = bound;
+    }
+
+    /** @return the largest capacity asked for so far */
+    public int largestRequest() {
+        return largestRequest;
+    }
+
+    /** @return bytes allocated so far */
+    public long allocatedBytes() {
+        return allocatedBytes;
     }
 
     @Override
