@@ -180,16 +180,25 @@ public final class MultiCommand {
             }
         }
         out.println();
-        out.println("target (issue 4): shm round trip with tcp installed and idle <= 1.10 x shm alone (median):");
+        out.println("target (issue 4): shm round trip with tcp installed and idle <= 1.10 x shm alone; judged on the median "
+            + "runs, with the best runs beside (other processes only ever add time, so best-of shows the floor):");
         for (int size : sizes) {
             Optional<SizeResult> alone = find(chosen, Peers.POLYLINK_SHM, size);
             Optional<SizeResult> idle = find(chosen, Peers.SHM_TCP_IDLE, size);
             if (alone.isPresent() && idle.isPresent()) {
                 double x = (double) idle.get().p50Nanos() / alone.get().p50Nanos();
-                out.printf(Locale.ROOT, "  %-7s %5.2f x  %s%n", ResultTable.size(size), x, x <= IDLE_TARGET ? "met" : "MISSED");
+                double best = best(all, Peers.SHM_TCP_IDLE, size) / best(all, Peers.POLYLINK_SHM, size);
+                out.printf(Locale.ROOT, "  %-7s %5.2f x  %-6s (best runs: %.2f x)%n", ResultTable.size(size), x,
+                    x <= IDLE_TARGET ? "met" : "MISSED", best);
             }
         }
         out.println("(tcp-busy has no target: it shows what a second method's traffic costs on these cores)");
+    }
+
+    /** @return the lowest p50 of every run of {@code impl} at {@code size}, in nanoseconds */
+    private static double best(List<SizeResult> all, String impl, int size) {
+        return all.stream().filter(r -> r.impl().equals(impl) && r.size() == size).mapToLong(SizeResult::p50Nanos)
+            .min().orElse(0);
     }
 
     private static Optional<SizeResult> find(List<SizeResult> results, String impl, int size) {

@@ -58,8 +58,9 @@ public final class PingPongCommand {
           raw-shm           two single-producer rings (1 MiB each, the shm method's default ring)
                             in one memory-mapped file on /dev/shm, written in the bench: 8-byte
                             header as raw-nio, release/acquire positions, busy-spin on both sides;
-                            the server copies a ping from one ring to the other, the client skips
-                            the reply's payload. The floor for shared memory.
+                            the server copies a ping from one ring to the other and streamed
+                            payloads out into its own buffer, the client copies the reply out:
+                            every byte reaches the receiver's core once. The floor for shared memory.
           aeron-ipc         Aeron (aeron-all 1.46.7) IPC publication and subscription, one stream
                             each way, through an embedded media driver the server starts in a
                             temporary directory (deleted after; driver: one shared thread, backoff

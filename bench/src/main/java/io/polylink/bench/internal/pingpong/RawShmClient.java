@@ -7,8 +7,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The raw-shm client: the measuring thread copies each frame into the server's ring and
- * busy-polls its own ring for the reply, whose payload it skips (polylink's client handler does
- * not read the reply's bytes either).
+ * busy-polls its own ring for the reply, whose payload it copies out.
  */
 final class RawShmClient implements PingPongClient {
 
@@ -17,6 +16,7 @@ final class RawShmClient implements PingPongClient {
     private final ByteBuffer header = ByteBuffer.allocate(Frames.HEADER);
     private final ByteBuffer ack = ByteBuffer.allocate(Long.BYTES);
     private ByteBuffer payload;
+    private ByteBuffer reply;
     private int size;
 
     /** @param path the segment file the server printed */
@@ -30,6 +30,7 @@ final class RawShmClient implements PingPongClient {
     public void size(int size) {
         this.size = size;
         payload = ByteBuffer.allocateDirect(size).put(PolylinkPeers.payload(size)).flip();
+        reply = ByteBuffer.allocateDirect(size);
     }
 
     @Override
@@ -38,7 +39,7 @@ final class RawShmClient implements PingPongClient {
             long start = System.nanoTime();
             out.writeRecord(header(4 + size, Frames.PING), payload.clear());
             in.readHeader(header);
-            in.skip(size);
+            in.read(reply.clear());
             ClientLoop.record(into, System.nanoTime() - start);
             if (header.getInt(0) != 4 + size || header.getInt(4) != Frames.PING) {
                 throw new IOException("reply of length " + header.getInt(0) + ", op " + header.getInt(4)
