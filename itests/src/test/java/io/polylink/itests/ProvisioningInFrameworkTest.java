@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,10 @@ class ProvisioningInFrameworkTest {
     void configureTheRepository() throws Exception {
         assertTrue(Udp.installed(bundle).isEmpty(), "udp must not be installed before the test");
         ContextId before = Udp.context(bundle).id();
-        core = configurations.getConfiguration("io.polylink.core", "?");
+        // bound to the core bundle, so Config Admin sends one update and no location change
+        String coreLocation = java.util.Arrays.stream(bundle.getBundles())
+            .filter(b -> "io.polylink.core".equals(b.getSymbolicName())).findFirst().orElseThrow().getLocation();
+        core = configurations.getConfiguration("io.polylink.core", coreLocation);
         Hashtable<String, Object> properties = new Hashtable<>();
         properties.put("repository", Udp.index(bundle).toString());
         core.update(properties);
@@ -125,6 +129,8 @@ class ProvisioningInFrameworkTest {
             Await.until(() -> toInner.explain().get(0).chosen().map(e -> e.descriptor().stack()).orElse("")
                 .equals("udp"), Duration.ofSeconds(20), () -> "udp was not installed and chosen: "
                 + toInner.explain().get(0));
+            // the replies come back over udp once this context advertises it too
+            Await.until(() -> stacks().contains("udp"), Duration.ofSeconds(10), () -> "udp not in " + stacks());
             Udp.echoes(context, toInner, 100);
             assertEquals("udp chosen (loopback datagrams)", toInner.explain().get(0).entries().get(1).toString());
             Bundle installed = Udp.installed(bundle).orElseThrow();
@@ -137,21 +143,60 @@ class ProvisioningInFrameworkTest {
 
     @Test
     void aMethodTheRepositoryLacksIsAClearErrorNamingItAndWhereItLooked() {
-        Startpoint s = context.createEndpoint().startpoint()
-            .editTable(t -> t.insert(0, new Descriptor("carrier-pigeon", new byte[1])));
+        // A fresh startpoint on the context in force each round: the core may restart once more
+        // after its configuration changed (seen in about one run of three; see the report).
+        Await.until(() -> pigeon(Udp.context(bundle)).reason().contains("cannot install"), Duration.ofSeconds(20),
+            () -> pigeon(Udp.context(bundle)).toString());
 
-        assertEquals("method carrier-pigeon is not installed here; installing it from " + Udp.index(bundle).toUri(),
-            s.explain().get(0).entries().get(0).reason());
-        Await.until(() -> s.explain().get(0).entries().get(0).reason().contains("cannot install"),
-            Duration.ofSeconds(20), () -> s.explain().get(0).toString());
-
-        String reason = s.explain().get(0).entries().get(0).reason();
+        String reason = pigeon(Udp.context(bundle)).reason();
         assertTrue(reason.startsWith("method carrier-pigeon is not installed here; cannot install it: no bundle in "
             + "repository " + Udp.index(bundle).toUri() + " (1 resources) provides polylink.method=carrier-pigeon; "
             + "add one whose manifest says 'Provide-Capability: polylink.method;polylink.method=carrier-pigeon'"),
             reason);
-        assertTrue(reason.endsWith("(tried 1 time; next try in 1 s)"), reason);
-        assertEquals("local", s.explain().get(0).chosen().orElseThrow().descriptor().stack(), "the link goes on over local");
+        assertTrue(reason.matches(".*\\(tried 1 time; next try in 1 s\\)"), reason);
+    }
+
+    /** @return what selection makes of a table listing carrier-pigeon first, on this context */
+    private static Explanation.Entry pigeon(Context context) {
+        Startpoint s = context.createEndpoint().startpoint()
+            .editTable(t -> t.insert(0, new Descriptor("carrier-pigeon", new byte[1])));
+        Explanation why = s.explain().get(0);
+        assertEquals("local", why.chosen().orElseThrow().descriptor().stack(), "the link goes on over local");
+        return why.entries().get(0);
+    }
+
+    @Test
+    void theShellsInstallCommandInstallsByNameAndSaysWhatItDid() throws Exception {
+        // called as Gogo calls a command: by reflection on the service object
+        // the command of the provisioner in force: registered after it, as it needs it
+        String command = "(&(osgi.command.scope=polylink)(osgi.command.function=install))";
+        AtomicReference<Object> found = new AtomicReference<>();
+        Await.until(() -> {
+            ServiceReference<?> ref = reference(command);
+            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.Provisioner)");
+            if (ref == null || provisioner == null
+                || (Long) ref.getProperty("service.id") < (Long) provisioner.getProperty("service.id")) {
+                return false;
+            }
+            found.set(bundle.getService(ref));
+            return found.get() != null;
+        }, Duration.ofSeconds(10), () -> "no polylink:install command: " + describe(command));
+        Object commands = found.get();
+        var install = commands.getClass().getMethod("install", String.class);
+
+        String first = (String) install.invoke(commands, "udp");
+
+        Bundle udp = Udp.installed(bundle).orElseThrow(() -> new AssertionError("not installed: " + first));
+        assertEquals("installed polylink.method=udp from " + Udp.index(bundle).toUri() + ":\n"
+            + String.format("  %-5s %s %s ACTIVE", "[" + udp.getBundleId() + "]", Udp.BSN, udp.getVersion()), first);
+        Await.until(() -> context.methods().contains("udp"), Duration.ofSeconds(10), context.methods()::toString);
+        assertEquals("nothing to do: bundle " + Udp.BSN + " " + udp.getVersion() + " [" + udp.getBundleId()
+            + "] provides polylink.method=udp and is ACTIVE", install.invoke(commands, "udp"));
+        assertTrue(((String) install.invoke(commands, "nosuch")).startsWith("cannot install nosuch: no bundle in "
+            + "repository " + Udp.index(bundle).toUri() + " (1 resources) provides polylink.method=nosuch or "
+            + "polylink.transform=nosuch"));
+        assertEquals("'No Such' is not a method or transform name (1 to 32 of a-z, 0-9 and '-')",
+            install.invoke(commands, "No Such"));
     }
 
     @Test

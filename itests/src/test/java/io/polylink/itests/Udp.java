@@ -11,8 +11,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
 
 /** What the tests with the example udp method share: where its bundle is, and echo round trips. */
 final class Udp {
@@ -43,9 +45,13 @@ final class Udp {
 
     /** @return the Context service now (the core restarts when its configuration changes) */
     static Context context(BundleContext bundle) {
-        Await.until(() -> bundle.getServiceReference(Context.class) != null, Duration.ofSeconds(10),
-            () -> "no Context service");
-        return bundle.getService(bundle.getServiceReference(Context.class));
+        AtomicReference<Context> found = new AtomicReference<>();
+        Await.until(() -> {   // the service may go between finding and getting it: a restart
+            ServiceReference<Context> ref = bundle.getServiceReference(Context.class);
+            found.set(ref == null ? null : bundle.getService(ref));
+            return found.get() != null;
+        }, Duration.ofSeconds(10), () -> "no Context service");
+        return found.get();
     }
 
     static Optional<Bundle> installed(BundleContext bundle) {

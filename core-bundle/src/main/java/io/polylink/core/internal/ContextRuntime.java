@@ -291,8 +291,15 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     /** Who hears of methods and transforms selection meets but lacks ({@link Provisioner} in OSGi). */
-    void onDemand(InstallOnDemand listener) {
+    synchronized void onDemand(InstallOnDemand listener) {
         onDemand = listener;
+    }
+
+    /** A provisioner may be replaced before the old one is gone, so only the current one resets. */
+    synchronized void onDemandGone(InstallOnDemand gone) {
+        if (onDemand == gone) {
+            onDemand = InstallOnDemand.NONE;
+        }
     }
 
     /** @return text for the reason of a "not installed" entry; see {@link InstallOnDemand#missing} */

@@ -95,7 +95,7 @@ public final class Provisioner implements InstallOnDemand {
 
     @Deactivate
     void deactivate() {
-        runtime.onDemand(InstallOnDemand.NONE);
+        runtime.onDemandGone(this);
         worker.shutdownNow();
         try {
             if (!worker.awaitTermination(10, TimeUnit.SECONDS)) {
@@ -192,7 +192,8 @@ public final class Provisioner implements InstallOnDemand {
         for (String namespace : List.of(METHOD, TRANSFORM)) {
             Bundle present = providerInFramework(namespace, name);
             if (present != null) {
-                return "nothing to do: " + presentReport(present, namespace, name);
+                return "nothing to do: bundle " + present.getSymbolicName() + " " + present.getVersion() + " ["
+                    + present.getBundleId() + "] provides " + namespace + "=" + name + " and is " + state(present);
             }
         }
         RepositoryIndex index = RepositoryIndex.read(settings.repository());
