@@ -145,6 +145,7 @@ class TcpAcrossProcessesIT {
 
         node(home, "b", "");
         long before = echoed.get();
+        long restarted = System.nanoTime();
         AtomicReference<Exception> lastRefusal = new AtomicReference<>();
         AtomicLong accepted = new AtomicLong();
         Driver.await(() -> {
@@ -158,6 +159,8 @@ class TcpAcrossProcessesIT {
             return echoed.get() > before;
         }, Duration.ofSeconds(30), () -> "the same startpoint never reached the restarted node: " + accepted
             + " sends accepted, last refusal " + lastRefusal.get() + "; links " + driver.embedded().links());
+        System.out.println("the restarted node answered after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted)
+            + " ms, " + accepted + " sends accepted; last refusal before: " + lastRefusal.get());
     }
 
     @Test
