@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,7 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.FrameworkListener;
 import org.osgi.framework.ServiceReference;
+import org.osgi.framework.wiring.BundleRevisions;
 import org.osgi.framework.wiring.BundleWiring;
 import org.osgi.framework.wiring.FrameworkWiring;
 
@@ -220,25 +222,35 @@ class UpdateCyclesIT {
         }
     }
 
+    /**
+     * Updates and refreshes one bundle, then checks the framework let go of the replaced revision
+     * (one revision left, nothing pending removal, the old wiring neither current nor in use), waits
+     * for the core to bind the new service and for every link to carry echoes again.
+     */
     private void cycle(Updated updated, int cycle, List<Link> links, List<OldRevision> old) throws Exception {
         Bundle bundle = updated.bundle;
-        old.add(new OldRevision(bundle.getSymbolicName(), cycle, currentLoader(bundle)));
+        BundleWiring replaced = bundle.adapt(BundleWiring.class);
+        old.add(new OldRevision(bundle.getSymbolicName(), cycle, new WeakReference<>(replaced.getClassLoader())));
         long t0 = System.nanoTime();
         bundle.update();
         long t1 = System.nanoTime();
         refresh(bundle, cycle);
         long t2 = System.nanoTime();
+        int revisions = bundle.adapt(BundleRevisions.class).getRevisions().size();
+        Collection<Bundle> pending = framework.bundleContext().getBundle(0).adapt(FrameworkWiring.class)
+            .getRemovalPendingBundles();
+        if (revisions != 1 || !pending.isEmpty() || replaced.isCurrent() || replaced.isInUse()) {
+            throw new AssertionError("cycle " + cycle + ": after refreshing " + bundle.getSymbolicName() + " it has "
+                + revisions + " revisions, bundles pending removal " + pending + ", the replaced wiring "
+                + (replaced.isCurrent() ? "is current" : replaced.isInUse() ? "is in use by "
+                + replaced.getProvidedWires(null) : "is gone"));
+        }
         awaitBound(bundle, updated.name);
         long t3 = System.nanoTime();
         for (Link link : links) {
             link.check();
         }
         updated.took(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
-    }
-
-    /** In a method of its own, so no local variable of the loop keeps the loader. */
-    private static WeakReference<ClassLoader> currentLoader(Bundle bundle) {
-        return new WeakReference<>(bundle.adapt(BundleWiring.class).getClassLoader());
     }
 
     private void refresh(Bundle bundle, int cycle) throws InterruptedException {
