@@ -6,7 +6,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
- * An accepted socket until its hello is read and answered, on the I/O thread. A stranger is
+ * An accepted socket until its hello is read and answered, on the acceptor's thread. A stranger is
  * turned away as soon as its first 4 bytes show it is not Polylink; a slow one when the connect
  * timeout runs out.
  */

@@ -113,20 +113,6 @@ final class TcpConnection implements Connection, IoHandler {
         }
     }
 
-    /** Takes over the key an inbound handshake was read on; on the loop, before any frame. */
-    void adopt(SelectionKey key, FrameReceiver receiver) {
-        this.receiver = receiver;
-        lock.lock();
-        try {
-            this.key = key;
-            writeInterest = !queue.isEmpty();
-            key.attach(this);
-            key.interestOps(SelectionKey.OP_READ | (writeInterest ? SelectionKey.OP_WRITE : 0));
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** The loop was away for {@code nanos}: the peer could not have been heard meanwhile. */
     void excuse(long nanos) {
         lastReceive += nanos;

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +37,13 @@ import org.osgi.service.metatype.annotations.Designate;
 
 /**
  * The {@code tcp} method: one listening socket, one connection per peer context (and per set of
- * link parameters), one I/O thread running the selector, one timer thread for heartbeats.
+ * link parameters), one I/O thread running the connections' selector, one thread accepting and
+ * answering handshakes, one timer thread for heartbeats.
+ *
+ * <p>Handshakes have a thread of their own because the I/O thread may be dialling: an inline
+ * handler that sends to a peer with no connection yet dials on it, and if that peer is dialling
+ * this side at the same moment and wins, the dial waits for the peer's connection to be accepted
+ * here, which the I/O thread, being busy waiting, could never do.
  *
  * <p>When two contexts dial each other at once, the connection dialled by the context with the
  * lower id wins: an acceptor with the lower id that is itself dialling, or that already has an
@@ -60,12 +67,13 @@ public final class TcpMethod implements CommunicationMethod {
     private final Object connectLock = new Object();
     private final Map<Key, TcpConnection> established = new HashMap<>();
     private final Set<Key> dialling = new HashSet<>();
-    private final Set<InboundHandshake> handshakes = new HashSet<>();
+    private final Set<InboundHandshake> handshakes = ConcurrentHashMap.newKeySet();
     private final LogLimiter limiter = new LogLimiter(20);
     private final Object totalsLock = new Object();
     private Statistics closedTotals = Statistics.ZERO;
     private volatile MethodContext context;
     private volatile IoLoop loop;
+    private volatile IoLoop acceptor;
     private ScheduledExecutorService timer;
     private ServerSocketChannel server;
     private byte[] address;
@@ -93,13 +101,15 @@ public final class TcpMethod implements CommunicationMethod {
         long spinNanos = TimeUnit.MICROSECONDS.toNanos(settings.spinMicros());
         loop = new IoLoop("polylink-tcp-io", settings.idleStrategy(), spinNanos, TICK_MILLIS, this::tick);
         try {
+            acceptor = new IoLoop("polylink-tcp-accept", IdleStrategy.BLOCK, 0, TICK_MILLIS, this::expireHandshakes);
             server = ServerSocketChannel.open();
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 128);
             server.configureBlocking(false);
             advertised = Advertised.addresses(settings, (InetSocketAddress) server.getLocalAddress());
             address = TcpAddress.encode(advertised);
-            loop.execute(() -> loop.register(server, SelectionKey.OP_ACCEPT, key -> accept()));
+            IoLoop accepting = acceptor;
+            accepting.execute(() -> accepting.register(server, SelectionKey.OP_ACCEPT, key -> accept()));
             long beat = Math.max(10, Math.min(100, settings.link().heartbeatIntervalMs() / 5));
             timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "polylink-tcp-timer");
@@ -138,6 +148,10 @@ public final class TcpMethod implements CommunicationMethod {
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "closing the tcp listener failed: " + e.getMessage());
             }
+        }
+        if (acceptor != null) {
+            acceptor.close();
+            acceptor = null;
         }
         if (loop != null) {
             loop.close();
@@ -315,7 +329,7 @@ public final class TcpMethod implements CommunicationMethod {
         }
     }
 
-    // ---- accepting, on the I/O thread
+    // ---- accepting, on the acceptor's thread
 
     private void accept() {
         try {
@@ -326,7 +340,7 @@ public final class TcpMethod implements CommunicationMethod {
                 InboundHandshake handshake = new InboundHandshake(this, channel,
                     System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.link().connectTimeoutMs()));
                 handshakes.add(handshake);
-                loop.register(channel, SelectionKey.OP_READ, handshake);
+                acceptor.register(channel, SelectionKey.OP_READ, handshake);
             }
         } catch (IOException e) {
             LOG.log(Level.WARNING, "tcp accept failed: " + e.getMessage());
@@ -363,8 +377,10 @@ public final class TcpMethod implements CommunicationMethod {
             established.put(peerKey, connection);
             connectLock.notifyAll();
         }
+        // Off the acceptor before the peer may send: its first frame is read by the I/O thread.
+        key.cancel();
         answer(channel, Handshake.Status.ACCEPTED);
-        connection.adopt(key, context.inbound().open(connection));
+        connection.start(context.inbound().open(connection), loop);
     }
 
     void answer(SocketChannel channel, Handshake.Status status) throws IOException {
@@ -387,8 +403,8 @@ public final class TcpMethod implements CommunicationMethod {
     // ---- timers
 
     /**
-     * On the I/O thread: dead peers, and handshakes that took too long. Time the loop spent away
-     * (a long inline handler) is not the peers' fault, so their clocks are moved on by it first.
+     * On the I/O thread: dead peers. Time the loop spent away (a long inline handler) is not the
+     * peers' fault, so their clocks are moved on by it first.
      */
     private void tick() {
         long now = System.nanoTime();
@@ -400,6 +416,11 @@ public final class TcpMethod implements CommunicationMethod {
             }
             c.checkLiveness(now);
         }
+    }
+
+    /** On the acceptor's thread: handshakes that took too long. */
+    private void expireHandshakes() {
+        long now = System.nanoTime();
         for (InboundHandshake h : List.copyOf(handshakes)) {
             if (now - h.deadline() > 0) {
                 h.refuse(null, "handshake not completed within "

@@ -371,6 +371,40 @@ class TcpLinkTest {
         assertEquals(2, methods.get(0).connectionCount());
     }
 
+    /**
+     * An inline handler holds the I/O thread (it may be dialling a peer that dials back, and wait
+     * for that peer's connection): a new peer's handshake is still answered meanwhile.
+     */
+    @Test
+    void aPeerConnectsWhileTheIoThreadIsHeldByAHandler() throws Exception {
+        Context a = context();
+        Context b = context();
+        Context c = context(Map.of("bindAddress", "127.0.0.1", "connectTimeoutMs", "5000"));
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong fromC = new AtomicLong();
+        Endpoint target = a.createEndpoint()
+            .register(1, (e, m) -> {
+                held.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            })
+            .register(2, (e, m) -> fromC.incrementAndGet());
+        in(b, target.startpoint()).send(1, b.allocateBuffer(0));
+        assertTrue(held.await(10, TimeUnit.SECONDS), "the handler never ran");
+        try {
+            in(c, target.startpoint()).send(2, c.allocateBuffer(0)); // dials a, and waits for its answer
+            assertEquals(2, methods.get(0).connectionCount(),
+                "b's and c's connections, c's accepted while a's I/O thread is held");
+        } finally {
+            release.countDown();
+        }
+        Await.until(() -> fromC.get() == 1, Duration.ofSeconds(10), () -> "c's RSR never arrived");
+    }
+
     @Test
     void anIdleConnectionCostsLessThanTwoPercentOfACore() throws Exception {
         Context a = context();
