@@ -392,6 +392,7 @@ final class Flow {
      */
     private void bind(int endpoint) {
         lastEndpoint = endpoint;
+        noteWhyBroken();
         RuntimeException last = null;
         for (int attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
             int now = runtime.generation();
@@ -438,6 +439,21 @@ final class Flow {
         binding = null;
         throw new LinkException(this + " found no working connection in " + MOVE_ATTEMPTS + " attempts: "
             + last.getMessage(), last);
+    }
+
+    /**
+     * Keeps why the current connection failed, if it did, before the binding goes: a sender can
+     * find it closed before the method has told the core (and {@link #closed} would then find the
+     * binding already gone), and its error must still say what happened to it.
+     */
+    private void noteWhyBroken() {
+        Binding old = binding;
+        if (brokenBy == null && old != null && old.channel() != null && !old.channel().isOpen()) {
+            Throwable cause = old.channel().failure();
+            if (cause != null) {
+                brokenBy = old.channel() + " failed: " + cause.getMessage();
+            }
+        }
     }
 
     /** @param requestAck whether to ask for an acknowledgement whatever the counts say */
