@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * memory-mapped files never touch a disk; deleted with everything in it on close, and by a
  * shutdown hook if the process is stopped first.
  */
-final class TempDirectory implements AutoCloseable {
+public final class TempDirectory implements AutoCloseable {
 
     private final Path path;
     private final Thread hook;
@@ -25,13 +25,13 @@ final class TempDirectory implements AutoCloseable {
     }
 
     /** @param prefix the start of the directory's name */
-    static TempDirectory create(String prefix) throws IOException {
+    public static TempDirectory create(String prefix) throws IOException {
         Path shm = Path.of("/dev/shm");
         Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
         return new TempDirectory(Files.createTempDirectory(base, prefix));
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 
