@@ -98,6 +98,8 @@ final class Flow {
     private volatile String brokenBy;
     /** The thread moving the flow on the context's behalf, not for a send: it keeps brokenBy. */
     private Thread mover;
+    /** Attempts in a row to move with RSRs unacknowledged that found no way: the context waits longer each time. */
+    private int strandedAttempts;
 
     Flow(ContextRuntime runtime, Key key, EncodedTable table, long id) {
         this.runtime = runtime;
@@ -279,7 +281,12 @@ final class Flow {
         }
     }
 
-    /** Sends again what waits for acknowledgement, over whatever selection finds now. */
+    /**
+     * Sends again what waits for acknowledgement, over whatever selection finds now. If nothing
+     * works, the context calls this again later ({@link ContextRuntime#flowStranded}): the peer's
+     * method may come back, and the application may be waiting for these RSRs' answers rather
+     * than sending more.
+     */
     void recover() {
         lock.lock();
         mover = Thread.currentThread();
@@ -288,7 +295,7 @@ final class Flow {
                 bind(lastEndpoint);
             }
         } catch (RuntimeException e) {
-            runtime.flowStranded(this, pending.size(), e);
+            runtime.flowStranded(this, pending.size(), e, ++strandedAttempts);
         } finally {
             mover = null;
             lock.unlock();
@@ -361,6 +368,7 @@ final class Flow {
                 if (!pending.isEmpty()) {
                     throw new IllegalStateException(this + " chose plain local with RSRs unacknowledged");
                 }
+                strandedAttempts = 0;
                 return;
             }
             try {
@@ -370,6 +378,7 @@ final class Flow {
                 if (binding.channel().deliversOnSend()) {
                     trimAll();
                 }
+                strandedAttempts = 0;
                 return;
             } catch (RuntimeException e) {
                 last = e;
