@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -36,7 +37,6 @@ public final class EchoStreams implements AutoCloseable {
     /** The system endpoint's echo handler, in every context. */
     public static final int ECHO = 0;
     private static final int SINK = 7;
-    private static final long WINDOW_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long RETRY_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final int KEPT_REFUSALS = 5;
     private static final long MILLISECOND = TimeUnit.MILLISECONDS.toNanos(1);
@@ -75,14 +75,21 @@ public final class EchoStreams implements AutoCloseable {
 
     /** One sender's stream in one phase: written by its sender (counts, stall) and by the sink (echoes). */
     private static final class Stream {
+        final int window;
         volatile long accepted;
         volatile long distinct;
+        /** The sender, while it waits for its window to open. */
+        volatile Thread waiter;
         long maxStall;
         private final BitSet seen = new BitSet();
         private long highest = -1;
         private long delivered;
         private long duplicated;
         private long reordered;
+
+        Stream(int window) {
+            this.window = window;
+        }
 
         synchronized void echoed(long seq) {
             delivered++;
@@ -96,6 +103,10 @@ public final class EchoStreams implements AutoCloseable {
             }
             highest = Math.max(highest, seq);
             distinct++;
+            Thread w = waiter;
+            if (w != null && accepted - distinct <= window / 2) {
+                LockSupport.unpark(w);
+            }
         }
     }
 
@@ -116,15 +127,16 @@ public final class EchoStreams implements AutoCloseable {
         final List<String> refusals = new CopyOnWriteArrayList<>();
         volatile boolean stopped;
 
-        Phase(int id, String name, Startpoint target, Startpoint replyTo, int senders) {
+        Phase(int id, String name, List<Startpoint> targets, Startpoint replyTo, int senders, int window) {
             this.id = id;
             this.name = name;
             this.replyTo = replyTo;
             this.targets = new Startpoint[senders];
             this.streams = new Stream[senders];
             for (int i = 0; i < senders; i++) {
-                targets[i] = target.copy(); // a startpoint's routes are its own; the flow is shared
-                streams[i] = new Stream();
+                // A startpoint's routes are its own; senders with the same table share one flow.
+                this.targets[i] = targets.get(i % targets.size()).copy();
+                streams[i] = new Stream(window);
             }
         }
 
@@ -181,8 +193,8 @@ public final class EchoStreams implements AutoCloseable {
     private final Endpoint sink;
     private final Map<Integer, Phase> phases = new ConcurrentHashMap<>();
     private final List<Thread> threads = new ArrayList<>();
-    /** Senders inside a send of the current phase; {@link #end} waits for them to leave. */
-    private final boolean[] sending;
+    /** 1 for a sender inside a send; {@link #end} waits for them to leave. */
+    private final AtomicIntegerArray sending;
     private volatile Phase current;
     private volatile boolean running = true;
 
@@ -200,7 +212,7 @@ public final class EchoStreams implements AutoCloseable {
         this.context = context;
         this.window = window;
         this.payload = SampleData.records(payloadBytes, 7);
-        this.sending = new boolean[senders];
+        this.sending = new AtomicIntegerArray(senders);
         this.sink = context.createEndpoint().register(SINK, (e, m) -> {
             Phase p = phases.get(m.getInt());
             int stream = m.getInt();
@@ -246,11 +258,24 @@ public final class EchoStreams implements AutoCloseable {
      *
      * @throws IllegalStateException if a phase is running: {@link #end} it first
      */
-    public synchronized void begin(String name, Startpoint target, Startpoint replyTo) {
+    public void begin(String name, Startpoint target, Startpoint replyTo) {
+        begin(name, List.of(target), replyTo);
+    }
+
+    /**
+     * Starts a phase in which sender {@code i} sends to {@code targets.get(i % targets.size())}:
+     * e.g. half the senders with a fallback in their table, half without.
+     *
+     * @throws IllegalStateException if a phase is running: {@link #end} it first
+     */
+    public synchronized void begin(String name, List<Startpoint> targets, Startpoint replyTo) {
         if (current != null) {
             throw new IllegalStateException("phase " + current.name + " is still running; end it first");
         }
-        Phase p = new Phase(phases.size(), name, target, replyTo, threads.size());
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("no target for phase " + name);
+        }
+        Phase p = new Phase(phases.size(), name, targets, replyTo, threads.size(), window);
         phases.put(p.id, p);
         current = p;
     }
@@ -287,12 +312,12 @@ public final class EchoStreams implements AutoCloseable {
         return running().recentStall.getAndSet(0);
     }
 
-    /** @return how the running phase's requests travel now (the first sender's link; all share one flow) */
+    /** @return how the running phase's requests travel now: the first sender's link (its table's senders share a flow) */
     public Explanation explainRequests() {
         return running().targets[0].explain().get(0);
     }
 
-    /** @return the stack the running phase's requests travel on now, or "none" */
+    /** @return the stack the first sender's requests travel on now, or "none" */
     public String requestStack() {
         return explainRequests().chosen().map(e -> e.descriptor().stack()).orElse("none");
     }
@@ -315,17 +340,6 @@ public final class EchoStreams implements AutoCloseable {
         return p.result();
     }
 
-    private boolean anySending() {
-        synchronized (sending) {
-            for (boolean s : sending) {
-                if (s) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
-
     private Phase running() {
         Phase p = current;
         if (p == null) {
@@ -340,65 +354,73 @@ public final class EchoStreams implements AutoCloseable {
         Phase last = null;
         while (running) {
             Phase p = current;
-            if (p == null || !enter(stream, p)) {
-                LockSupport.parkNanos(WINDOW_PARK_NANOS);
+            if (p == null) {
+                LockSupport.parkNanos(MILLISECOND);
                 continue;
             }
-            try {
-                if (p != last) {
-                    last = p;
-                    attemptStart = 0;
-                }
-                Stream s = p.streams[stream];
-                long seq = s.accepted;
-                if (seq - s.distinct >= window) {
-                    continue;
-                }
-                if (attemptStart == 0) {
-                    attemptStart = System.nanoTime();
-                }
-                try {
-                    p.targets[stream].send(ECHO, m.clear().putStartpoint(p.replyTo).putInt(SINK).putInt(p.id)
-                        .putInt(stream).putLong(seq).putRaw(payload, 0, payload.length));
-                    long stall = System.nanoTime() - attemptStart;
-                    s.maxStall = Math.max(s.maxStall, stall);
-                    if (stall > MILLISECOND) {
-                        p.recentStall.accumulateAndGet(stall, Math::max);
-                    }
-                    attemptStart = 0;
-                    s.accepted = seq + 1;
-                } catch (PolylinkException e) {
-                    p.refused.incrementAndGet();
-                    if (p.refusals.size() < KEPT_REFUSALS) {
-                        p.refusals.add(e.toString());
-                    }
-                    LockSupport.parkNanos(RETRY_PARK_NANOS);
-                }
-            } finally {
-                leave(stream);
+            if (p != last) {
+                last = p;
+                attemptStart = 0;
             }
             Stream s = p.streams[stream];
             if (s.accepted - s.distinct >= window) {
-                LockSupport.parkNanos(WINDOW_PARK_NANOS);
+                s.waiter = Thread.currentThread();
+                if (s.accepted - s.distinct >= window) {
+                    LockSupport.parkNanos(MILLISECOND); // the sink wakes it at half a window
+                }
+                s.waiter = null;
+                continue;
+            }
+            if (!enter(stream, p)) {
+                continue;
+            }
+            try {
+                long seq = s.accepted;
+                if (attemptStart == 0) {
+                    attemptStart = System.nanoTime();
+                }
+                p.targets[stream].send(ECHO, m.clear().putStartpoint(p.replyTo).putInt(SINK).putInt(p.id)
+                    .putInt(stream).putLong(seq).putRaw(payload, 0, payload.length));
+                long stall = System.nanoTime() - attemptStart;
+                s.maxStall = Math.max(s.maxStall, stall);
+                if (stall > MILLISECOND) {
+                    p.recentStall.accumulateAndGet(stall, Math::max);
+                }
+                attemptStart = 0;
+                s.accepted = seq + 1;
+            } catch (PolylinkException e) {
+                p.refused.incrementAndGet();
+                if (p.refusals.size() < KEPT_REFUSALS) {
+                    p.refusals.add(e.toString());
+                }
+                LockSupport.parkNanos(RETRY_PARK_NANOS);
+            } finally {
+                sending.set(stream, 0);
             }
         }
     }
 
-    /** @return whether the sender may send in {@code p}: it is current and not being ended */
+    /**
+     * @return whether the sender may send in {@code p}: not while it is being ended. With
+     *     {@link #end}'s writes and reads in the opposite order, either the sender sees the phase
+     *     stopped or {@code end} sees the sender sending.
+     */
     private boolean enter(int stream, Phase p) {
-        synchronized (sending) {
-            if (p.stopped) {
-                return false;
-            }
-            sending[stream] = true;
-            return true;
+        sending.set(stream, 1);
+        if (p.stopped) {
+            sending.set(stream, 0);
+            return false;
         }
+        return true;
     }
 
-    private void leave(int stream) {
-        synchronized (sending) {
-            sending[stream] = false;
+    private boolean anySending() {
+        for (int i = 0; i < sending.length(); i++) {
+            if (sending.get(i) != 0) {
+                return true;
+            }
         }
+        return false;
     }
 
     /** Stops the senders (ending a running phase without waiting) and closes the sink. */

@@ -55,7 +55,8 @@ public final class SwapCommand {
         FrameworkWiring.refreshBundles, then the wait until the context has the method or transform
         again; then PROGRESS more echoes before the next cycle. The node's links move to the other
         stack and back; this process's links move when their connection breaks. First, as the
-        baseline, the same traffic with no update for as many echoes (row "none", not in the CSV).
+        baseline, the same traffic with no update for as long as a target took on average (row
+        "none", not in the CSV). A short warm-up before the targets is not counted.
 
         Per target: sent (RSRs whose send returned; a refused send is tried again with the same
         number), delivered (echoes, copies included), lost, duplicated, reordered, and
@@ -87,7 +88,7 @@ public final class SwapCommand {
 
     /** What one target's cycles did. */
     private record Outcome(String target, int cycles, EchoStreams.Result result, double[] updateMillis,
-                           int requestsOnTarget, long receivedTcp, long receivedShm, String failure) {}
+                           int requestsOnTarget, long receivedTcp, long receivedShm, long nanos, String failure) {}
 
     private SwapCommand() {}
 
@@ -120,10 +121,12 @@ public final class SwapCommand {
                 long limit = TimeUnit.SECONDS.toNanos(options.timeoutSeconds());
                 System.err.println("swap: " + awaitUp(node, limit));
                 Startpoint atNode = lookup(here.context(), limit);
-                outcomes.add(baseline(options, streams, atNode));
+                warmUp(options, streams, atNode);
                 for (String target : options.targets()) {
                     outcomes.add(cycles(target, options, node, here, streams, atNode));
                 }
+                long mean = (long) outcomes.stream().mapToLong(Outcome::nanos).average().orElse(0);
+                outcomes.add(0, baseline(options, streams, atNode, mean));
             }
         }
         String loadAfter = LoadAverage.now();
@@ -162,6 +165,7 @@ public final class SwapCommand {
         int done = 0;
         String failure = null;
         System.err.printf(Locale.ROOT, "swap: %s: %d updates of %s under traffic%n", target, options.cycles(), bundle);
+        long start = System.nanoTime();
         streams.begin(target, requests, replies);
         try {
             streams.awaitEchoes(options.progress(), limit);
@@ -189,28 +193,38 @@ public final class SwapCommand {
         }
         return new Outcome(target, done, result, Arrays.copyOf(updates, done), onTarget,
             here.method("tcp").statistics().messagesReceived() - tcpBefore,
-            here.method("shm").statistics().messagesReceived() - shmBefore, failure);
+            here.method("shm").statistics().messagesReceived() - shmBefore, System.nanoTime() - start, failure);
+    }
+
+    /** A phase over the tables' own first choice, not counted: the first connections, the JIT. */
+    private static void warmUp(SwapOptions options, EchoStreams streams, Startpoint atNode) {
+        streams.begin("warm-up", atNode.copy(), streams.sink().copy());
+        try {
+            streams.awaitEchoes(options.progress() * 10L, Duration.ofSeconds(options.timeoutSeconds()));
+        } finally {
+            streams.end(Duration.ofSeconds(options.timeoutSeconds()));
+        }
     }
 
     /**
-     * The same traffic with no update, as many echoes as a target's cycles wait for, over the
-     * tables' own first choice (shm): what the stalls and gaps are on this machine anyway.
+     * The same traffic with no update, over the tables' own first choice (shm), for as long as a
+     * target's phase took on average: the stalls and gaps this machine shows anyway.
      */
-    private static Outcome baseline(SwapOptions options, EchoStreams streams, Startpoint atNode) {
+    private static Outcome baseline(SwapOptions options, EchoStreams streams, Startpoint atNode, long nanos) {
         Duration limit = Duration.ofSeconds(options.timeoutSeconds());
-        System.err.printf(Locale.ROOT, "swap: baseline: %d echoes, no update%n", (long) options.progress() * (options.cycles() + 1));
-        // Warm-up, not counted: the first connections, the JIT.
-        streams.begin("warm-up", atNode.copy(), streams.sink().copy());
-        streams.awaitEchoes(options.progress() * 10L, limit);
-        streams.end(limit);
+        System.err.printf(Locale.ROOT, "swap: baseline: %.1f s with no update%n", nanos / 1e9);
+        long start = System.nanoTime();
         streams.begin(BASELINE, atNode.copy(), streams.sink().copy());
         String failure = null;
         try {
-            streams.awaitEchoes((long) options.progress() * (options.cycles() + 1), limit);
+            while (System.nanoTime() - start < nanos) {
+                streams.awaitEchoes(options.progress(), limit);
+            }
         } catch (IllegalStateException e) {
             failure = e.getMessage();
         }
-        return new Outcome(BASELINE, 0, streams.end(limit), new double[0], 0, 0, 0, failure);
+        EchoStreams.Result result = streams.end(limit);
+        return new Outcome(BASELINE, 0, result, new double[0], 0, 0, 0, System.nanoTime() - start, failure);
     }
 
     /** This process's context: tcp on 127.0.0.1, shm in the run's directory, lz4, the run's registry. */
@@ -311,9 +325,9 @@ public final class SwapCommand {
             + "after %s%n", cpus, loadBefore, loadAfter);
         out.printf(Locale.ROOT, "a Felix node updates its bundles; this process sends: %d senders, window %d, %d-byte RSRs, "
             + "%d echoes between updates%n%n", options.senders(), options.window(), options.size(), options.progress());
-        out.printf(Locale.ROOT, "%-6s %6s %10s %10s %5s %5s %6s %10s %9s %8s %15s %10s %10s %10s%n", "target", "cycles",
-            "sent", "delivered", "lost", "dup", "reord", "stall ms", "gap ms", "refused", "update ms p50/max",
-            "req on it", "rx tcp", "rx shm");
+        out.printf(Locale.ROOT, "%-6s %6s %7s %10s %10s %5s %5s %6s %10s %9s %8s %17s %10s %10s %10s%n", "target",
+            "cycles", "secs", "sent", "delivered", "lost", "dup", "reord", "stall ms", "gap ms", "refused",
+            "update ms p50/max", "req on it", "rx tcp", "rx shm");
         for (Outcome o : outcomes) {
             EchoStreams.Result r = o.result();
             double[] u = o.updateMillis().clone();
@@ -321,8 +335,8 @@ public final class SwapCommand {
             String update = u.length == 0 ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", u[u.length / 2], u[u.length - 1]);
             String onIt = o.target().equals("lz4") || o.target().equals(BASELINE) ? "-"
                 : o.requestsOnTarget() + "/" + o.cycles();
-            out.printf(Locale.ROOT, "%-6s %6d %10d %10d %5d %5d %6d %10.1f %9.1f %8d %17s %10s %10d %10d%n", o.target(),
-                o.cycles(), r.sent(), r.delivered(), r.lost(), r.duplicated(), r.reordered(), r.maxStallNanos() / 1e6,
+            out.printf(Locale.ROOT, "%-6s %6d %7.1f %10d %10d %5d %5d %6d %10.1f %9.1f %8d %17s %10s %10d %10d%n",
+                o.target(), o.cycles(), o.nanos() / 1e9, r.sent(), r.delivered(), r.lost(), r.duplicated(), r.reordered(), r.maxStallNanos() / 1e6,
                 r.maxGapNanos() / 1e6, r.refused(), update, onIt, o.receivedTcp(), o.receivedShm());
         }
         out.println();
