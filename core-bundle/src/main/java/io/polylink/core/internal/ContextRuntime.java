@@ -48,9 +48,6 @@ final class ContextRuntime implements Context, InboundSink {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
     /** Room transforms may add to a payload: lz4's worst case plus headers and tags. */
     private static final int TRANSFORM_ALLOWANCE = 4096;
-    /** A stranded flow tries again after this, doubling up to {@link #RETRY_MAX_NANOS}. */
-    private static final long RETRY_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final long RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** A method with what the core needs to know of it. */
     private record InstalledMethod(CommunicationMethod method, int preference, byte[] address) {}
@@ -62,9 +59,6 @@ final class ContextRuntime implements Context, InboundSink {
     private final RateLimitedLog log = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(1));
     private final ThreadPoolExecutor executor;
     private final ControlSender controlSender;
-    /** Runs stranded flows' next attempts; its thread ends a second after the last. */
-    private final java.util.concurrent.ScheduledThreadPoolExecutor retries;
-    private final Set<Flow> retrying = ConcurrentHashMap.newKeySet();
     private final Map<String, InstalledMethod> methods = new ConcurrentHashMap<>();
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
@@ -93,13 +87,6 @@ final class ContextRuntime implements Context, InboundSink {
             });
         this.executor.allowCoreThreadTimeOut(true);
         this.controlSender = new ControlSender("polylink-control-" + id);
-        this.retries = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "polylink-retry-" + id);
-            t.setDaemon(true);
-            return t;
-        });
-        this.retries.setKeepAliveTime(1, TimeUnit.SECONDS);
-        this.retries.allowCoreThreadTimeOut(true);
         addMethod(new LocalMethod(), Integer.MIN_VALUE);
         this.system = SystemEndpoint.create(this);
     }
@@ -450,33 +437,9 @@ final class ContextRuntime implements Context, InboundSink {
             .map(x -> "  " + (x.index() + 1) + ". " + x).collect(java.util.stream.Collectors.joining("\n")));
     }
 
-    /**
-     * A flow with RSRs unacknowledged found no way to its peer. It tries again later by itself:
-     * nothing else would if the peer's method comes back (its bundle was being updated) while the
-     * application waits for answers instead of sending. Soon at first, then less often, on a
-     * thread of its own, so a connect that hangs holds up neither handlers nor I/O; said in the
-     * log the first time and about once a minute after.
-     *
-     * @param attempts failed attempts in a row, from 1
-     */
-    void flowStranded(Flow flow, int waiting, RuntimeException why, int attempts) {
-        long delay = Math.min(RETRY_MAX_NANOS, RETRY_FIRST_NANOS << Math.min(attempts - 1, 16));
-        if (attempts == 1 || attempts % 60 == 0) {
-            log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a way to the peer; "
-                + "trying again by itself (" + attempts + " attempt" + (attempts == 1 ? "" : "s") + " so far) and "
-                + "at the next send: " + why.getMessage(), null);
-        }
-        if (closed || !retrying.add(flow)) {
-            return;
-        }
-        try {
-            retries.schedule(() -> {
-                retrying.remove(flow);
-                flow.recover();
-            }, delay, TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            retrying.remove(flow);
-        }
+        void flowStranded(Flow flow, int waiting, RuntimeException why) {
+        log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a method to "
+            + "send them again on the next send: " + why.getMessage(), null);
     }
 
     private Connection connect(CommunicationMethod method, ContextId target, Descriptor chosen,
@@ -597,7 +560,6 @@ final class ContextRuntime implements Context, InboundSink {
         }
         flows.clear();
         flowsById.clear();
-        retries.shutdownNow();
         executor.shutdown();
         try {
             controlSender.close();

@@ -98,8 +98,6 @@ final class Flow {
     private volatile String brokenBy;
     /** The thread moving the flow on the context's behalf, not for a send: it keeps brokenBy. */
     private Thread mover;
-    /** Attempts in a row to move with RSRs unacknowledged that found no way: the context waits longer each time. */
-    private int strandedAttempts;
 
     Flow(ContextRuntime runtime, Key key, EncodedTable table, long id) {
         this.runtime = runtime;
@@ -281,12 +279,7 @@ final class Flow {
         }
     }
 
-    /**
-     * Sends again what waits for acknowledgement, over whatever selection finds now. If nothing
-     * works, the context calls this again later ({@link ContextRuntime#flowStranded}): the peer's
-     * method may come back, and the application may be waiting for these RSRs' answers rather
-     * than sending more.
-     */
+    /** Sends again what waits for acknowledgement, over whatever selection finds now. */
     void recover() {
         lock.lock();
         mover = Thread.currentThread();
@@ -295,7 +288,7 @@ final class Flow {
                 bind(lastEndpoint);
             }
         } catch (RuntimeException e) {
-            runtime.flowStranded(this, pending.size(), e, ++strandedAttempts);
+            runtime.flowStranded(this, pending.size(), e);
         } finally {
             mover = null;
             lock.unlock();
@@ -368,7 +361,6 @@ final class Flow {
                 if (!pending.isEmpty()) {
                     throw new IllegalStateException(this + " chose plain local with RSRs unacknowledged");
                 }
-                strandedAttempts = 0;
                 return;
             }
             try {
@@ -378,7 +370,6 @@ final class Flow {
                 if (binding.channel().deliversOnSend()) {
                     trimAll();
                 }
-                strandedAttempts = 0;
                 return;
             } catch (RuntimeException e) {
                 last = e;

@@ -95,34 +95,6 @@ class HotSwapTest {
         }
     }
 
-    /**
-     * A link with one method only, whose peer's method goes away with RSRs unacknowledged: moving
-     * fails, the RSRs wait. Once the peer listens again they must reach it without the
-     * application sending anything more (it may be waiting for their answers).
-     */
-    @Test
-    void aStrandedLinkSendsItsRsrsAgainOnItsOwnOnceThePeersMethodIsBack() {
-        PipeMethod fastA = new PipeMethod(network, "fast");
-        a.add(fastA, 10);
-        Startpoint onlyFast = a.context().startpoint(sink.startpoint().toText())
-            .editTable(t -> t.filter(d -> d.stack().equals("fast")));
-        MessageBuffer m = a.context().allocateBuffer(64);
-        for (long seq = 0; seq < 10; seq++) {
-            onlyFast.send(1, m.clear().putInt(0).putLong(seq)); // fewer than ask for an acknowledgement
-        }
-        Await.until(() -> next.get(0) == 10, Duration.ofSeconds(10), () -> "delivered " + next.get(0) + " of 10");
-
-        fastB.pause();
-        Await.until(() -> a.links().stream().anyMatch(l -> l.contains("unbound") && l.trim().endsWith(" 10")),
-            Duration.ofSeconds(10), () -> "the link did not strand with its 10 RSRs: " + a.links());
-        fastB.resume();
-
-        Await.until(() -> a.links().stream().allMatch(l -> l.trim().endsWith(" 0")), Duration.ofSeconds(10),
-            () -> "the stranded link did not send its RSRs again by itself: " + a.links());
-        assertEquals(10, next.get(0));
-        assertEquals(List.of(), problems, "each RSR delivered once, in order");
-    }
-
     private void awaitAllDelivered(Senders senders) {
         Await.until(() -> {
             for (int i = 0; i < SENDERS; i++) {

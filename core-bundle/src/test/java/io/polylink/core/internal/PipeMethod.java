@@ -54,22 +54,6 @@ final class PipeMethod implements CommunicationMethod {
         this.refusal = reason;
     }
 
-    /**
-     * Stops listening and closes every connection, as a method being updated does, while its
-     * address stays reserved: {@link #resume} listens there again. What the pipes held is gone.
-     */
-    void pause() {
-        network.listeners.remove(address);
-        ends.forEach(End::close);
-        ends.clear();
-        connections.clear();
-    }
-
-    /** Listens at the same address again after {@link #pause}. */
-    void resume() {
-        network.listeners.put(address, this);
-    }
-
     @Override
     public String name() {
         return name;
