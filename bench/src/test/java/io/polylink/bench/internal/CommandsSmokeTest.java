@@ -110,7 +110,10 @@ class CommandsSmokeTest {
 
     private static Set<Path> benchFiles() throws Exception {
         Set<Path> found = new HashSet<>();
-        for (Path base : List.of(Path.of("/dev/shm"), Path.of(System.getProperty("java.io.tmpdir")))) {
+        String own = System.getenv("POLYLINK_BENCH_TMP"); // set by the pom: the peers' files go there
+        List<Path> bases = own != null ? List.of(Path.of(own))
+            : List.of(Path.of("/dev/shm"), Path.of(System.getProperty("java.io.tmpdir")));
+        for (Path base : bases) {
             if (Files.isDirectory(base)) {
                 try (Stream<Path> files = Files.list(base)) {
                     files.filter(p -> p.getFileName().toString().startsWith("polylink-bench-")).forEach(found::add);

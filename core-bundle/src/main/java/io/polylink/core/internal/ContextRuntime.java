@@ -30,6 +30,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +60,8 @@ final class ContextRuntime implements Context, InboundSink {
     private final RateLimitedLog log = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(1));
     private final ThreadPoolExecutor executor;
     private final ControlSender controlSender;
+    /** Retries moving flows that found no way to their peer; its thread lives while one waits. */
+    private final ScheduledThreadPoolExecutor retries;
     private final Map<String, InstalledMethod> methods = new ConcurrentHashMap<>();
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
@@ -87,6 +90,14 @@ final class ContextRuntime implements Context, InboundSink {
             });
         this.executor.allowCoreThreadTimeOut(true);
         this.controlSender = new ControlSender("polylink-control-" + id);
+        this.retries = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "polylink-retry-" + id);
+            t.setDaemon(true);
+            return t;
+        });
+        this.retries.setKeepAliveTime(1, TimeUnit.SECONDS);
+        this.retries.allowCoreThreadTimeOut(true);
+        this.retries.setRemoveOnCancelPolicy(true);
         addMethod(new LocalMethod(), Integer.MIN_VALUE);
         this.system = SystemEndpoint.create(this);
     }
@@ -437,9 +448,29 @@ final class ContextRuntime implements Context, InboundSink {
             .map(x -> "  " + (x.index() + 1) + ". " + x).collect(java.util.stream.Collectors.joining("\n")));
     }
 
-        void flowStranded(Flow flow, int waiting, RuntimeException why) {
-        log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a method to "
-            + "send them again on the next send: " + why.getMessage(), null);
+    /** A flow with RSRs unacknowledged found no way to its peer: it tries again in a second. */
+    void flowStranded(Flow flow, int waiting, long abandonInMs, RuntimeException why) {
+        log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a way to the peer, "
+            + "tried each second, dropped in " + abandonInMs + " ms: " + why.getMessage(), null);
+        try {
+            retries.schedule(flow::retry, 1, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the context is closing: the flow goes with it
+        }
+    }
+
+    /** A stranded flow gave up: its RSRs are gone, and so is it. */
+    void flowAbandoned(Flow flow, int dropped, long bytes, RuntimeException why) {
+        flows.remove(flow.key(), flow);
+        flowsById.remove(flow.id(), flow);
+        counters.error();
+        LOG.log(Level.WARNING, flow + ": dropped " + dropped + " RSRs (" + bytes + " bytes) the peer never "
+            + "acknowledged, after " + settings.abandonAfterMs() + " ms without a way to it: "
+            + why.getMessage());
+    }
+
+    long abandonAfterMs() {
+        return settings.abandonAfterMs();
     }
 
     private Connection connect(CommunicationMethod method, ContextId target, Descriptor chosen,
@@ -563,6 +594,8 @@ final class ContextRuntime implements Context, InboundSink {
         executor.shutdown();
         try {
             controlSender.close();
+            retries.shutdownNow();
+            retries.awaitTermination(5, TimeUnit.SECONDS);
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
                 executor.shutdownNow();
                 LOG.log(Level.WARNING, "handlers of " + this + " did not finish within 5 s; interrupted");

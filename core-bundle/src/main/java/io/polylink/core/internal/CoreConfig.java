@@ -17,6 +17,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
         + "e.g. 'shm,lz4/tcp,tcp'; empty: every installed method, in preference order")
     String[] table() default {};
 
+    @AttributeDefinition(description = "How long RSRs a peer has not acknowledged wait, tried again each "
+        + "second, for a way to that peer (it died, or every method to it left) before they are dropped "
+        + "and logged, in milliseconds")
+    long abandonAfterMs() default CoreSettings.DEFAULT_ABANDON_AFTER_MS;
+
     @AttributeDefinition(description = "Publish this context's system endpoint (echo, relay) under this "
         + "name in the naming registry; empty: the framework property polylink.name, if set")
     String name() default "";

@@ -1,6 +1,7 @@
 package io.polylink.core.internal;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The core's parameters, from the {@code io.polylink.core} configuration.
@@ -10,11 +11,16 @@ import java.util.List;
  * @param table the stacks this context advertises, in order, after {@code local}; empty for every
  *     installed method in preference order
  * @param id the context id to use, or {@code null} for a random one
+ * @param abandonAfterMs how long RSRs a peer has not acknowledged wait for a way to it, tried
+ *     again each second, before they are dropped
  */
-record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, io.polylink.ContextId id) {
+record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, io.polylink.ContextId id,
+                    long abandonAfterMs) {
 
     static final int DEFAULT_MAX_MESSAGE_SIZE = 8 << 20;
-    static final CoreSettings DEFAULTS = new CoreSettings(DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null);
+    static final long DEFAULT_ABANDON_AFTER_MS = 30_000;
+    static final CoreSettings DEFAULTS = new CoreSettings(DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
+        DEFAULT_ABANDON_AFTER_MS);
 
     CoreSettings {
         if (maxMessageSize < 1024 || maxMessageSize > (1 << 30)) {
@@ -23,6 +29,9 @@ record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, 
         }
         if (handlerThreads < 1 || handlerThreads > 1024) {
             throw new IllegalArgumentException("handlerThreads " + handlerThreads + " is outside 1..1024");
+        }
+        if (abandonAfterMs < 1 || abandonAfterMs > TimeUnit.DAYS.toMillis(1)) {
+            throw new IllegalArgumentException("abandonAfterMs " + abandonAfterMs + " is outside 1..86400000");
         }
         table = List.copyOf(table);
     }

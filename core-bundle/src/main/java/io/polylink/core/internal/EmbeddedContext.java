@@ -29,8 +29,14 @@ public final class EmbeddedContext implements AutoCloseable {
      * @param table stacks to advertise after {@code local}; empty for all methods
      * @return a context with only the {@code local} method
      */
+    /** With every setting given, for the core's own tests. */
+    static EmbeddedContext open(CoreSettings settings) {
+        return new EmbeddedContext(settings);
+    }
+
     public static EmbeddedContext open(int maxMessageSize, int handlerThreads, List<String> table) {
-        return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table, null));
+        return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table, null,
+            CoreSettings.DEFAULT_ABANDON_AFTER_MS));
     }
 
     /** @return a startpoint to the context's system endpoint (echo and relay services) */

@@ -98,6 +98,11 @@ final class Flow {
     private volatile String brokenBy;
     /** The thread moving the flow on the context's behalf, not for a send: it keeps brokenBy. */
     private Thread mover;
+    /** When moving in the background first failed, since the flow last had a way to its peer. */
+    private long strandedSince;
+    private boolean stranded;
+    /** A retry is scheduled: one at a time, however many failures asked for it. */
+    private boolean retrying;
 
     Flow(ContextRuntime runtime, Key key, EncodedTable table, long id) {
         this.runtime = runtime;
@@ -175,7 +180,12 @@ final class Flow {
                 awaitAcknowledgements(endpoint);
             }
             if (stale() || probeDue()) {
-                bind(endpoint);
+                try {
+                    bind(endpoint);
+                } catch (RuntimeException noRoute) {
+                    strandIfPending(noRoute);
+                    throw noRoute;
+                }
             }
             if (binding == Binding.LOCAL) {
                 new LocalRoute(runtime, endpoint, generation).send(handler, message);
@@ -196,6 +206,7 @@ final class Flow {
                 } catch (RuntimeException noRoute) {
                     noRoute.addSuppressed(failed);
                     forgetLast(p);
+                    strandIfPending(noRoute);
                     throw noRoute;
                 }
             }
@@ -279,20 +290,67 @@ final class Flow {
         }
     }
 
-    /** Sends again what waits for acknowledgement, over whatever selection finds now. */
+    /**
+     * Sends again what waits for acknowledgement, over whatever selection finds now. If nothing
+     * works it tries again each second, and after the context's abandon time drops the RSRs and
+     * retires: a dead peer must not hold their copies for the life of the context.
+     */
     void recover() {
         lock.lock();
         mover = Thread.currentThread();
         try {
+            trim();
             if (!retired && !runtime.closing() && !pending.isEmpty() && stale()) {
                 bind(lastEndpoint);
             }
         } catch (RuntimeException e) {
-            runtime.flowStranded(this, pending.size(), e);
+            strandedFor(e);
         } finally {
             mover = null;
             lock.unlock();
         }
+    }
+
+    /** Moves the flow again, from the context's retry thread. */
+    void retry() {
+        lock.lock();
+        try {
+            retrying = false;
+            recover();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A send found no way to the peer: RSRs sent earlier still wait, so keep trying in the background. */
+    private void strandIfPending(RuntimeException why) {
+        trim();
+        if (!pending.isEmpty() && !retired) {
+            strandedFor(why);
+        }
+    }
+
+    private void strandedFor(RuntimeException why) {
+        long now = System.nanoTime();
+        if (!stranded) {
+            stranded = true;
+            strandedSince = now;
+        }
+        long left = runtime.abandonAfterMs() - TimeUnit.NANOSECONDS.toMillis(now - strandedSince);
+        if (left > 0) {
+            if (!retrying) {
+                retrying = true;
+                runtime.flowStranded(this, pending.size(), left, why);
+            }
+            return;
+        }
+        int dropped = pending.size();
+        long bytes = pendingBytes;
+        trimAll();
+        spare.clear();
+        binding = null;
+        retired = true;
+        runtime.flowAbandoned(this, dropped, bytes, why);
     }
 
     /** @return the unacknowledged RSRs and what the flow is bound to, for the shell */
@@ -361,6 +419,7 @@ final class Flow {
                 if (!pending.isEmpty()) {
                     throw new IllegalStateException(this + " chose plain local with RSRs unacknowledged");
                 }
+                stranded = false;
                 return;
             }
             try {
@@ -370,6 +429,7 @@ final class Flow {
                 if (binding.channel().deliversOnSend()) {
                     trimAll();
                 }
+                stranded = false;
                 return;
             } catch (RuntimeException e) {
                 last = e;

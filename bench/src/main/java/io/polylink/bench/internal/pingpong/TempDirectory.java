@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 
 /**
  * A fresh directory for one peer's shared-memory files, on tmpfs where there is one (/dev/shm) so
- * memory-mapped files never touch a disk; deleted with everything in it on close, and by a
- * shutdown hook if the process is stopped first.
+ * memory-mapped files never touch a disk, or under {@code $POLYLINK_BENCH_TMP} if set; deleted
+ * with everything in it on close, and by a shutdown hook if the process is stopped first.
  */
 public final class TempDirectory implements AutoCloseable {
 
@@ -26,9 +26,17 @@ public final class TempDirectory implements AutoCloseable {
 
     /** @param prefix the start of the directory's name */
     public static TempDirectory create(String prefix) throws IOException {
+        return new TempDirectory(Files.createTempDirectory(Files.createDirectories(base()), prefix));
+    }
+
+    /** Where the directories go: child processes inherit the environment, and so the choice. */
+    static Path base() {
+        String chosen = System.getenv("POLYLINK_BENCH_TMP");
+        if (chosen != null && !chosen.isBlank()) {
+            return Path.of(chosen);
+        }
         Path shm = Path.of("/dev/shm");
-        Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-        return new TempDirectory(Files.createTempDirectory(base, prefix));
+        return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     public Path path() {
