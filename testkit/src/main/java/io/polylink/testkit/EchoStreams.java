@@ -37,7 +37,7 @@ public final class EchoStreams implements AutoCloseable {
     /** The system endpoint's echo handler, in every context. */
     public static final int ECHO = 0;
     private static final int SINK = 7;
-    private static final long RETRY_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long RETRY_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int KEPT_REFUSALS = 5;
     private static final long MILLISECOND = TimeUnit.MILLISECONDS.toNanos(1);
 
