@@ -124,6 +124,8 @@ public final class EchoStreams implements AutoCloseable {
         final AtomicLong corrupted = new AtomicLong();
         /** The longest stall over a millisecond since {@link #takeRecentStall} last asked. */
         final AtomicLong recentStall = new AtomicLong();
+        /** The longest gap between echoes over a millisecond since {@link #takeRecentGap} last asked. */
+        final AtomicLong recentGap = new AtomicLong();
         final List<String> refusals = new CopyOnWriteArrayList<>();
         volatile boolean stopped;
 
@@ -143,8 +145,9 @@ public final class EchoStreams implements AutoCloseable {
         void echoed(int stream, long seq) {
             long now = System.nanoTime();
             long last = lastEcho.getAndSet(now);
-            if (last != 0) {
+            if (last != 0 && now - last > MILLISECOND) {
                 maxGap.accumulateAndGet(now - last, Math::max);
+                recentGap.accumulateAndGet(now - last, Math::max);
             }
             streams[stream].echoed(seq);
             echoes.incrementAndGet();
@@ -310,6 +313,11 @@ public final class EchoStreams implements AutoCloseable {
      */
     public long takeRecentStall() {
         return running().recentStall.getAndSet(0);
+    }
+
+    /** @return the longest gap between two echoes of the running phase since the last call, in nanoseconds, or 0 */
+    public long takeRecentGap() {
+        return running().recentGap.getAndSet(0);
     }
 
     /** @return how the running phase's requests travel now: the first sender's link (its table's senders share a flow) */

@@ -182,13 +182,15 @@ public final class SwapCommand {
                     onTarget++;
                 }
                 long stallBefore = streams.takeRecentStall();
+                long gapBefore = streams.takeRecentGap();
                 String answer = command(node, "update " + bundle, limit);
                 updates[done] = updateMillis(answer);
                 streams.awaitEchoes(options.progress(), limit);
                 if (options.verbose()) {
                     System.err.printf(Locale.ROOT, "swap: %s cycle %d: update %s; then requests on %s; longest send "
-                        + "stall %.1f ms before the update, %.1f ms from it to %d echoes after%n", target, done + 1, answer,
-                        streams.requestStack(), stallBefore / 1e6, streams.takeRecentStall() / 1e6, options.progress());
+                        + "stall (gap between echoes) %.1f (%.1f) ms before the update, %.1f (%.1f) ms from it to %d echoes "
+                        + "after%n", target, done + 1, answer, streams.requestStack(), stallBefore / 1e6, gapBefore / 1e6,
+                        streams.takeRecentStall() / 1e6, streams.takeRecentGap() / 1e6, options.progress());
                 }
             }
         } catch (IllegalStateException e) {
