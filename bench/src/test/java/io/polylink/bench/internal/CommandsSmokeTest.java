@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,8 +74,13 @@ class CommandsSmokeTest {
             lines.stream().skip(1).map(l -> l.substring(0, l.indexOf(',', l.indexOf(',') + 1))).toList());
     }
 
-    /** Real bundle updates in a real Felix node process: two cycles per target, every RSR back once and in order. */
+    /**
+     * Real bundle updates in a real Felix node process: two cycles per target, every RSR back once
+     * and in order. Tagged "packaged": it runs in the package phase, once the node's bundle jars
+     * are copied in.
+     */
     @Test
+    @Tag("packaged")
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void swapUpdatesEachBundleInAFelixNodeUnderTraffic() throws Exception {
         Set<Path> before = benchFiles();
