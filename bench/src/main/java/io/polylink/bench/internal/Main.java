@@ -3,6 +3,8 @@ package io.polylink.bench.internal;
 import io.polylink.bench.internal.pingpong.MultiCommand;
 import io.polylink.bench.internal.pingpong.PeerCommand;
 import io.polylink.bench.internal.pingpong.PingPongCommand;
+import io.polylink.bench.internal.swap.SwapCommand;
+import io.polylink.bench.internal.swap.SwapNode;
 import io.polylink.bench.internal.transforms.TransformsCommand;
 import java.util.Arrays;
 
@@ -15,6 +17,7 @@ import java.util.Arrays;
  *   java -jar polylink-bench.jar pingpong [--impl list] [--sizes list] [--count n] [--csv] ...
  *   java -jar polylink-bench.jar multi [--sizes list] [--count n] [--csv] ...
  *   java -jar polylink-bench.jar transforms [--sizes list] [--csv] ...
+ *   java -jar polylink-bench.jar swap [--cycles n] [--csv] ...
  * </pre>
  */
 public final class Main {
@@ -32,9 +35,11 @@ public final class Main {
             case "pingpong" -> System.exit(PingPongCommand.run(rest, System.out));
             case "multi" -> System.exit(MultiCommand.run(rest, System.out));
             case "transforms" -> System.exit(TransformsCommand.run(rest, System.out));
+            case "swap" -> System.exit(SwapCommand.run(rest, System.out));
             // The child processes pingpong starts; not for typing.
             case "pingpong-server" -> System.exit(PeerCommand.server(rest));
             case "pingpong-client" -> System.exit(PeerCommand.client(rest));
+            case "swap-node" -> System.exit(SwapNode.run(rest));
             case "help", "-h", "--help" -> usage();
             default -> {
                 System.err.println("unknown command '" + args[0] + "'");
@@ -58,6 +63,9 @@ public final class Main {
                                            and idle, with a tcp ping-pong alongside; -h for options
               transforms [options]         lz4 and aead transform throughput against the raw
                                            libraries; -h for options
+              swap [options]               RSRs between two processes while a Felix node updates its
+                                           tcp, shm and lz4 bundles again and again: lost, duplicated,
+                                           reordered, send stalls; -h for options
             """);
     }
 }

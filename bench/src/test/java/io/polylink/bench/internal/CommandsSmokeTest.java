@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.bench.internal.pingpong.MultiCommand;
 import io.polylink.bench.internal.pingpong.PingPongCommand;
+import io.polylink.bench.internal.swap.SwapCommand;
 import io.polylink.bench.internal.transforms.TransformsCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -72,9 +74,31 @@ class CommandsSmokeTest {
             lines.stream().skip(1).map(l -> l.substring(0, l.indexOf(',', l.indexOf(',') + 1))).toList());
     }
 
+    /**
+     * Real bundle updates in a real Felix node process: two cycles per target, every RSR back once
+     * and in order. Tagged "packaged": it runs in the package phase, once the node's bundle jars
+     * are copied in.
+     */
+    @Test
+    @Tag("packaged")
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void swapUpdatesEachBundleInAFelixNodeUnderTraffic() throws Exception {
+        Set<Path> before = benchFiles();
+        List<String> lines = csv(SwapCommand::run, "--cycles", "2", "--progress", "50", "--csv", "--timeout", "60");
+        assertEquals("target,cycles,sent,delivered,lost,duplicated,reordered,max_stall_ms", lines.get(0));
+        assertEquals(List.of("tcp", "shm", "lz4"), lines.stream().skip(1).map(l -> l.split(",")[0]).toList());
+        for (String row : lines.subList(1, lines.size())) {
+            String[] f = row.split(",");
+            assertEquals("2", f[1], row);
+            assertEquals(List.of("0", "0", "0"), List.of(f[4], f[5], f[6]), "lost, duplicated, reordered: " + row);
+        }
+        assertNoneLeftBut(before);
+    }
+
     @Test
     void everyCommandExplainsItself() throws Exception {
-        for (Command command : List.<Command>of(PingPongCommand::run, MultiCommand::run, TransformsCommand::run)) {
+        for (Command command : List.<Command>of(PingPongCommand::run, MultiCommand::run, TransformsCommand::run,
+                SwapCommand::run)) {
             String help = String.join("\n", csv(command, "--help"));
             assertTrue(help.startsWith("usage: java -jar polylink-bench.jar "), help);
         }

@@ -43,6 +43,13 @@ final class Installation {
         return home.resolve("shm");
     }
 
+    /** @return a port of 127.0.0.1 free just now, for a method that must come back at the same address */
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
     /** Appends {@code key=value} to a conf file (a later line wins in a .cfg). */
     static void set(Path home, String file, String key, String value) throws IOException {
         Files.writeString(home.resolve("conf").resolve(file), "\n" + key + "=" + value + "\n",

@@ -8,18 +8,28 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One {@code bin/polylink node --daemon} process of a test, with its output in a log file. Closing
- * it kills it for sure, so no test leaves a process behind even when it fails.
+ * One {@code bin/polylink node} process of a test, with its output in a log file: a daemon, or a
+ * node with the Gogo shell that {@link #shell} types into. Closing it kills it for sure, so no
+ * test leaves a process behind even when it fails.
  */
 final class NodeProcess implements AutoCloseable {
+
+    /** What a failed Gogo command prints. */
+    private static final String GOGO_ERROR = "gogo: ";
+    private static final String PROMPT = "g! ";
 
     private final String name;
     private final Path log;
     private final Process process;
+    /** The shell's output lines, prompts removed; empty for a daemon. */
+    private final BlockingQueue<String> shellLines = new LinkedBlockingQueue<>();
+    private int markers;
 
     private NodeProcess(String name, Path log, Process process) {
         this.name = name;
@@ -33,17 +43,43 @@ final class NodeProcess implements AutoCloseable {
      * @param javaOptions extra JVM options, e.g. -Xmx256m
      */
     static NodeProcess start(Path home, String name, String javaOptions) throws IOException {
-        Path logs = Path.of(System.getProperty("polylink.logs", home.resolve("logs").toString()));
-        Path log = logs.resolve(name + "-" + System.currentTimeMillis() + ".log");
-        Files.createDirectories(log.getParent());
+        Path log = logFile(home, name);
         ProcessBuilder builder = new ProcessBuilder(List.of(home.resolve("bin/polylink").toString(), "node",
             "--name", name, "--daemon"))
             .redirectErrorStream(true).redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
         Map<String, String> env = builder.environment();
         env.put("POLYLINK_JAVA_OPTS", javaOptions);
+        return awaitUp(new NodeProcess(name, log, builder.start()));
+    }
+
+    /**
+     * Starts a node with the Gogo shell on its console and waits for its "up" line. The shell
+     * stops the node when its input ends ({@code gosh.args} without {@code --noshutdown} in the
+     * installation's framework.properties), so the node goes even if this JVM is killed.
+     */
+    static NodeProcess startWithShell(Path home, String name, String javaOptions) throws IOException {
+        Installation.set(home, "framework.properties", "gosh.args", "");
+        Path log = logFile(home, name);
+        ProcessBuilder builder = new ProcessBuilder(List.of(home.resolve("bin/polylink").toString(), "node",
+            "--name", name)).redirectErrorStream(true);
+        builder.environment().put("POLYLINK_JAVA_OPTS", javaOptions);
         NodeProcess node = new NodeProcess(name, log, builder.start());
+        Thread copy = new Thread(node::copyOutput, "test-node-" + name + "-output");
+        copy.setDaemon(true);
+        copy.start();
+        return awaitUp(node);
+    }
+
+    private static Path logFile(Path home, String name) throws IOException {
+        Path logs = Path.of(System.getProperty("polylink.logs", home.resolve("logs").toString()));
+        Path log = logs.resolve(name + "-" + System.currentTimeMillis() + ".log");
+        Files.createDirectories(log.getParent());
+        return log;
+    }
+
+    private static NodeProcess awaitUp(NodeProcess node) {
         try {
-            node.awaitLine("polylink node " + name + " up", Duration.ofSeconds(60));
+            node.awaitLine("polylink node " + node.name + " up", Duration.ofSeconds(60));
         } catch (RuntimeException | Error e) {
             node.close();
             throw e;
@@ -53,6 +89,72 @@ final class NodeProcess implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /** The shell node's output into its log file, and the shell's lines into {@link #shellLines}. */
+    private void copyOutput() {
+        try (java.io.PrintWriter file = new java.io.PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true);
+             java.io.BufferedReader out = new java.io.BufferedReader(
+                 new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                file.println(line);
+                while (line.startsWith(PROMPT)) {
+                    line = line.substring(PROMPT.length());
+                }
+                if (!line.isBlank()) {
+                    shellLines.add(line);
+                }
+            }
+        } catch (IOException e) {
+            shellLines.add(GOGO_ERROR + "reading the node's output failed: " + e);
+        }
+    }
+
+    /**
+     * Runs one Gogo command line on a node started with {@link #startWithShell}: the command, then
+     * {@code echo} of a fresh marker, and the output read up to the marker (Gogo runs one line
+     * after the other).
+     *
+     * @return the lines it printed, prompts and blank lines removed
+     * @throws AssertionError if the command failed, the node ended, or no answer came within {@code limit}
+     */
+    List<String> shell(String command, Duration limit) {
+        String marker = "@@" + name + "-done-" + (++markers);
+        try {
+            var in = process.getOutputStream();
+            in.write((command + "\necho " + marker + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        } catch (IOException e) {
+            throw new AssertionError("node " + name + " no longer takes commands (" + e.getMessage() + "):\n" + log(), e);
+        }
+        long deadline = System.nanoTime() + limit.toNanos();
+        List<String> out = new ArrayList<>();
+        String failure = null;
+        while (true) {
+            String line;
+            try {
+                line = shellLines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while node " + name + " ran '" + command + "'", e);
+            }
+            if (line == null) {
+                throw new AssertionError("node " + name + " did not finish '" + command + "' within " + limit
+                    + (process.isAlive() ? "" : " (it exited with " + process.exitValue() + ")") + ":\n" + log());
+            }
+            if (line.equals(marker)) {
+                break;
+            }
+            if (line.startsWith(GOGO_ERROR)) {
+                failure = line.substring(GOGO_ERROR.length());
+            } else {
+                out.add(line);
+            }
+        }
+        if (failure != null) {
+            throw new AssertionError("'" + command + "' failed on node " + name + ": " + failure + "; it printed " + out);
+        }
+        return out;
     }
 
     String log() {

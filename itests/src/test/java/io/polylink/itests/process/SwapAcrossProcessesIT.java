@@ -64,7 +64,7 @@ class SwapAcrossProcessesIT {
         nodes.add(NodeProcess.start(home, "b", "-Xmx256m"));
         // A fixed port and the inbox named after the context: a replaced method comes back at the
         // same address, so the peer's copy of this context's table stays right.
-        int port = freePort();
+        int port = Installation.freePort();
         Map<String, Object> tcp = Map.of("port", Integer.toString(port), "connectTimeoutMs", "2000");
         Map<String, Object> shm = Map.of("directory", Installation.shmDirectory(home).toString());
         driver = new Driver(home, shm, tcp);
@@ -122,12 +122,6 @@ class SwapAcrossProcessesIT {
             for (PolylinkException f : senders.failures) {
                 assertTrue(f.getMessage().startsWith("no applicable method for endpoint"), f.toString());
             }
-        }
-    }
-
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return probe.getLocalPort();
         }
     }
 

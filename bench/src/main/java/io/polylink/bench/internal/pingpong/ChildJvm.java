@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * signal to exit) and kills it if it does not; a shutdown hook kills it if the parent is stopped
  * first, so no child survives the command.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
     private static final String MAIN = "io.polylink.bench.internal.Main";
 
@@ -42,11 +42,23 @@ final class ChildJvm implements AutoCloseable {
      * @param args the command and its arguments
      */
     static ChildJvm start(String name, List<String> jvmOptions, List<String> args) throws IOException {
+        return start(name, jvmOptions, List.of(), args);
+    }
+
+    /**
+     * @param classPathFirst jars put ahead of this jar on the child's class path (e.g. a framework
+     *     whose copy of the OSGi API must win over the one shaded into this jar)
+     */
+    public static ChildJvm start(String name, List<String> jvmOptions, List<Path> classPathFirst, List<String> args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        List<String> classPath = new ArrayList<>();
+        classPathFirst.forEach(p -> classPath.add(p.toString()));
+        classPath.add(System.getProperty("java.class.path"));
+        command.add(String.join(java.io.File.pathSeparator, classPath));
         command.add(MAIN);
         command.addAll(args);
         Process process = new ProcessBuilder(command)
@@ -76,7 +88,7 @@ final class ChildJvm implements AutoCloseable {
      * @return the child's next stdout line
      * @throws IllegalStateException if the child ended or the deadline passed first
      */
-    String nextLine(long deadline) throws InterruptedException {
+    public String nextLine(long deadline) throws InterruptedException {
         while (true) {
             String line = lines.poll(50, TimeUnit.MILLISECONDS);
             if (line != null) {
@@ -91,6 +103,13 @@ final class ChildJvm implements AutoCloseable {
                 throw new IllegalStateException(name + " did not finish in time");
             }
         }
+    }
+
+    /** Writes one line to the child's stdin. @throws IOException if the child no longer reads it */
+    public void println(String line) throws IOException {
+        var in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
     }
 
     @Override

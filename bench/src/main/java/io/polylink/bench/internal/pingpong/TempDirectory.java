@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * memory-mapped files never touch a disk, or under {@code $POLYLINK_BENCH_TMP} if set; deleted
  * with everything in it on close, and by a shutdown hook if the process is stopped first.
  */
-final class TempDirectory implements AutoCloseable {
+public final class TempDirectory implements AutoCloseable {
 
     private final Path path;
     private final Thread hook;
@@ -25,7 +25,7 @@ final class TempDirectory implements AutoCloseable {
     }
 
     /** @param prefix the start of the directory's name */
-    static TempDirectory create(String prefix) throws IOException {
+    public static TempDirectory create(String prefix) throws IOException {
         return new TempDirectory(Files.createTempDirectory(Files.createDirectories(base()), prefix));
     }
 
@@ -39,7 +39,7 @@ final class TempDirectory implements AutoCloseable {
         return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 
