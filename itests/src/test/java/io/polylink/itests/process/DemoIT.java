@@ -88,6 +88,27 @@ class DemoIT {
     }
 
     @Test
+    void ctrlCInTheMiddleOfTheDemoStopsBothNodesAndRemovesEveryFile() throws Exception {
+        Path home = Installation.copy(temp.resolve("home"));
+        LauncherRun run = LauncherRun.interruptedAt("3. Ping-pong", home, Duration.ofMinutes(2), "demo");
+        String out = run.output();
+        Matcher pids = NODE_PID.matcher(out);
+        int nodes = 0;
+        while (pids.find()) {
+            nodes++;
+            long pid = Long.parseLong(pids.group(2));
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+                "node " + pids.group(1) + " (pid " + pid + ") outlived the interrupted demo:\n" + out);
+        }
+        assertEquals(2, nodes, "both nodes were up when it was interrupted:\n" + out);
+        assertEquals(List.of(), demoFiles(Path.of("/dev/shm"), run.pid()), "shm segments left behind:\n" + out);
+        assertEquals(List.of(), demoFiles(Path.of(System.getProperty("java.io.tmpdir")), run.pid()),
+            "workspace left behind:\n" + out);
+        assertTrue(out.contains("demo interrupted"), out);
+        assertTrue(run.exitCode() != 0, "an interrupted demo does not exit 0:\n" + out);
+    }
+
+    @Test
     void helpDescribesEveryCommandAndOptionAndBadOptionsExitWith2() throws Exception {
         Path home = Installation.copy(temp.resolve("home"));
         Duration limit = Duration.ofSeconds(60);

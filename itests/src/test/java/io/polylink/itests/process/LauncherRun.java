@@ -20,17 +20,56 @@ import java.util.concurrent.TimeUnit;
 record LauncherRun(long pid, int exitCode, String output) {
 
     static LauncherRun of(Path home, Duration limit, String... args) throws IOException, InterruptedException {
-        Path logs = Path.of(System.getProperty("polylink.logs", home.resolve("logs").toString()));
-        Files.createDirectories(logs);
-        Path log = logs.resolve("polylink-" + (args.length == 0 ? "" : args[0]) + "-" + System.nanoTime() + ".log");
-        List<String> command = new ArrayList<>(List.of(home.resolve("bin/polylink").toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        Path log = log(home, args.length == 0 ? "" : args[0]);
+        Process process = start(home, log, args);
         try {
             if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new AssertionError("polylink " + String.join(" ", args) + " did not end within " + limit + ":\n"
                     + Files.readString(log, StandardCharsets.UTF_8));
+            }
+        } finally {
+            destroyTree(process);
+        }
+        return new LauncherRun(process.pid(), process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    private static Path log(Path home, String command) throws IOException {
+        Path logs = Path.of(System.getProperty("polylink.logs", home.resolve("logs").toString()));
+        Files.createDirectories(logs);
+        return logs.resolve("polylink-" + command + "-" + System.nanoTime() + ".log");
+    }
+
+    private static Process start(Path home, Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(home.resolve("bin/polylink").toString()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+            .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+    }
+
+    /**
+     * Starts the launcher, and once its output shows {@code line}, sends it SIGINT (what Ctrl-C
+     * does) and waits for it to end.
+     */
+    static LauncherRun interruptedAt(String line, Path home, Duration limit, String... args)
+            throws IOException, InterruptedException {
+        Path log = log(home, args[0] + "-interrupted");
+        Process process = start(home, log, args);
+        try {
+            long deadline = System.nanoTime() + limit.toNanos();
+            while (!Files.readString(log, StandardCharsets.UTF_8).contains(line)) {
+                if (!process.isAlive() || System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("polylink " + String.join(" ", args) + " never printed '" + line
+                        + "' within " + limit + ":\n" + Files.readString(log, StandardCharsets.UTF_8));
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new AssertionError("kill -INT " + process.pid() + " failed");
+            }
+            if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("polylink " + String.join(" ", args) + " did not end within " + limit
+                    + " of SIGINT:\n" + Files.readString(log, StandardCharsets.UTF_8));
             }
         } finally {
             destroyTree(process);
