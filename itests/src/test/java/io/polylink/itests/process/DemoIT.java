@@ -36,19 +36,7 @@ class DemoIT {
         double seconds = (System.nanoTime() - start) / 1e9;
         String out = run.output();
 
-        // Nothing left behind: the nodes it named, their shm segments, its workspace.
-        Matcher pids = NODE_PID.matcher(out);
-        int nodes = 0;
-        while (pids.find()) {
-            nodes++;
-            long pid = Long.parseLong(pids.group(2));
-            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
-                "node " + pids.group(1) + " (pid " + pid + ") outlived the demo:\n" + out);
-        }
-        assertEquals(2, nodes, "the demo names both nodes' pids:\n" + out);
-        assertEquals(List.of(), demoFiles(Path.of("/dev/shm"), run.pid()), "shm segments of the demo left behind:\n" + out);
-        assertEquals(List.of(), demoFiles(Path.of(System.getProperty("java.io.tmpdir")), run.pid()),
-            "workspace left behind");
+        assertNothingLeftBehind(run);
         assertTrue(out.contains("nodes stopped, shm segments and workspace removed"), out);
 
         // Every step ran and said what it did.
@@ -92,18 +80,7 @@ class DemoIT {
         Path home = Installation.copy(temp.resolve("home"));
         LauncherRun run = LauncherRun.interruptedAt("3. Ping-pong", home, Duration.ofMinutes(2), "demo");
         String out = run.output();
-        Matcher pids = NODE_PID.matcher(out);
-        int nodes = 0;
-        while (pids.find()) {
-            nodes++;
-            long pid = Long.parseLong(pids.group(2));
-            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
-                "node " + pids.group(1) + " (pid " + pid + ") outlived the interrupted demo:\n" + out);
-        }
-        assertEquals(2, nodes, "both nodes were up when it was interrupted:\n" + out);
-        assertEquals(List.of(), demoFiles(Path.of("/dev/shm"), run.pid()), "shm segments left behind:\n" + out);
-        assertEquals(List.of(), demoFiles(Path.of(System.getProperty("java.io.tmpdir")), run.pid()),
-            "workspace left behind:\n" + out);
+        assertNothingLeftBehind(run);
         assertTrue(out.contains("demo interrupted"), out);
         assertTrue(run.exitCode() != 0, "an interrupted demo does not exit 0:\n" + out);
     }
@@ -143,6 +120,23 @@ class DemoIT {
     }
 
     /** What the demo with this pid names after itself: polylink-demo-<pid> and polylink-demo-<pid>-…. */
+    /** The nodes the demo named are gone, and so are their shm segments and its workspace. */
+    private static void assertNothingLeftBehind(LauncherRun run) throws IOException {
+        String out = run.output();
+        Matcher pids = NODE_PID.matcher(out);
+        int nodes = 0;
+        while (pids.find()) {
+            nodes++;
+            long pid = Long.parseLong(pids.group(2));
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false),
+                "node " + pids.group(1) + " (pid " + pid + ") outlived the demo:\n" + out);
+        }
+        assertEquals(2, nodes, "the demo names both nodes' pids:\n" + out);
+        assertEquals(List.of(), demoFiles(Path.of("/dev/shm"), run.pid()), "shm segments of the demo left behind:\n" + out);
+        assertEquals(List.of(), demoFiles(Path.of(System.getProperty("java.io.tmpdir")), run.pid()),
+            "workspace left behind:\n" + out);
+    }
+
     private static List<Path> demoFiles(Path dir, long pid) throws IOException {
         if (!Files.isDirectory(dir)) {
             return List.of();
