@@ -143,6 +143,9 @@ final class IoLoop implements AutoCloseable {
             }
         }
         for (SelectionKey key : selector.keys()) {
+            if (!key.isValid()) {
+                continue; // cancelled: the channel moved on (an accepted connection) or is closed already
+            }
             try {
                 key.channel().close();
             } catch (IOException ignored) {

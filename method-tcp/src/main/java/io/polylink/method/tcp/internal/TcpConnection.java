@@ -98,12 +98,18 @@ final class TcpConnection implements Connection, IoHandler {
             if (!open) {
                 return;
             }
+            Throwable failed = null;
             lock.lock();
             try {
                 key = loop.register(channel, SelectionKey.OP_READ | (queue.isEmpty() ? 0 : SelectionKey.OP_WRITE), this);
                 writeInterest = !queue.isEmpty();
+            } catch (java.io.UncheckedIOException e) {
+                failed = e.getCause(); // the socket closed before it could be registered
             } finally {
                 lock.unlock();
+            }
+            if (failed != null) {
+                close(failed);
             }
         };
         if (loop.inLoop()) {
