@@ -496,13 +496,15 @@ final class Flow {
     }
 
     /**
-     * Drops an RSR its sender is told failed. Its number is not reused: the peer may have it, and
-     * would take a different RSR under the same number for a copy. The peer skips the gap.
+     * Drops an RSR its sender is told failed, and gives its number to the next one. A method's
+     * send is all or nothing, so the peer never saw it; and numbers without gaps let the peer
+     * treat a gap as what it is, frames its connection lost.
      */
     private void forgetLast(Pending p) {
         if (pending.peekLast() == p) {
             pending.pollLast();
             recycle(p);
+            next = p.sequence;
         }
     }
 

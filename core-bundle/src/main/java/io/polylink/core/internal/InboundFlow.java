@@ -30,13 +30,21 @@ final class InboundFlow {
      * object's monitor, so deliveries of one flow never overtake each other.
      *
      * @return whether it is new (deliver it) rather than a copy already delivered
+     * @throws io.polylink.MalformedMessageException if RSRs before it are missing
      */
     boolean admit(int sequence) {
         if (sequence - expected < 0) {
             return false;
         }
-        // Ahead only if the sender gave up on RSRs it had numbered (it told their senders they
-        // failed); nothing to wait for.
+        if (sequence != expected) {
+            // A sender numbers without gaps and each connection carries a flow's RSRs from its
+            // announcement on, in order: a gap means this connection lost frames. Delivering
+            // past it would lose or reorder RSRs; closing it makes the sender move and send
+            // everything unacknowledged again.
+            throw new io.polylink.MalformedMessageException("RSR " + sequence + " of flow "
+                + Long.toHexString(key.flow()) + " from " + key.peer() + " arrived while " + expected
+                + " was expected: the connection lost RSRs; closing it so the sender sends them again");
+        }
         expected = sequence + 1;
         return true;
     }
