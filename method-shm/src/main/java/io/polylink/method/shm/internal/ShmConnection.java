@@ -44,6 +44,9 @@ final class ShmConnection implements Connection {
 
     /** The peer's session whose records come to this connection; 0 until its OPEN arrived. Poller only. */
     private long peerSession;
+    /** An answering OPEN waits to go out ahead of the first frame; guarded by {@link #lock}. */
+    private boolean answerDue;
+    private long answerAck;
     private ByteBuffer partial;
 
     /** The peer inbox's heartbeat plus head as last seen, and when it last moved; timer thread only. */
@@ -109,15 +112,36 @@ final class ShmConnection implements Connection {
         lock.lock();
         try {
             checkOpen();
-            int at = claim(TYPE_OPEN, 0, 8, sendTimeoutNanos);
-            out.putLong(at + RECORD_HEADER, ack);
-            out.commit(at, TYPE_OPEN, 0, 8);
+            writeOpen(ack);
         } catch (SegmentException e) {
             fail(e);
             throw new LinkException(this + " failed: " + e.getMessage(), e);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Answers a peer's session with this connection's first record, sent ahead of the first frame
+     * rather than now: the poller that calls this must never wait for room in the peer's inbox,
+     * where the peer's poller may be waiting for room in ours.
+     */
+    void answerLater(long ack) {
+        lock.lock();
+        try {
+            answerDue = true;
+            answerAck = ack;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lock held. */
+    private void writeOpen(long ack) {
+        int at = claim(TYPE_OPEN, 0, 8, sendTimeoutNanos);
+        out.putLong(at + RECORD_HEADER, ack);
+        out.commit(at, TYPE_OPEN, 0, 8);
+        answerDue = false;
     }
 
     @Override
@@ -129,6 +153,9 @@ final class ShmConnection implements Connection {
         lock.lock();
         try {
             checkOpen();
+            if (answerDue) {
+                writeOpen(answerAck);
+            }
             int maxBody = out.maxBody();
             if (length <= maxBody) {
                 int at = claim(TYPE_DATA, FLAG_BEGIN | FLAG_END, length, sendTimeoutNanos);

@@ -326,6 +326,9 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         }
         ShmConnection connection = new ShmConnection(this, peer, there, out, peerSession, context.maxFrameSize(),
             settings.sendTimeoutMs());
+        if (peerSession != 0) {
+            connection.answerLater(peerSession); // before anyone can find it and send a frame first
+        }
         connection.attach(context.inbound().open(connection));
         connections.put(peer, connection);
         return connection;
@@ -457,7 +460,6 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         byte[] replyTo = segment.slotAddress(slot);
         ShmConnection target = null;
         ShmConnection replaced = null;
-        boolean created = false;
         synchronized (lock) {
             ShmConnection current = connections.get(from);
             boolean live = current != null && current.isOpen();
@@ -477,7 +479,6 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                         throw new SegmentException("producer slot " + slot + " holds no valid reply address");
                     }
                     target = open(from, ShmAddress.decode(replyTo), session);
-                    created = true;
                 } catch (LinkException e) {
                     errors.incrementAndGet();
                     log("shm: cannot answer context " + from + ": " + e.getMessage());
@@ -488,18 +489,6 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         view.connection = target;
         if (replaced != null) {
             replaced.fail(new IOException("context " + from + " opened a new shm session"));
-        }
-        if (created) {
-            answer(target, session);
-        }
-    }
-
-    /** Sends the answering OPEN of a connection this side made for a peer's session. */
-    private void answer(ShmConnection connection, long peerSession) {
-        try {
-            connection.sendOpen(peerSession);
-        } catch (LinkException e) {
-            log("shm: cannot answer " + connection + ": " + e.getMessage());
         }
     }
 
