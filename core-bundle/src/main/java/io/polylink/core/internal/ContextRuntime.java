@@ -417,11 +417,37 @@ final class ContextRuntime implements Context, InboundSink {
         if (m == null) {
             throw new LinkException("method " + chosen.method() + " left while the link was being set up");
         }
+        Channel channel = channel(flow, chosen, m);
+        return new Flow.Binding(channel, channel.bind(flow, chosen.transforms()));
+    }
+
+    private Channel channel(Flow flow, Descriptor chosen, InstalledMethod m) {
         ContextId target = flow.key().peer();
         Map<String, String> parameters = flow.key().options().parameters(chosen.method());
-        Channel channel = pool.get(new ChannelPool.Key(target, chosen.method(), parameters),
+        return pool.get(new ChannelPool.Key(target, chosen.method(), parameters),
             () -> connect(m.method(), target, chosen, parameters), this::channelFor);
-        return new Flow.Binding(channel, channel.bind(flow, chosen.transforms()));
+    }
+
+    /**
+     * Connects, on the retry thread, to an entry a flow fell back from because connecting to it
+     * failed; the connection stays pooled for the flow's next send to take.
+     */
+    void reconnectLater(Flow flow, Descriptor entry, int index) {
+        try {
+            retries.execute(() -> {
+                boolean works = false;
+                try {
+                    InstalledMethod m = methods.get(entry.method());
+                    works = m != null && channel(flow, entry, m).isOpen();
+                } catch (RuntimeException stillFailing) {
+                    // the flow stays where it is and tries again later
+                } finally {
+                    flow.reconnected(index, works);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            flow.reconnected(index, false);
+        }
     }
 
     /** An acknowledgement from {@code peer}; one for a flow to another peer is ignored. */

@@ -47,6 +47,8 @@ final class Flow {
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** How often a flow that fell back looks whether an earlier entry became usable. */
     private static final long PROBE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The longest wait between background connects to an entry that failed to connect. */
+    private static final long MAX_RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final int MOVE_ATTEMPTS = 3;
     /** Copies kept for reuse: enough for a burst between acknowledgements, little when idle. */
     private static final int MAX_SPARE = 16;
@@ -92,6 +94,13 @@ final class Flow {
     private int chosenIndex;
     private java.util.BitSet connectFailed = new java.util.BitSet();
     private long probeAt;
+    /** When to connect again, in the background, to a better entry that failed to connect. */
+    private long reconnectAt;
+    private long reconnectBackoff = PROBE_NANOS;
+    /** A background connect is under way: one at a time. */
+    private volatile boolean reconnecting;
+    /** The entry a background connect reached since the flow was bound, or -1. */
+    private volatile int reconnected = -1;
     private int lastEndpoint;
     private volatile boolean retired;
     /** Why the flow's last connection failed, until it is bound again: said if moving fails. */
@@ -373,7 +382,12 @@ final class Flow {
             || binding.channel() != null && !binding.channel().isOpen();
     }
 
-    /** A flow on a later entry than the first looks again, now and then, for a better one. */
+    /**
+     * A flow on a later entry than the first looks again, now and then, for a better one. A better
+     * entry refused only because connecting failed is connected to again in the background, with
+     * backoff, and taken once that works: trying it on the sender's thread would stall sends for
+     * a connect timeout each time.
+     */
     private boolean probeDue() {
         if (chosenIndex <= 0 || System.nanoTime() - probeAt < 0) {
             return false;
@@ -381,9 +395,28 @@ final class Flow {
         probeAt = System.nanoTime() + PROBE_NANOS;
         int better = Selector.explain(runtime, key.peer(), lastEndpoint, table.table(), key.options())
             .chosen().map(Explanation.Entry::index).orElse(-1);
-        // An entry refused only because connecting failed stays refused: trying it each second
-        // would stall the sender for a connect timeout each time.
-        return better >= 0 && better < chosenIndex && !connectFailed.get(better);
+        if (better < 0 || better >= chosenIndex) {
+            return false;
+        }
+        if (!connectFailed.get(better) || reconnected == better) {
+            return true;
+        }
+        long now = System.nanoTime();
+        if (!reconnecting && now - reconnectAt >= 0) {
+            reconnecting = true;
+            reconnectAt = now + reconnectBackoff;
+            reconnectBackoff = Math.min(2 * reconnectBackoff, MAX_RECONNECT_NANOS);
+            runtime.reconnectLater(this, table.table().get(better), better);
+        }
+        return false;
+    }
+
+    /** Called from the context's retry thread with the outcome of a background connect. */
+    void reconnected(int index, boolean works) {
+        if (works) {
+            reconnected = index;
+        }
+        reconnecting = false;
     }
 
     /**
@@ -416,6 +449,12 @@ final class Flow {
             chosenIndex = s.chosenIndex();
             connectFailed = s.connectFailed();
             probeAt = System.nanoTime() + PROBE_NANOS;
+            reconnected = -1;
+            if (!connectFailed.isEmpty()) {
+                reconnectAt = probeAt;
+            } else {
+                reconnectBackoff = PROBE_NANOS;
+            }
             if (binding == Binding.LOCAL) {
                 if (!pending.isEmpty()) {
                     throw new IllegalStateException(this + " chose plain local with RSRs unacknowledged");

@@ -42,6 +42,9 @@ final class PipeMethod implements CommunicationMethod {
     private final List<End> ends = new CopyOnWriteArrayList<>();
     private final Map<ContextId, End> connections = new ConcurrentHashMap<>();
     private volatile String refusal;
+    private volatile String connectFailure;
+    /** The thread of each connect that had to open a pipe, in order. */
+    final List<String> connectingThreads = new CopyOnWriteArrayList<>();
     private volatile MethodContext context;
     private String address;
 
@@ -52,6 +55,11 @@ final class PipeMethod implements CommunicationMethod {
 
     void refuse(String reason) {
         this.refusal = reason;
+    }
+
+    /** Connecting fails with this reason while applicability still says yes; {@code null} lifts it. */
+    void failConnects(String reason) {
+        this.connectFailure = reason;
     }
 
     @Override
@@ -91,6 +99,11 @@ final class PipeMethod implements CommunicationMethod {
             return existing;
         }
         String text = describe(address);
+        connectingThreads.add(Thread.currentThread().getName());
+        String failure = connectFailure;
+        if (failure != null) {
+            throw new LinkException("pipe " + text + " failed to connect: " + failure);
+        }
         PipeMethod remote = network.listeners.get(text);
         if (remote == null) {
             throw new LinkException("pipe " + text + " refused: nobody listens there");
