@@ -30,6 +30,18 @@ public interface TransformSession extends AutoCloseable {
     ByteBuffer decode(ByteBuffer header, ByteBuffer input, BufferSource output);
 
     /**
+     * Whether {@link #encode} can run now without waiting for the peer, for example for the
+     * answer to a key exchange. The core never makes a receiving thread wait: a frame sent from
+     * an inline handler while this is {@code false} is encoded later on another thread. The
+     * default is {@code true}.
+     *
+     * @return {@code false} while encode would block on the peer
+     */
+    default boolean ready() {
+        return true;
+    }
+
+    /**
      * Takes a handshake message the peer's session sent with {@link TransformPeer#sendHandshake};
      * called in order, on the connection's receiving thread. The default ignores it.
      *

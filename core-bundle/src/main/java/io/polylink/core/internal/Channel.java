@@ -33,6 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Transform handshakes and acknowledgements are queued and sent ahead of the next frame by
  * whoever holds the send lock, or by the context's {@link ControlSender} if nobody does: a
  * receiving thread never sends, and a loopback delivery never re-enters a session being opened.
+ * Likewise an inline handler's RSR never waits for a transform's handshake, which its own thread
+ * would have to read: it is deferred, in order, to the control thread (see {@link #defer}).
  */
 final class Channel implements FrameReceiver {
 
@@ -50,6 +52,10 @@ final class Channel implements FrameReceiver {
     /** Control frames a receiving thread wants sent: handshakes and acknowledgements. */
     private final ConcurrentLinkedQueue<Queued> queued = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    /** RSRs waiting, in send order, for their stack to be ready; guarded by its own monitor. */
+    private final java.util.ArrayDeque<Deferred> deferred = new java.util.ArrayDeque<>();
+    private long deferredBytes;
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private volatile Throwable failure;
     private volatile boolean closed;
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
@@ -77,6 +83,21 @@ final class Channel implements FrameReceiver {
     private record ReceiveStack(String transforms, String[] names, TransformSession[] sessions, InboundFlow flow) {}
 
     private record Queued(Control kind, ByteBuffer payload) {}
+
+    /** An RSR sent while a transform of its stack waited for the peer, with its own copies. */
+    private record Deferred(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
+                            EncodedTable[] tables) {
+
+        Deferred(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
+                 EncodedTable[] tables, int tableCount) {
+            this(stack, flags, handler, endpoint, sequence, ByteBuffer.allocate(payload.remaining())
+                .put(payload.duplicate()).flip(), java.util.Arrays.copyOf(tables == null ? new EncodedTable[0] : tables,
+                tableCount));
+        }
+    }
+
+    /** What inline handlers may leave waiting for a handshake before their sends fail instead. */
+    static final long MAX_DEFERRED_BYTES = 4L << 20;
 
     Channel(ContextRuntime runtime, Connection connection) {
         this.runtime = runtime;
@@ -165,12 +186,94 @@ final class Channel implements FrameReceiver {
      */
     void send(StackBinding stack, int endpoint, int handler, int flags, int sequence, ByteBuffer payload,
               EncodedTable[] tables, int tableCount) {
+        // A loopback delivers on the sender's thread, and its flows keep no copy to send again.
+        boolean receiving = !deliversOnSend() && ReceivingThread.now();
+        if (receiving && !sendLock.tryLock()) {
+            // The holder may be waiting for a handshake this thread has yet to read.
+            defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
+            return;
+        }
+        if (!receiving) {
+            sendLock.lock();
+        }
+        try {
+            if (hasDeferred() || receiving && !stack.ready()) {
+                defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
+                return;
+            }
+            write(stack, flags, handler, endpoint, sequence, payload, tables, tableCount);
+        } finally {
+            unlockAndFlush();
+        }
+    }
+
+    private void write(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
+                       EncodedTable[] tables, int tableCount) {
+        if (tableCount > 0) {
+            sendTables(stack, tables, tableCount);
+        }
+        sendFrame(flags, stack, handler, endpoint, sequence, payload);
+    }
+
+    private boolean hasDeferred() {
+        synchronized (deferred) {
+            return !deferred.isEmpty();
+        }
+    }
+
+    /**
+     * Keeps an RSR to send after those already deferred, once its stack is ready, from the control
+     * thread; the sender goes on. Should that fail, the connection closes, and the flow sends the
+     * RSR again elsewhere, as for any frame a connection lost.
+     *
+     * @throws io.polylink.LinkException if deferred RSRs already hold {@link #MAX_DEFERRED_BYTES}
+     */
+    private void defer(Deferred d) {
+        synchronized (deferred) {
+            if (deferredBytes + d.payload().remaining() > MAX_DEFERRED_BYTES) {
+                throw new io.polylink.LinkException(connection + ": " + deferred.size() + " RSRs ("
+                    + deferredBytes + " bytes) sent from inline handlers already wait for the " + d.stack().transforms()
+                    + " handshake, so this one is refused: an inline handler cannot wait for it; give the handler "
+                    + "Delivery.EXECUTOR to let it wait");
+            }
+            deferred.add(d);
+            deferredBytes += d.payload().remaining();
+        }
+        if (drainScheduled.compareAndSet(false, true)) {
+            runtime.controlSender().schedule(this::drainDeferred);
+        }
+    }
+
+    /** On the control thread: sends deferred RSRs in order, waiting in encode as any sender may. */
+    private void drainDeferred() {
+        drainScheduled.set(false);
         sendLock.lock();
         try {
-            if (tableCount > 0) {
-                sendTables(stack, tables, tableCount);
+            while (true) {
+                Deferred d;
+                synchronized (deferred) {
+                    d = deferred.peek();
+                }
+                if (d == null) {
+                    return;
+                }
+                write(d.stack(), d.flags(), d.handler(), d.endpoint(), d.sequence(), d.payload(), d.tables(),
+                    d.tables().length);
+                synchronized (deferred) {
+                    deferred.poll();
+                    deferredBytes -= d.payload().limit();
+                }
             }
-            sendFrame(flags, stack, handler, endpoint, sequence, payload);
+        } catch (RuntimeException e) {
+            int lost;
+            synchronized (deferred) {
+                lost = deferred.size();
+                deferred.clear();
+                deferredBytes = 0;
+            }
+            runtime.badFrame(this, new io.polylink.LinkException(lost + " RSRs sent from inline handlers could not "
+                + "follow: " + e.getMessage() + "; their flows send them again", e));
+            connection.close();
         } finally {
             unlockAndFlush();
         }

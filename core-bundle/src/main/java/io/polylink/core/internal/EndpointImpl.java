@@ -110,7 +110,12 @@ final class EndpointImpl implements Endpoint {
         counters.received(message.length());
         runtime.received(message.length());
         if (slot.delivery() == Delivery.INLINE) {
-            run(slot.handler(), handlerId, message);
+            int[] token = ReceivingThread.enter();
+            try {
+                run(slot.handler(), handlerId, message);
+            } finally {
+                ReceivingThread.exit(token);
+            }
         } else {
             MessageBufferImpl copy = message.detachedCopy();
             try {

@@ -9,4 +9,14 @@ import io.polylink.spi.TransformSession;
 record StackBinding(int id, String transforms, TransformSession[] sessions) {
 
     static final StackBinding PLAIN = new StackBinding(0, "", new TransformSession[0]);
+
+    /** @return whether every session can encode without waiting for the peer */
+    boolean ready() {
+        for (TransformSession s : sessions) {
+            if (!s.ready()) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

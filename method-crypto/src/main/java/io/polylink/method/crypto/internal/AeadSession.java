@@ -99,6 +99,12 @@ final class AeadSession implements TransformSession {
         return s;
     }
 
+    /** Encode can run at once when the keys exist, or fails at once when they never will. */
+    @Override
+    public boolean ready() {
+        return sealer != null || failure != null;
+    }
+
     @Override
     public ByteBuffer decode(ByteBuffer header, ByteBuffer input, BufferSource output) {
         Opener o = opener;

@@ -273,6 +273,31 @@ class AeadLinkTest {
         assertEquals(List.of("first", "changed", "after"), seen);
     }
 
+    /**
+     * The reply's aead session starts on the thread that must read the peer's key share: the
+     * inline handler's sends wait on the control thread instead, so the handler returns, the share
+     * is read, and the replies follow in order. Before, each send waited out the handshake timeout.
+     */
+    @Test
+    void anInlineHandlerRepliesOverAeadToThePeerItReceivesFrom() {
+        Context a = context(Map.of("handshakeTimeoutMs", 60_000));
+        Context b = context(Map.of("handshakeTimeoutMs", 60_000));
+        List<Long> replies = new CopyOnWriteArrayList<>();
+        Endpoint sink = a.createEndpoint().register(1, (e, m) -> replies.add(m.getLong()));
+        Startpoint back = over(b, sink, "aead/tcp").pin("aead/tcp");
+        Endpoint echo = b.createEndpoint().register(1, (e, m) -> back.send(1, b.allocateBuffer(8).putLong(m.getLong())));
+        Startpoint requests = over(a, echo, "tcp");
+        int count = 500;
+        MessageBuffer m = a.allocateBuffer(8);
+        for (long i = 0; i < count; i++) {
+            requests.send(1, m.clear().putLong(i));
+        }
+        Await.until(() -> replies.size() == count, Duration.ofSeconds(20),
+            () -> replies.size() + " of " + count + " replies over aead/tcp; the handshake timeout is 60 s");
+        assertEquals(java.util.stream.LongStream.range(0, count).boxed().toList(), replies);
+        assertEquals("aead/tcp", chosen(back));
+    }
+
     @Test
     void removingAndAddingAeadWhileTrafficFlowsMovesTheLinkAndLosesNoAcceptedRsr() throws Exception {
         Context a = context();
