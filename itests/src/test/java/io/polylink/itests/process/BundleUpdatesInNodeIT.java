@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.Descriptor;
 import io.polylink.Startpoint;
 import io.polylink.method.compress.internal.Lz4Transform;
+import io.polylink.method.crypto.internal.AeadTransform;
 import io.polylink.testkit.EchoStreams;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Bundle updates inside a running node, typed into its Gogo shell as an administrator would,
  * while eight senders in this JVM send flat out to the node's system endpoint, which echoes
  * every RSR back: 100 {@code update}s of the tcp bundle, 100 of the shm bundle, and 100
- * {@code uninstall}/{@code install}+{@code start} cycles of the lz4 bundle. The node's links
+ * {@code uninstall}/{@code install}+{@code start} cycles of the lz4 bundle, and as many of the
+ * aead bundle (both ends share a pre-shared key). The node's links
  * (the echoes) move to the other stack and back each time; for tcp and shm, half the senders can
  * only use the method being replaced (see {@link #requests}). Every RSR whose send returned must
  * come back exactly once and in order, per sender; a send refused while the method is away is
@@ -45,6 +47,8 @@ class BundleUpdatesInNodeIT {
     private static final int PAYLOAD = 128;
     private static final Duration STEP_LIMIT = Duration.ofSeconds(30);
     private static final Pattern BUNDLE_ID = Pattern.compile("Bundle ID: (\\d+)");
+    private static final String PSK = java.util.Base64.getEncoder().encodeToString(
+        "bundle updates in a node: 32 byte".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
     @TempDir
     Path temp;
@@ -65,12 +69,14 @@ class BundleUpdatesInNodeIT {
         Path home = Installation.copy(temp.resolve("home"));
         // A fixed port: the updated tcp method listens where this side's copy of the node's table says.
         Installation.set(home, "io.polylink.method.tcp.cfg", "port", Integer.toString(Installation.freePort()));
+        Installation.set(home, "io.polylink.method.crypto.cfg", "psk", PSK);
         NodeProcess node = NodeProcess.startWithShell(home, "b", "-Xmx256m");
         nodes.add(node);
         driver = new Driver(home, Map.of("directory", Installation.shmDirectory(home).toString()));
-        driver.embedded().add(new Lz4Transform(Map.of()));
+        driver.embedded().add(new Lz4Transform(Map.of())).add(AeadTransform.configured(Map.of("psk", PSK)));
         Startpoint atB = driver.lookup("b");
         Path lz4Jar = onlyJar(home.resolve("repo"), "polylink-method-compress-");
+        Path aeadJar = onlyJar(home.resolve("repo"), "polylink-method-crypto-");
 
         List<EchoStreams.Result> results = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -88,16 +94,10 @@ class BundleUpdatesInNodeIT {
                 }));
             Descriptor hereTcp = driver.context().descriptorTable().entries().stream()
                 .filter(d -> d.stack().equals("tcp")).findFirst().orElseThrow();
-            results.add(cycles.run("lz4", List.of(atB.copy().editTable(t -> t.prefer("tcp"))),
-                streams.sink().copy().editTable(t -> t.prefer("tcp").insert(0, hereTcp.withStack("lz4/tcp"))), i -> {
-                    cycles.step("uninstall io.polylink.method.compress", i);
-                    cycles.awaitMethods("lz4", false);
-                    streams.awaitEchoes(PROGRESS, STEP_LIMIT);
-                    Matcher id = BUNDLE_ID.matcher(String.join("\n", cycles.step("install " + lz4Jar.toUri(), i)));
-                    assertTrue(id.find(), "install printed no bundle id");
-                    cycles.step("start " + id.group(1), i);
-                    cycles.awaitMethods("lz4", true);
-                }));
+            results.add(cycles.reinstalling("lz4", "io.polylink.method.compress", lz4Jar, atB,
+                streams.sink().copy().editTable(t -> t.prefer("tcp").insert(0, hereTcp.withStack("lz4/tcp")))));
+            results.add(cycles.reinstalling("aead", "io.polylink.method.crypto", aeadJar, atB,
+                streams.sink().copy().editTable(t -> t.prefer("tcp").insert(0, hereTcp.withStack("aead/tcp")))));
             notes.addAll(cycles.notes);
         }
         results.forEach(r -> System.out.println("bundle updates in a node: " + r));
@@ -149,6 +149,10 @@ class BundleUpdatesInNodeIT {
                         worstStep = "cycle " + (i + 1);
                     }
                 }
+            } catch (RuntimeException | AssertionError e) {
+                throw new AssertionError(phase + ": " + e.getMessage() + "\nthe node's links:\n  "
+                    + String.join("\n  ", node.shell("polylink:links", STEP_LIMIT)) + "\nthe node's log ends:\n  "
+                    + String.join("\n  ", node.log().lines().skip(Math.max(0, node.log().lines().count() - 30)).toList()), e);
             } finally {
                 result = streams.end(STEP_LIMIT);
             }
@@ -157,6 +161,23 @@ class BundleUpdatesInNodeIT {
                 CYCLES, (System.nanoTime() - start) / 1e9, commands, commandNanos / 1e6 / Math.max(1, commands),
                 requestStacks, worstStep));
             return result;
+        }
+
+        /**
+         * Cycles of uninstalling a transform's bundle from the node and installing it again, while
+         * the node's echoes prefer the transform's stack.
+         */
+        EchoStreams.Result reinstalling(String transform, String bundle, Path jar, Startpoint node, Startpoint replies)
+            throws Exception {
+            return run(transform, List.of(node.copy().editTable(t -> t.prefer("tcp"))), replies, i -> {
+                step("uninstall " + bundle, i);
+                awaitMethods(transform, false);
+                streams.awaitEchoes(PROGRESS, STEP_LIMIT);
+                Matcher id = BUNDLE_ID.matcher(String.join("\n", step("install " + jar.toUri(), i)));
+                assertTrue(id.find(), "install printed no bundle id");
+                step("start " + id.group(1), i);
+                awaitMethods(transform, true);
+            });
         }
 
         /** Runs a shell command on the node; a failure names the cycle. */
@@ -193,8 +214,9 @@ class BundleUpdatesInNodeIT {
     /**
      * Half the senders prefer the method and may fall back to the other; the other half have only
      * the method, so they wait while it is away and their RSRs in flight must be sent again to the
-     * new instance: every cycle tears down the node's receiving side under them (a link that fell
-     * back stays there, as nothing tells this side the node's method is back).
+     * new instance: every cycle tears down the node's receiving side under them. A link that fell
+     * back because connecting failed returns only after a background connect works, a second or
+     * more later, so most cycles start with the first half on the fallback.
      */
     private static List<Startpoint> requests(Startpoint node, String method) {
         return List.of(node.copy().editTable(t -> t.prefer(method)),

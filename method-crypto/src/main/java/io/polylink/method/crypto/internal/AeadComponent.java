@@ -43,8 +43,7 @@ public final class AeadComponent {
     AeadComponent(BundleContext bundle, Map<String, Object> properties, Supplier<Provider> conscrypt) {
         AeadTransform transform;
         try {
-            AeadSettings settings = AeadSettings.parse(properties);
-            transform = new AeadTransform(settings, CipherProvider.choose(settings.provider(), conscrypt, settings.suite()));
+            transform = AeadTransform.configured(properties, conscrypt);
         } catch (IllegalArgumentException | IllegalStateException e) {
             // Off is a state, not a failure of the component: one line, no stack trace. No key is
             // how a node starts until someone configures one; anything else needs a look.

@@ -4,6 +4,9 @@ import io.polylink.LinkException;
 import io.polylink.spi.Transform;
 import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
+import java.security.Provider;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The {@code aead} transform: authenticated encryption of every payload, with keys agreed per
@@ -12,7 +15,7 @@ import io.polylink.spi.TransformSession;
  *
  * <p>Constructing one checks the cipher provider; a transform that exists can encrypt.
  */
-final class AeadTransform implements Transform {
+public final class AeadTransform implements Transform {
 
     static final String NAME = "aead";
 
@@ -22,6 +25,24 @@ final class AeadTransform implements Transform {
     private final AeadSettings settings;
     private final CipherProvider provider;
     private final Keys keys;
+
+    /**
+     * The transform a configuration describes, for a context embedded without OSGi as much as for
+     * {@link AeadComponent}.
+     *
+     * @param properties the parameters of configuration {@code io.polylink.method.crypto}
+     * @throws IllegalArgumentException if the configuration is incomplete or wrong
+     * @throws IllegalStateException if the chosen cipher provider cannot run here
+     */
+    public static AeadTransform configured(Map<String, Object> properties) {
+        return configured(properties, CipherProvider::loadConscrypt);
+    }
+
+    /** @param conscrypt yields Conscrypt's provider or throws why it cannot */
+    static AeadTransform configured(Map<String, Object> properties, Supplier<Provider> conscrypt) {
+        AeadSettings settings = AeadSettings.parse(properties);
+        return new AeadTransform(settings, CipherProvider.choose(settings.provider(), conscrypt, settings.suite()));
+    }
 
     AeadTransform(AeadSettings settings, CipherProvider provider) {
         this.settings = settings;
