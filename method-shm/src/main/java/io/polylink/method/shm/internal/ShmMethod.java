@@ -57,6 +57,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     private static final System.Logger LOG = System.getLogger("io.polylink.method.shm");
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final int BATCH = 256;
+    /** The poller reads the clock once in this many turns (a power of two): a few microseconds when spinning. */
+    private static final int CLOCK_LOOPS = 64;
 
     /** What the poller knows of one producer slot of its inbox. */
     private static final class SlotView {
@@ -366,6 +368,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             : TimeUnit.MICROSECONDS.toNanos(settings.spinMicros());
         long lastWork = System.nanoTime();
         long nextTick = lastWork + TICK_NANOS;
+        boolean worked = false;
+        int loops = 0;
         while (running) {
             try {
                 int records;
@@ -375,16 +379,31 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                     corrupted(e.getMessage());
                     records = 0;
                 }
+                if (records > 0) {
+                    worked = true;
+                }
+                // The clock costs as much as an empty poll or more: read it only every CLOCK_LOOPS turns.
+                if ((++loops & CLOCK_LOOPS - 1) != 0) {
+                    if (records == 0) {
+                        Thread.onSpinWait();
+                    }
+                    continue;
+                }
                 long now = System.nanoTime();
-                if (now - nextTick >= 0) {
+                if (worked) {
+                    lastWork = now;
+                    worked = false;
+                }
+                boolean tick = now - nextTick >= 0;
+                if (tick) {
                     tick();
                     nextTick = now + TICK_NANOS;
                 }
                 if (records > 0) {
-                    lastWork = now;
-                } else if (now - lastWork < spinNanos) {
-                    Thread.onSpinWait();
-                } else {
+                    continue;
+                }
+                inbox.checkStall(this, now, tick);
+                if (now - lastWork >= spinNanos) {
                     park(nextTick - now);
                 }
             } catch (IOException | RuntimeException e) {
@@ -537,6 +556,11 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                 c.fail(new IOException("process " + pid + " of context " + c.peer() + " is gone"));
             }
         }
+    }
+
+    @Override
+    public boolean abandoned(int slot) {
+        return true;
     }
 
     @Override
