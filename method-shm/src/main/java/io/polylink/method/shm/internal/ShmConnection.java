@@ -44,7 +44,9 @@ final class ShmConnection implements Connection {
 
     /** The peer's session whose records come to this connection; 0 until its OPEN arrived. Poller only. */
     private long peerSession;
+    /** A split frame being put together, from {@link #reassembly}; poller only. */
     private ByteBuffer partial;
+    private final Reassembly reassembly;
 
     /** The peer inbox's heartbeat plus head as last seen, and when it last moved; timer thread only. */
     private long lastBeat = -1;
@@ -57,8 +59,9 @@ final class ShmConnection implements Connection {
     private final AtomicLong errors = new AtomicLong();
 
     ShmConnection(ShmMethod method, ContextId peer, ShmAddress address, Outbox out, long peerSession,
-                  int maxFrame, int sendTimeoutMs) {
+                  int maxFrame, int sendTimeoutMs, Reassembly reassembly) {
         this.method = method;
+        this.reassembly = reassembly;
         this.peer = peer;
         this.address = address;
         this.out = out;
@@ -235,7 +238,7 @@ final class ShmConnection implements Connection {
                     + " bytes, above the maximum of " + maxFrame);
                 return;
             }
-            partial = ByteBuffer.allocate(total);
+            partial = reassembly.take(total);
             body.position(body.position() + 4);
         } else if (partial == null) {
             protocolError("a continuation record came without a beginning");
@@ -254,6 +257,7 @@ final class ShmConnection implements Connection {
             ByteBuffer frame = partial.flip();
             partial = null;
             deliver(frame);
+            reassembly.give(frame);
         }
     }
 

@@ -87,6 +87,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     private DatagramChannel wake;
     private Selector selector;
     private final ByteBuffer drain = ByteBuffer.allocate(64);
+    /** Split frames are put together in its buffers; poller only. */
+    private final Reassembly reassembly = new Reassembly();
     private Thread poller;
     private volatile boolean running;
     private ScheduledExecutorService timer;
@@ -327,7 +329,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             throw new LinkException("cannot open a wake-up socket for " + there.describe() + ": " + e.getMessage(), e);
         }
         ShmConnection connection = new ShmConnection(this, peer, there, out, peerSession, context.maxFrameSize(),
-            settings.sendTimeoutMs());
+            settings.sendTimeoutMs(), reassembly);
         connection.attach(context.inbound().open(connection));
         connections.put(peer, connection);
         return connection;
@@ -524,6 +526,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
 
     /** Every {@link #TICK_NANOS} on the poller: producers that died, slots to free. */
     private void tick() {
+        reassembly.tick();
         Segment segment = own;
         for (int slot = 0; slot < views.length; slot++) {
             SlotView view = views[slot];
