@@ -50,6 +50,14 @@ final class Flow {
     private static final int MOVE_ATTEMPTS = 3;
     /** Copies kept for reuse: enough for a burst between acknowledgements, little when idle. */
     private static final int MAX_SPARE = 16;
+    /** A copy larger than this is kept for reuse only within {@link #MAX_SPARE_LARGE_BYTES}. */
+    private static final int SMALL_COPY = 64 * 1024;
+    /**
+     * Large copies kept for reuse, in bytes: a stream of large RSRs reuses the copies the peer
+     * acknowledged instead of allocating (and having the JVM zero) one per send, which cost more
+     * than the copy itself at 1 MiB.
+     */
+    private static final long MAX_SPARE_LARGE_BYTES = 4L << 20;
     private static final VarHandle ACKED;
 
     static {
@@ -78,6 +86,9 @@ final class Flow {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final ArrayDeque<Pending> spare = new ArrayDeque<>();
+    /** Acknowledged copies above {@link #SMALL_COPY}, most recently used last. */
+    private final ArrayDeque<Pending> spareLarge = new ArrayDeque<>();
+    private long spareLargeBytes;
     private long pendingBytes;
     private int next = 1;
     private int lastRequest;
@@ -395,9 +406,9 @@ final class Flow {
     }
 
     private Pending record(int endpoint, int handler, MessageBufferImpl message) {
-        Pending p = spare.isEmpty() ? new Pending() : spare.poll();
         ByteBuffer payload = message.payload();
         int length = payload.remaining();
+        Pending p = spare(length);
         if (p.bytes.length < length) {
             p.bytes = new byte[Math.max(length, p.bytes.length * 2)];
         }
@@ -446,14 +457,32 @@ final class Flow {
         }
     }
 
+    /** @return a recycled copy, one that fits {@code length} if it is large, or a new one */
+    private Pending spare(int length) {
+        if (length > SMALL_COPY) {
+            Pending p = spareLarge.pollLast();
+            if (p != null) {
+                spareLargeBytes -= p.bytes.length;
+                return p;
+            }
+            return new Pending();
+        }
+        return spare.isEmpty() ? new Pending() : spare.poll();
+    }
+
     private void recycle(Pending p) {
         pendingBytes -= p.length;
         if (p.tableCount > 0) {
             java.util.Arrays.fill(p.tables, 0, p.tableCount, null);
             p.tableCount = 0;
         }
-        if (p.bytes.length <= 64 * 1024 && spare.size() < MAX_SPARE) {
-            spare.add(p);
+        if (p.bytes.length <= SMALL_COPY) {
+            if (spare.size() < MAX_SPARE) {
+                spare.add(p);
+            }
+        } else if (spareLargeBytes + p.bytes.length <= MAX_SPARE_LARGE_BYTES) {
+            spareLarge.addLast(p);
+            spareLargeBytes += p.bytes.length;
         }
     }
 
