@@ -51,6 +51,7 @@ final class ShmConnection implements Connection {
     /** The peer inbox's heartbeat plus head as last seen, and when it last moved; timer thread only. */
     private long lastBeat = -1;
     private long lastBeatAt = System.nanoTime();
+    private boolean silenceLogged;
 
     private final AtomicLong framesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
@@ -279,7 +280,17 @@ final class ShmConnection implements Connection {
 
     // ---- liveness, on the timer thread
 
-    /** @return why the peer's inbox can no longer be written, or {@code null} if it is alive */
+    /**
+     * Judges the peer from its inbox. Dead: the inbox is closed or corrupt, the owner's process is
+     * gone, or it has been stopped (by a signal or a debugger) while neither its heartbeat nor its
+     * head moved for the failure timeout. A process that runs is never declared dead for being
+     * silent: a loaded host can leave its timer and poller without a core, or a collection pause
+     * hold them, for longer than the timeout, and it goes on afterwards; that is said once in the
+     * log, and senders meanwhile meet a full ring (backpressure) rather than a closed link.
+     *
+     * @param now {@link System#nanoTime()}
+     * @return why the peer's inbox can no longer be written, or {@code null} if it is alive
+     */
     String checkReceiver(long now, long failureNanos) {
         Segment inbox = out.segment();
         int state = inbox.state();
@@ -293,15 +304,26 @@ final class ShmConnection implements Connection {
         if (!Liveness.alive(pid, inbox.ownerStart())) {
             return "process " + pid + " of context " + peer + " is gone";
         }
-        // Both only grow: the sum moves if the timer beat or the poller consumed. A busy host may
-        // delay one thread of the peer, but a peer doing neither for the timeout is stuck.
+        // Both only grow: the sum moves if the timer beat or the poller consumed.
         long beat = inbox.heartbeatCount() + inbox.head();
         if (beat != lastBeat) {
             lastBeat = beat;
             lastBeatAt = now;
-        } else if (now - lastBeatAt > failureNanos) {
-            return "no heartbeat and no progress in the inbox of context " + peer + " for "
-                + TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt) + " ms";
+            silenceLogged = false;
+            return null;
+        }
+        long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt);
+        if (now - lastBeatAt <= failureNanos) {
+            return null;
+        }
+        if (Liveness.stopped(pid)) {
+            return "process " + pid + " of context " + peer + " is stopped: no heartbeat and no progress in its "
+                + "inbox for " + silentMs + " ms";
+        }
+        if (!silenceLogged) {
+            silenceLogged = true;
+            method.log(this + ": no heartbeat and no progress in the peer's inbox for " + silentMs + " ms, but its "
+                + "process " + pid + " runs (a loaded host or a pause); the link stays open");
         }
         return null;
     }

@@ -561,16 +561,46 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         }
     }
 
+    /**
+     * A record stays unfinished only while its producer's thread is between claim and commit: a
+     * producer whose process runs will finish it, however long a loaded host keeps it waiting,
+     * so only one whose process is gone or stopped has abandoned it.
+     */
     @Override
     public boolean abandoned(int slot) {
-        return true;
+        Segment segment = own;
+        if (slot >= 0) {
+            return slot >= views.length || producerAbandoned(segment.slotState(slot));
+        }
+        // No header yet, so no slot: any producer may have claimed it; wait while they all run.
+        boolean anyActive = false;
+        for (int s = 0; s < views.length; s++) {
+            long state = segment.slotState(s);
+            if (state != SLOT_FREE) {
+                anyActive = true;
+                if (producerAbandoned(state)) {
+                    return true;
+                }
+            }
+        }
+        return !anyActive;
+    }
+
+    /** @param slotState a producer slot's state word */
+    static boolean producerAbandoned(long slotState) {
+        if (slotState == SLOT_FREE) {
+            return true;
+        }
+        long pid = slotState >>> 2;
+        return !Liveness.alive(pid, 0) || Liveness.stopped(pid);
     }
 
     @Override
     public void onSkipped(int slot, int bytes) {
         errors.incrementAndGet();
         log("shm inbox " + own.path() + ": skipped a " + bytes + "-byte record " + (slot < 0 ? "" : "of slot " + slot + " ")
-            + "left unfinished for " + settings.unblockTimeoutMs() + " ms (its sender died or stalled mid-write)");
+            + "left unfinished for " + settings.unblockTimeoutMs() + " ms (its sender's process ended or was stopped "
+            + "mid-write)");
         if (slot >= 0 && slot < views.length && views[slot].connection != null) {
             // The frame it belonged to is lost: the connection cannot keep its promise of order.
             views[slot].connection.fail(new IOException("a record from this sender was skipped as stalled"));
