@@ -48,8 +48,14 @@ final class Flow {
     /** How often a flow that fell back looks whether an earlier entry became usable. */
     private static final long PROBE_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int MOVE_ATTEMPTS = 3;
-    /** Copies kept for reuse: enough for a burst between acknowledgements, little when idle. */
-    private static final int MAX_SPARE = 16;
+    /**
+     * Copies of up to {@link #SMALL_COPY} kept for reuse: at least what one acknowledgement frees
+     * in a steady exchange ({@link #ACK_EVERY}), and at most 1 MiB of arrays, what the sixteen
+     * copies of up to 64 KiB kept before could hold. With sixteen, a ping-pong of small RSRs
+     * allocated a copy for three sends in four.
+     */
+    private static final int MAX_SPARE = 1024;
+    private static final long MAX_SPARE_BYTES = 1L << 20;
     /** A copy larger than this is kept for reuse only within {@link #MAX_SPARE_LARGE_BYTES}. */
     private static final int SMALL_COPY = 64 * 1024;
     /**
@@ -74,6 +80,8 @@ final class Flow {
         int endpoint;
         int handler;
         byte[] bytes = new byte[64];
+        /** {@link #bytes} as a buffer, made once per array, not once per transmission. */
+        ByteBuffer view = ByteBuffer.wrap(bytes);
         int length;
         EncodedTable[] tables;
         int tableCount;
@@ -86,6 +94,7 @@ final class Flow {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final ArrayDeque<Pending> spare = new ArrayDeque<>();
+    private long spareBytes;
     /** Acknowledged copies above {@link #SMALL_COPY}, most recently used last. */
     private final ArrayDeque<Pending> spareLarge = new ArrayDeque<>();
     private long spareLargeBytes;
@@ -402,7 +411,7 @@ final class Flow {
         }
         bytesSinceRequest += p.length;
         binding.channel().send(binding.stack(), p.endpoint, p.handler, flags, p.sequence,
-            ByteBuffer.wrap(p.bytes, 0, p.length), p.tables, p.tableCount);
+            p.view.clear().limit(p.length), p.tables, p.tableCount);
     }
 
     private Pending record(int endpoint, int handler, MessageBufferImpl message) {
@@ -411,6 +420,7 @@ final class Flow {
         Pending p = spare(length);
         if (p.bytes.length < length) {
             p.bytes = new byte[Math.max(length, p.bytes.length * 2)];
+            p.view = ByteBuffer.wrap(p.bytes);
         }
         payload.get(payload.position(), p.bytes, 0, length);
         message.releasePayload();
@@ -467,7 +477,12 @@ final class Flow {
             }
             return new Pending();
         }
-        return spare.isEmpty() ? new Pending() : spare.poll();
+        Pending p = spare.poll();
+        if (p == null) {
+            return new Pending();
+        }
+        spareBytes -= p.bytes.length;
+        return p;
     }
 
     private void recycle(Pending p) {
@@ -477,8 +492,9 @@ final class Flow {
             p.tableCount = 0;
         }
         if (p.bytes.length <= SMALL_COPY) {
-            if (spare.size() < MAX_SPARE) {
+            if (spare.size() < MAX_SPARE && spareBytes + p.bytes.length <= MAX_SPARE_BYTES) {
                 spare.add(p);
+                spareBytes += p.bytes.length;
             }
         } else if (spareLargeBytes + p.bytes.length <= MAX_SPARE_LARGE_BYTES) {
             spareLarge.addLast(p);
