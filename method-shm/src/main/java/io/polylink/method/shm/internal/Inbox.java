@@ -52,6 +52,8 @@ final class Inbox {
     private final int mask;
     private final long unblockNanos;
     private final byte[] zeros = new byte[64 * 1024];
+    /** Records up to this length are zeroed a word at a time, cheaper than a bulk copy's call. */
+    private static final int SMALL_RECORD = 256;
     private long head;
     /** The head at which a claimed record was first seen unfinished, and when; -1 if none. */
     private long stallHead = -1;
@@ -119,6 +121,12 @@ final class Inbox {
 
     private void zero(int index, int length) {
         view.clear(); // absolute puts are bounded by the limit the record set
+        if (length <= SMALL_RECORD) {
+            for (int at = index, end = index + length; at < end; at += ALIGNMENT) {
+                view.putLong(at, 0L);
+            }
+            return;
+        }
         for (int at = index, end = index + length; at < end; at += zeros.length) {
             view.put(at, zeros, 0, Math.min(zeros.length, end - at));
         }
