@@ -138,18 +138,19 @@ final class Inbox {
      * finish it. Called by the poller while polls find nothing, not on every poll.
      *
      * @param now {@link System#nanoTime()}
-     * @param lookAtTail whether to read the shared tail, to find a claim whose producer has not
-     *     written its header yet (a cache line the producers write: not on every call)
+     * @param onTick whether this is the poller's tick (every 100 ms): only then is the shared tail
+     *     read (a cache line the producers write), to find a claim whose producer has not written
+     *     its header yet, and only then is the handler asked (it looks at processes)
      */
-    void checkStall(RecordHandler handler, long now, boolean lookAtTail) {
+    void checkStall(RecordHandler handler, long now, boolean onTick) {
         int index = (int) (head & mask);
         long header = segment.recordHeader(index);
         int length = length(header);
         if (length > 0) {
             return; // committed: the next poll takes it
         }
-        if (length == 0 && (!lookAtTail || segment.tail() == head)) {
-            if (lookAtTail || stallHead != head) {
+        if (length == 0 && (!onTick || segment.tail() == head)) {
+            if (onTick || stallHead != head) {
                 stallHead = -1; // empty, or nothing known about a claim here
             }
             return;
@@ -157,7 +158,7 @@ final class Inbox {
         if (stallHead != head) {
             stallHead = head;
             stallSince = now;
-        } else if (now - stallSince >= unblockNanos
+        } else if (onTick && now - stallSince >= unblockNanos
                 && handler.abandoned(length < 0 ? slot(header) : -1)) {
             stallHead = -1;
             unblock(handler, index, header, segment.tail());
