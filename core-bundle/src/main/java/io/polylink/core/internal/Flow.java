@@ -50,8 +50,22 @@ final class Flow {
     /** The longest wait between background connects to an entry that failed to connect. */
     private static final long MAX_RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final int MOVE_ATTEMPTS = 3;
-    /** Copies kept for reuse: enough for a burst between acknowledgements, little when idle. */
-    private static final int MAX_SPARE = 16;
+    /**
+     * Copies of up to {@link #SMALL_COPY} kept for reuse: at least what one acknowledgement frees
+     * in a steady exchange ({@link #ACK_EVERY}), and at most 1 MiB of arrays, what the sixteen
+     * copies of up to 64 KiB kept before could hold. With sixteen, a ping-pong of small RSRs
+     * allocated a copy for three sends in four.
+     */
+    private static final int MAX_SPARE = 1024;
+    private static final long MAX_SPARE_BYTES = 1L << 20;
+    /** A copy larger than this is kept for reuse only within {@link #MAX_SPARE_LARGE_BYTES}. */
+    private static final int SMALL_COPY = 64 * 1024;
+    /**
+     * Large copies kept for reuse, in bytes: a stream of large RSRs reuses the copies the peer
+     * acknowledged instead of allocating (and having the JVM zero) one per send, which cost more
+     * than the copy itself at 1 MiB.
+     */
+    private static final long MAX_SPARE_LARGE_BYTES = 4L << 20;
     private static final VarHandle ACKED;
 
     static {
@@ -68,6 +82,8 @@ final class Flow {
         int endpoint;
         int handler;
         byte[] bytes = new byte[64];
+        /** {@link #bytes} as a buffer, made once per array, not once per transmission. */
+        ByteBuffer view = ByteBuffer.wrap(bytes);
         int length;
         EncodedTable[] tables;
         int tableCount;
@@ -80,6 +96,10 @@ final class Flow {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final ArrayDeque<Pending> spare = new ArrayDeque<>();
+    private long spareBytes;
+    /** Acknowledged copies above {@link #SMALL_COPY}, most recently used last. */
+    private final ArrayDeque<Pending> spareLarge = new ArrayDeque<>();
+    private long spareLargeBytes;
     private long pendingBytes;
     private int next = 1;
     private int lastRequest;
@@ -506,15 +526,16 @@ final class Flow {
         }
         bytesSinceRequest += p.length;
         binding.channel().send(binding.stack(), p.endpoint, p.handler, flags, p.sequence,
-            ByteBuffer.wrap(p.bytes, 0, p.length), p.tables, p.tableCount);
+            p.view.clear().limit(p.length), p.tables, p.tableCount);
     }
 
     private Pending record(int endpoint, int handler, MessageBufferImpl message) {
-        Pending p = spare.isEmpty() ? new Pending() : spare.poll();
         ByteBuffer payload = message.payload();
         int length = payload.remaining();
+        Pending p = spare(length);
         if (p.bytes.length < length) {
             p.bytes = new byte[Math.max(length, p.bytes.length * 2)];
+            p.view = ByteBuffer.wrap(p.bytes);
         }
         payload.get(payload.position(), p.bytes, 0, length);
         message.releasePayload();
@@ -563,14 +584,38 @@ final class Flow {
         }
     }
 
+    /** @return a recycled copy, one that fits {@code length} if it is large, or a new one */
+    private Pending spare(int length) {
+        if (length > SMALL_COPY) {
+            Pending p = spareLarge.pollLast();
+            if (p != null) {
+                spareLargeBytes -= p.bytes.length;
+                return p;
+            }
+            return new Pending();
+        }
+        Pending p = spare.poll();
+        if (p == null) {
+            return new Pending();
+        }
+        spareBytes -= p.bytes.length;
+        return p;
+    }
+
     private void recycle(Pending p) {
         pendingBytes -= p.length;
         if (p.tableCount > 0) {
             java.util.Arrays.fill(p.tables, 0, p.tableCount, null);
             p.tableCount = 0;
         }
-        if (p.bytes.length <= 64 * 1024 && spare.size() < MAX_SPARE) {
-            spare.add(p);
+        if (p.bytes.length <= SMALL_COPY) {
+            if (spare.size() < MAX_SPARE && spareBytes + p.bytes.length <= MAX_SPARE_BYTES) {
+                spare.add(p);
+                spareBytes += p.bytes.length;
+            }
+        } else if (spareLargeBytes + p.bytes.length <= MAX_SPARE_LARGE_BYTES) {
+            spareLarge.addLast(p);
+            spareLargeBytes += p.bytes.length;
         }
     }
 

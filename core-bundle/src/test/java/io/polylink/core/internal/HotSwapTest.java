@@ -10,6 +10,7 @@ import io.polylink.Startpoint;
 import io.polylink.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +39,8 @@ class HotSwapTest {
     private final AtomicLongArray next = new AtomicLongArray(SENDERS);
     private final List<String> problems = new CopyOnWriteArrayList<>();
     private final Endpoint sink;
+    /** Payload bytes after the stream and sequence number; large ones are kept in reused copies. */
+    private volatile int padding;
 
     HotSwapTest() {
         a.add(slowA, 20);
@@ -48,6 +51,12 @@ class HotSwapTest {
             long expected = next.get(stream);
             if (seq != expected && problems.size() < 20) {
                 problems.add("stream " + stream + ": expected " + expected + ", got " + seq);
+            }
+            byte[] got = new byte[m.length() - 12];
+            m.getRaw(got, 0, got.length);
+            if (got.length > 0 && !Arrays.equals(got, fill(new byte[got.length], stream, seq))
+                && problems.size() < 20) {
+                problems.add("stream " + stream + ": RSR " + seq + " arrived with other bytes than were sent");
             }
             next.set(stream, seq + 1);
         });
@@ -62,17 +71,22 @@ class HotSwapTest {
 
     @Test
     void sendersLoseNothingWhileTheSendersMethodComesAndGoes() throws Exception {
+        swapTheSendersMethod(CYCLES, 500, 200);
+    }
+
+    /** Senders run while the sending side's fast method is removed and added again {@code cycles} times. */
+    private void swapTheSendersMethod(int cycles, long first, long between) throws Exception {
         Set<String> stacks = ConcurrentHashMap.newKeySet();
         try (Senders senders = new Senders(stacks)) {
             PipeMethod fastA = new PipeMethod(network, "fast");
             a.add(fastA, 10);
-            senders.awaitProgress(500);
-            for (int cycle = 0; cycle < CYCLES; cycle++) {
+            senders.awaitProgress(first);
+            for (int cycle = 0; cycle < cycles; cycle++) {
                 a.remove(fastA);
-                senders.awaitProgress(200);
+                senders.awaitProgress(between);
                 fastA = new PipeMethod(network, "fast");
                 a.add(fastA, 10);
-                senders.awaitProgress(200);
+                senders.awaitProgress(between);
             }
             senders.stop();
             awaitAllDelivered(senders);
@@ -93,6 +107,22 @@ class HotSwapTest {
             awaitAllDelivered(senders);
             assertEquals(Set.of("fast", "slow"), stacks);
         }
+    }
+
+    @Test
+    void largeRsrsKeptInReusedCopiesArriveIntactAcrossSwaps() throws Exception {
+        padding = 300_000;
+        swapTheSendersMethod(5, 100, 50);
+    }
+
+    /** Fills {@code bytes} with a pattern of the stream and the RSR's sequence number. */
+    private static byte[] fill(byte[] bytes, int stream, long seq) {
+        long x = seq * 0x9E3779B97F4A7C15L + stream;
+        for (int i = 0; i < bytes.length; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            bytes[i] = (byte) (x >>> 56);
+        }
+        return bytes;
     }
 
     private void awaitAllDelivered(Senders senders) {
@@ -121,9 +151,15 @@ class HotSwapTest {
                 Startpoint s = a.context().startpoint(sink.startpoint().toText());
                 Thread t = new Thread(() -> {
                     MessageBuffer m = a.context().allocateBuffer(64);
+                    byte[] pad = new byte[padding];
                     while (running.get()) {
                         try {
-                            s.send(1, m.clear().putInt(stream).putLong(accepted.get(stream)));
+                            long seq = accepted.get(stream);
+                            m.clear().putInt(stream).putLong(seq);
+                            if (pad.length > 0) {
+                                m.putRaw(fill(pad, stream, seq), 0, pad.length);
+                            }
+                            s.send(1, m);
                             accepted.incrementAndGet(stream);
                             s.explain().get(0).chosen().ifPresent(e -> stacks.add(e.descriptor().stack()));
                         } catch (PolylinkException e) {

@@ -12,6 +12,7 @@ import io.polylink.MessageBuffer;
 import io.polylink.NoApplicableMethodException;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
+import io.polylink.testkit.LogCapture;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -197,13 +198,14 @@ class ShmAcrossProcessesIT {
         Path home = home();
         NodeProcess b = node(home, "b");
         Driver driver = driver(home);
+        Echoes echoes = new Echoes(driver, "b");
         Context me = driver.context();
-        AtomicLong echoed = new AtomicLong();
-        Endpoint sink = me.createEndpoint().register(SINK, (e, m) -> echoed.incrementAndGet());
-        Startpoint echoAtB = driver.lookup("b");
-        MessageBuffer message = me.allocateBuffer(64);
+        AtomicLong echoed = echoes.echoed;
+        Endpoint sink = echoes.sink;
+        Startpoint echoAtB = echoes.echo;
+        MessageBuffer message = echoes.message;
         for (int i = 0; i < 1000; i++) {
-            echoAtB.send(Driver.ECHO, message.clear().putStartpoint(sink.startpoint()).putInt(SINK).putLong(i));
+            echoes.send(i);
         }
         Driver.await(() -> echoed.get() == 1000, Duration.ofSeconds(30), () -> echoed.get() + " of 1000 echoed");
 
@@ -259,6 +261,56 @@ class ShmAcrossProcessesIT {
         drivers.remove(driver);
         driver.close();
         assertEquals(List.of(), segments(home), "a clean shutdown leaves no files");
+    }
+
+    @Test
+    void aConsumerStoppedBySignalIsDeclaredDeadAndTheLinkComesBackWhenItContinues() throws Exception {
+        Path home = home();
+        NodeProcess b = node(home, "b");
+        Echoes echoes = new Echoes(driver(home), "b");
+        echoes.send(0);
+        Driver.await(() -> echoes.echoed.get() == 1, Duration.ofSeconds(30), () -> "no echo");
+        assertEquals("shm", chosen(echoes.echo));
+
+        try (LogCapture log = new LogCapture("io.polylink.method.shm")) {
+            b.signal("STOP");
+            long stopped = System.nanoTime();
+            String said = "process " + b.pid() + " of context ";
+            Driver.await(() -> log.lines().stream().anyMatch(l -> l.contains(said) && l.contains("is stopped")),
+                Duration.ofSeconds(30), () -> "a stopped consumer was never declared dead: " + log.lines());
+            System.out.println("a SIGSTOPped consumer was declared dead after "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped) + " ms (failureTimeoutMs=1000)");
+            b.signal("CONT");
+            assertTrue(log.lines().stream().noneMatch(l -> l.contains("is gone")), String.join("\n", log.lines()));
+        }
+        long had = echoes.echoed.get();
+        Driver.await(() -> {
+            try {
+                echoes.send(1);
+            } catch (LinkException | NoApplicableMethodException e) {
+                return false;
+            }
+            return echoes.echoed.get() > had;
+        }, Duration.ofSeconds(30), () -> "no echo after the consumer continued");
+    }
+
+    /** A node's echo handler, answering to a counting sink of the driver's. */
+    private static final class Echoes {
+        final AtomicLong echoed = new AtomicLong();
+        final Endpoint sink;
+        final Startpoint echo;
+        final MessageBuffer message;
+
+        Echoes(Driver driver, String node) {
+            Context me = driver.context();
+            sink = me.createEndpoint().register(SINK, (e, m) -> echoed.incrementAndGet());
+            echo = driver.lookup(node);
+            message = me.allocateBuffer(64);
+        }
+
+        void send(long i) {
+            echo.send(Driver.ECHO, message.clear().putStartpoint(sink.startpoint()).putInt(SINK).putLong(i));
+        }
     }
 
     @Test

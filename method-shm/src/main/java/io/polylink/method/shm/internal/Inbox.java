@@ -10,9 +10,14 @@ import java.util.concurrent.TimeUnit;
  * a {@link RecordHandler} in place, then zeroes it and releases the space. Only the poller thread
  * calls {@link #poll}. Nothing is allocated per record.
  *
- * <p>A record claimed but not committed holds up everything behind it. If it stays so for the
- * unblock timeout (its producer died between claiming and committing), it is turned into padding
- * and skipped; a producer that was merely slow finds its commit refused and reports the loss.
+ * <p>A record claimed but not committed holds up everything behind it. {@link #checkStall}, which
+ * the poller calls now and then while the ring looks empty, turns it into padding once it has
+ * stayed so for the unblock timeout and the handler agrees its producer will never finish it; a
+ * producer that was only slow finds its commit refused and reports the loss.
+ *
+ * <p>An empty {@link #poll} reads one word, the header at the head, and nothing the producers
+ * write to when they claim: the consumer spinning on an empty ring takes no cache line away from
+ * a producer.
  */
 final class Inbox {
 
@@ -22,6 +27,14 @@ final class Inbox {
 
         /** A stalled record was skipped; {@code slot} is -1 if its producer never wrote a header. */
         void onSkipped(int slot, int bytes);
+
+        /**
+         * @param slot the producer slot of a record left claimed, or -1 if its producer has not
+         *     even written its header (it may be any producer)
+         * @return whether that producer can no longer finish it (its process ended or is stopped),
+         *     so the record may be skipped
+         */
+        boolean abandoned(int slot);
     }
 
     /** The ring holds something that is not a record: nothing after it can be trusted. */
@@ -39,7 +52,11 @@ final class Inbox {
     private final int mask;
     private final long unblockNanos;
     private final byte[] zeros = new byte[64 * 1024];
+    /** Records up to this length are zeroed a word at a time, cheaper than a bulk copy's call. */
+    private static final int SMALL_RECORD = 256;
     private long head;
+    /** The head at which a claimed record was first seen unfinished, and when; -1 if none. */
+    private long stallHead = -1;
     private long stallSince;
 
     Inbox(Segment segment, int unblockTimeoutMs) {
@@ -72,12 +89,8 @@ final class Inbox {
             long header = segment.recordHeader(index);
             int length = length(header);
             if (length <= 0) {
-                if (count == 0) {
-                    checkStall(handler, index, header);
-                }
                 break;
             }
-            stallSince = 0;
             int aligned = align(length);
             if (length < RECORD_HEADER || aligned > capacity - index) {
                 throw new CorruptInboxException("record at ring offset " + index + " claims " + length
@@ -108,23 +121,47 @@ final class Inbox {
 
     private void zero(int index, int length) {
         view.clear(); // absolute puts are bounded by the limit the record set
+        if (length <= SMALL_RECORD) {
+            for (int at = index, end = index + length; at < end; at += ALIGNMENT) {
+                view.putLong(at, 0L);
+            }
+            return;
+        }
         for (int at = index, end = index + length; at < end; at += zeros.length) {
             view.put(at, zeros, 0, Math.min(zeros.length, end - at));
         }
     }
 
-    private void checkStall(RecordHandler handler, int index, long header) {
-        long tail = segment.tail();
-        if (tail == head) {
-            stallSince = 0;
+    /**
+     * Looks whether a claimed but unfinished record holds up the ring, and skips it once it has
+     * for the unblock timeout and {@link RecordHandler#abandoned} says its producer will not
+     * finish it. Called by the poller while polls find nothing, not on every poll.
+     *
+     * @param now {@link System#nanoTime()}
+     * @param onTick whether this is the poller's tick (every 100 ms): only then is the shared tail
+     *     read (a cache line the producers write), to find a claim whose producer has not written
+     *     its header yet, and only then is the handler asked (it looks at processes)
+     */
+    void checkStall(RecordHandler handler, long now, boolean onTick) {
+        int index = (int) (head & mask);
+        long header = segment.recordHeader(index);
+        int length = length(header);
+        if (length > 0) {
+            return; // committed: the next poll takes it
+        }
+        if (length == 0 && (!onTick || segment.tail() == head)) {
+            if (onTick || stallHead != head) {
+                stallHead = -1; // empty, or nothing known about a claim here
+            }
             return;
         }
-        long now = System.nanoTime();
-        if (stallSince == 0) {
+        if (stallHead != head) {
+            stallHead = head;
             stallSince = now;
-        } else if (now - stallSince >= unblockNanos) {
-            stallSince = 0;
-            unblock(handler, index, header, tail);
+        } else if (onTick && now - stallSince >= unblockNanos
+                && handler.abandoned(length < 0 ? slot(header) : -1)) {
+            stallHead = -1;
+            unblock(handler, index, header, segment.tail());
         }
     }
 

@@ -1,8 +1,15 @@
 package io.polylink.method.shm.internal;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 
-/** Whether the process that wrote a segment still runs. */
+/**
+ * Whether the process that wrote a segment still runs. On one host this is known for certain from
+ * the process table, unlike a heartbeat, which a loaded host or a collection pause can hold up for
+ * seconds in a process that is alive and will go on.
+ */
 final class Liveness {
 
     private Liveness() {}
@@ -24,5 +31,30 @@ final class Liveness {
         return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
             .map(p -> startMillis == 0 || Math.abs(startMillis(p) - startMillis) < 1000 || startMillis(p) == 0)
             .orElse(false);
+    }
+
+    /**
+     * @return whether the process is stopped by a signal or a debugger (state {@code T} or
+     *     {@code t} in {@code /proc/<pid>/stat}): it will do nothing until someone continues it.
+     *     {@code false} for a process that runs, waits or is gone, and where the platform does not
+     *     say (no {@code /proc}).
+     */
+    static boolean stopped(long pid) {
+        if (pid == ProcessHandle.current().pid()) {
+            return false;
+        }
+        String stat;
+        try {
+            stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        // "pid (command) S ...": the command may hold spaces and parentheses, the state follows the last ')'.
+        int end = stat.lastIndexOf(')');
+        if (end < 0 || end + 2 >= stat.length()) {
+            return false;
+        }
+        char state = stat.charAt(end + 2);
+        return state == 'T' || state == 't';
     }
 }

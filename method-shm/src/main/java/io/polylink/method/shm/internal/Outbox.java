@@ -154,7 +154,7 @@ final class Outbox implements AutoCloseable {
 
     private SegmentException revoked() {
         return new SegmentException("a record to " + segment + " was skipped by its receiver: it stayed "
-            + "unfinished longer than the receiver's unblockTimeoutMs (this sender was paused too long)");
+            + "unfinished longer than the receiver's unblockTimeoutMs while this process was stopped");
     }
 
     @Override

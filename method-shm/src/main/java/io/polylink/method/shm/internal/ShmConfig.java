@@ -29,11 +29,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "The inbox heartbeat is written this often, in ms")
     int heartbeatIntervalMs() default 100;
 
-    @AttributeDefinition(description = "A receiver whose heartbeat stopped this long is declared dead, in ms")
+    @AttributeDefinition(description = "A receiver whose heartbeat and inbox stood still this long is declared "
+        + "dead if its process is stopped (SIGSTOP, a debugger), in ms; one whose process runs is only slow")
     int failureTimeoutMs() default 1000;
 
-    @AttributeDefinition(description = "A record claimed but not finished for this long is skipped, in ms "
-        + "(its producer died mid-write)")
+    @AttributeDefinition(description = "A record claimed but not finished for this long is skipped if its "
+        + "producer's process has ended or is stopped, in ms")
     int unblockTimeoutMs() default 1000;
 
     @AttributeDefinition(description = "Host identity to advertise; empty: machine id and boot id of this host")

@@ -47,12 +47,20 @@ final class ShmConnection implements Connection {
     /** An answering OPEN waits to go out ahead of the first frame; guarded by {@link #lock}. */
     private boolean answerDue;
     private long answerAck;
+    /** A split frame being put together, from {@link #reassembly}; poller only. */
     private ByteBuffer partial;
+    private final Reassembly reassembly;
 
     /** The peer inbox's heartbeat plus head as last seen, and when it last moved; timer thread only. */
     private long lastBeat = -1;
     private long lastBeatAt = System.nanoTime();
+    private boolean silenceLogged;
 
+    /**
+     * Each written by one thread at a time (senders under {@link #lock}, the poller for what it
+     * receives), so an ordered store does what an atomic add would, without its locked
+     * instruction on every frame; {@link #statistics} reads them from anywhere.
+     */
     private final AtomicLong framesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
     private final AtomicLong framesReceived = new AtomicLong();
@@ -60,8 +68,9 @@ final class ShmConnection implements Connection {
     private final AtomicLong errors = new AtomicLong();
 
     ShmConnection(ShmMethod method, ContextId peer, ShmAddress address, Outbox out, long peerSession,
-                  int maxFrame, int sendTimeoutMs) {
+                  int maxFrame, int sendTimeoutMs, Reassembly reassembly) {
         this.method = method;
+        this.reassembly = reassembly;
         this.peer = peer;
         this.address = address;
         this.out = out;
@@ -167,8 +176,8 @@ final class ShmConnection implements Connection {
             } else {
                 sendSplit(header, payload, length, maxBody);
             }
-            framesSent.incrementAndGet();
-            bytesSent.addAndGet(length);
+            framesSent.lazySet(framesSent.get() + 1);
+            bytesSent.lazySet(bytesSent.get() + length);
         } catch (SegmentException e) {
             errors.incrementAndGet();
             fail(e);
@@ -262,7 +271,7 @@ final class ShmConnection implements Connection {
                     + " bytes, above the maximum of " + maxFrame);
                 return;
             }
-            partial = ByteBuffer.allocate(total);
+            partial = reassembly.take(total);
             body.position(body.position() + 4);
         } else if (partial == null) {
             protocolError("a continuation record came without a beginning");
@@ -281,12 +290,13 @@ final class ShmConnection implements Connection {
             ByteBuffer frame = partial.flip();
             partial = null;
             deliver(frame);
+            reassembly.give(frame);
         }
     }
 
     private void deliver(ByteBuffer frame) {
-        framesReceived.incrementAndGet();
-        bytesReceived.addAndGet(frame.remaining());
+        framesReceived.lazySet(framesReceived.get() + 1);
+        bytesReceived.lazySet(bytesReceived.get() + frame.remaining());
         if (!receiver.onFrame(frame)) {
             errors.incrementAndGet();
             fail(new IOException("the core refused a frame from " + this));
@@ -302,7 +312,17 @@ final class ShmConnection implements Connection {
 
     // ---- liveness, on the timer thread
 
-    /** @return why the peer's inbox can no longer be written, or {@code null} if it is alive */
+    /**
+     * Judges the peer from its inbox. Dead: the inbox is closed or corrupt, the owner's process is
+     * gone, or it has been stopped (by a signal or a debugger) while neither its heartbeat nor its
+     * head moved for the failure timeout. A process that runs is never declared dead for being
+     * silent: a loaded host can leave its timer and poller without a core, or a collection pause
+     * hold them, for longer than the timeout, and it goes on afterwards; that is said once in the
+     * log, and senders meanwhile meet a full ring (backpressure) rather than a closed link.
+     *
+     * @param now {@link System#nanoTime()}
+     * @return why the peer's inbox can no longer be written, or {@code null} if it is alive
+     */
     String checkReceiver(long now, long failureNanos) {
         Segment inbox = out.segment();
         int state = inbox.state();
@@ -316,15 +336,26 @@ final class ShmConnection implements Connection {
         if (!Liveness.alive(pid, inbox.ownerStart())) {
             return "process " + pid + " of context " + peer + " is gone";
         }
-        // Both only grow: the sum moves if the timer beat or the poller consumed. A busy host may
-        // delay one thread of the peer, but a peer doing neither for the timeout is stuck.
+        // Both only grow: the sum moves if the timer beat or the poller consumed.
         long beat = inbox.heartbeatCount() + inbox.head();
         if (beat != lastBeat) {
             lastBeat = beat;
             lastBeatAt = now;
-        } else if (now - lastBeatAt > failureNanos) {
-            return "no heartbeat and no progress in the inbox of context " + peer + " for "
-                + TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt) + " ms";
+            silenceLogged = false;
+            return null;
+        }
+        long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt);
+        if (now - lastBeatAt <= failureNanos) {
+            return null;
+        }
+        if (Liveness.stopped(pid)) {
+            return "process " + pid + " of context " + peer + " is stopped: no heartbeat and no progress in its "
+                + "inbox for " + silentMs + " ms";
+        }
+        if (!silenceLogged) {
+            silenceLogged = true;
+            method.log(this + ": no heartbeat and no progress in the peer's inbox for " + silentMs + " ms, but its "
+                + "process " + pid + " runs (a loaded host or a pause); the link stays open");
         }
         return null;
     }

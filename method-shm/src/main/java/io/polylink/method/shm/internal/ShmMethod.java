@@ -57,6 +57,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     private static final System.Logger LOG = System.getLogger("io.polylink.method.shm");
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final int BATCH = 256;
+    /** The poller reads the clock once in this many turns (a power of two): a few microseconds when spinning. */
+    private static final int CLOCK_LOOPS = 64;
 
     /** What the poller knows of one producer slot of its inbox. */
     private static final class SlotView {
@@ -85,6 +87,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     private DatagramChannel wake;
     private Selector selector;
     private final ByteBuffer drain = ByteBuffer.allocate(64);
+    /** Split frames are put together in its buffers; poller only. */
+    private final Reassembly reassembly = new Reassembly();
     private Thread poller;
     private volatile boolean running;
     private ScheduledExecutorService timer;
@@ -325,7 +329,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             throw new LinkException("cannot open a wake-up socket for " + there.describe() + ": " + e.getMessage(), e);
         }
         ShmConnection connection = new ShmConnection(this, peer, there, out, peerSession, context.maxFrameSize(),
-            settings.sendTimeoutMs());
+            settings.sendTimeoutMs(), reassembly);
         if (peerSession != 0) {
             connection.answerLater(peerSession); // before anyone can find it and send a frame first
         }
@@ -369,6 +373,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             : TimeUnit.MICROSECONDS.toNanos(settings.spinMicros());
         long lastWork = System.nanoTime();
         long nextTick = lastWork + TICK_NANOS;
+        boolean worked = false;
+        int loops = 0;
         while (running) {
             try {
                 int records;
@@ -378,16 +384,31 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                     corrupted(e.getMessage());
                     records = 0;
                 }
+                if (records > 0) {
+                    worked = true;
+                }
+                // The clock costs as much as an empty poll or more: read it only every CLOCK_LOOPS turns.
+                if ((++loops & CLOCK_LOOPS - 1) != 0) {
+                    if (records == 0) {
+                        Thread.onSpinWait();
+                    }
+                    continue;
+                }
                 long now = System.nanoTime();
-                if (now - nextTick >= 0) {
+                if (worked) {
+                    lastWork = now;
+                    worked = false;
+                }
+                boolean tick = now - nextTick >= 0;
+                if (tick) {
                     tick();
                     nextTick = now + TICK_NANOS;
                 }
                 if (records > 0) {
-                    lastWork = now;
-                } else if (now - lastWork < spinNanos) {
-                    Thread.onSpinWait();
-                } else {
+                    continue;
+                }
+                inbox.checkStall(this, now, tick);
+                if (now - lastWork >= spinNanos) {
                     park(nextTick - now);
                 }
             } catch (IOException | RuntimeException e) {
@@ -494,6 +515,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
 
     /** Every {@link #TICK_NANOS} on the poller: producers that died, slots to free. */
     private void tick() {
+        reassembly.tick();
         Segment segment = own;
         for (int slot = 0; slot < views.length; slot++) {
             SlotView view = views[slot];
@@ -528,11 +550,46 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         }
     }
 
+    /**
+     * A record stays unfinished only while its producer's thread is between claim and commit: a
+     * producer whose process runs will finish it, however long a loaded host keeps it waiting,
+     * so only one whose process is gone or stopped has abandoned it.
+     */
+    @Override
+    public boolean abandoned(int slot) {
+        Segment segment = own;
+        if (slot >= 0) {
+            return slot >= views.length || producerAbandoned(segment.slotState(slot));
+        }
+        // No header yet, so no slot: any producer may have claimed it; wait while they all run.
+        boolean anyActive = false;
+        for (int s = 0; s < views.length; s++) {
+            long state = segment.slotState(s);
+            if (state != SLOT_FREE) {
+                anyActive = true;
+                if (producerAbandoned(state)) {
+                    return true;
+                }
+            }
+        }
+        return !anyActive;
+    }
+
+    /** @param slotState a producer slot's state word */
+    static boolean producerAbandoned(long slotState) {
+        if (slotState == SLOT_FREE) {
+            return true;
+        }
+        long pid = slotState >>> 2;
+        return !Liveness.alive(pid, 0) || Liveness.stopped(pid);
+    }
+
     @Override
     public void onSkipped(int slot, int bytes) {
         errors.incrementAndGet();
         log("shm inbox " + own.path() + ": skipped a " + bytes + "-byte record " + (slot < 0 ? "" : "of slot " + slot + " ")
-            + "left unfinished for " + settings.unblockTimeoutMs() + " ms (its sender died or stalled mid-write)");
+            + "left unfinished for " + settings.unblockTimeoutMs() + " ms (its sender's process ended or was stopped "
+            + "mid-write)");
         if (slot >= 0 && slot < views.length && views[slot].connection != null) {
             // The frame it belonged to is lost: the connection cannot keep its promise of order.
             views[slot].connection.fail(new IOException("a record from this sender was skipped as stalled"));

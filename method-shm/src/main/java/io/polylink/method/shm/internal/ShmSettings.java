@@ -14,8 +14,10 @@ import java.util.Map;
  * @param spinMicros how long {@link IdleStrategy#SPIN_THEN_PARK} polls after the last record
  * @param sendTimeoutMs how long a send waits for ring space
  * @param heartbeatIntervalMs how often the inbox heartbeat is written
- * @param failureTimeoutMs a receiver whose heartbeat stopped this long is dead
- * @param unblockTimeoutMs a claimed record left unfinished this long is skipped
+ * @param failureTimeoutMs a receiver whose heartbeat and inbox stood still this long is dead if its
+ *     process is stopped (a process that runs is only slow; one that ended is dead at once)
+ * @param unblockTimeoutMs a claimed record left unfinished this long is skipped if its producer's
+ *     process ended or is stopped
  * @param hostId the host identity to advertise, or empty for this host's own
  */
 record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrategy idleStrategy, int spinMicros,

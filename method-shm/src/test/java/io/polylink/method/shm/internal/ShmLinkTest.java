@@ -412,6 +412,29 @@ class ShmLinkTest {
     }
 
     @Test
+    void aReceiverWhoseHeartbeatStopsWhileItsProcessRunsKeepsItsLinks() throws Exception {
+        Context a = context(Map.of("heartbeatIntervalMs", "20", "failureTimeoutMs", "100"));
+        // b beats once when it starts, then not for 100 s: to a it is as silent as a starved or paused process.
+        Context b = context(Map.of("heartbeatIntervalMs", "100000", "failureTimeoutMs", "100001"));
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        try (LogCapture log = new LogCapture("io.polylink.method.shm")) {
+            // Ten of a's failure timeouts with b's inbox standing still: a must not give up on b.
+            new CountDownLatch(1).await(1, TimeUnit.SECONDS);
+            String runs = "but its process " + ProcessHandle.current().pid() + " runs";
+            Await.until(() -> log.lines().stream().anyMatch(l -> l.contains(runs)), Duration.ofSeconds(10),
+                () -> String.join("\n", log.lines()));
+            assertTrue(log.lines().stream().noneMatch(l -> l.contains("closing")), String.join("\n", log.lines()));
+        }
+        s.send(1, a.allocateBuffer(4).putInt(2));
+        Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "second RSR lost");
+        assertEquals(1, methods.get(0).connectionCount(), "the first connection still serves the link");
+        assertEquals(0, methods.get(0).statistics().errors());
+    }
+
+    @Test
     void withTcpInstalledTooSameHostLinksChooseShmAndExplainWhyTcpWasNot() {
         Context a = both(Map.of());
         Context b = both(Map.of());

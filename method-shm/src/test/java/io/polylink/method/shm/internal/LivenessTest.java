@@ -1,0 +1,39 @@
+package io.polylink.method.shm.internal;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.polylink.testkit.Await;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class LivenessTest {
+
+    @Test
+    void aProcessStoppedBySignalIsStoppedAndAliveAndOneContinuedIsNeither() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "the process table is read from /proc");
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try {
+            long pid = sleeper.pid();
+            assertFalse(Liveness.stopped(pid), "a sleeping process is not stopped");
+            signal("STOP", pid);
+            Await.until(() -> Liveness.stopped(pid), Duration.ofSeconds(10), () -> "SIGSTOP not seen");
+            assertTrue(Liveness.alive(pid, 0), "a stopped process is alive");
+            signal("CONT", pid);
+            Await.until(() -> !Liveness.stopped(pid), Duration.ofSeconds(10), () -> "SIGCONT not seen");
+        } finally {
+            sleeper.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        assertFalse(Liveness.stopped(sleeper.pid()), "a process that ended is not stopped (it is gone)");
+        assertFalse(Liveness.stopped(ProcessHandle.current().pid()));
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name + " failed");
+    }
+}
