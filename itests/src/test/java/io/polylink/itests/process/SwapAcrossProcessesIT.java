@@ -113,7 +113,9 @@ class SwapAcrossProcessesIT {
             Driver.await(() -> senders.allEchoed(), Duration.ofSeconds(60), senders::summary);
             System.out.println("swap across processes: " + CYCLES + " cycles each of tcp, shm and lz4 in the "
                 + "driver; " + senders.summary() + "; longest stall " + senders.longestStallMs() + " ms");
-            assertEquals(List.of(), problems);
+            assertEquals(List.of(), problems, () -> "the driver's links:\n  " + String.join("\n  ", here.links())
+                + "\nsends refused: " + senders.failures + "\nthe node's warnings:\n  " + String.join("\n  ",
+                nodes.get(0).log().lines().filter(l -> l.contains("WARN") || l.contains("SEVERE")).limit(40).toList()));
             // While one method is out the other carries everything, but its connection may just
             // then be refused (two sides dialling at once under load): such a send fails, says
             // why, and is not counted as sent. Rare; none may be a lost or repeated RSR.
