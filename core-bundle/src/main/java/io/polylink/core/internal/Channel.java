@@ -82,6 +82,10 @@ final class Channel implements FrameReceiver {
      */
     private record ReceiveStack(String transforms, String[] names, TransformSession[] sessions, InboundFlow flow) {}
 
+    /** Sessions of a stack this side refused: its frames are dropped. */
+    private static final TransformSession[] REFUSED = new TransformSession[0];
+    private static final int MAX_REFUSAL = 512;
+
     private record Queued(Control kind, ByteBuffer payload) {}
 
     /** An RSR sent while a transform of its stack waited for the peer, with its own copies. */
@@ -398,6 +402,9 @@ final class Channel implements FrameReceiver {
         ByteBuffer body = frame.position(start + headerLength);
         if (stackId != 0) {
             body = untransform(frame, start, headerLength, stackId, body);
+            if (body == null) {
+                return;
+            }
         }
         if (body.remaining() > runtime.maxMessageSize()) {
             throw new MalformedMessageException("frame decodes to " + body.remaining()
@@ -446,6 +453,10 @@ final class Channel implements FrameReceiver {
         if (stack.sessions() == null) {
             stack = resolve(stackId, stack);
         }
+        if (stack.sessions() == REFUSED) {
+            counters.error();
+            return null;
+        }
         if (stack.names().length == 0) {
             return body;
         }
@@ -490,7 +501,34 @@ final class Channel implements FrameReceiver {
                 long flow = TableCodec.need(body, 12, "acknowledgement").getLong();
                 runtime.acknowledged(connection.peer(), flow, body.getInt());
             }
+            case REFUSED -> {
+                int id = TableCodec.need(body, 1, "stack refusal").get() & 0xFF;
+                byte[] text = new byte[Math.min(body.remaining(), MAX_REFUSAL)];
+                body.get(text);
+                String why = TableCodec.printable(text);
+                // Not on this receiving thread: forgetting the stack takes the send lock.
+                runtime.controlSender().schedule(() -> peerRefused(id, why));
+            }
         }
+    }
+
+    /**
+     * The peer refused a stack this side announced: it is forgotten, so a later bind announces it
+     * afresh, and its flows move. Tables sent on it were dropped with its frames, so all go again.
+     */
+    private void peerRefused(int id, String why) {
+        sendLock.lock();
+        try {
+            sendStacks.values().removeIf(s -> s.id() == id);
+            sentTables.clear();
+            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0, 0,
+                ByteBuffer.allocate(0));
+        } catch (RuntimeException closed) {
+            return; // the connection failed: its flows move anyway
+        } finally {
+            unlockAndFlush();
+        }
+        runtime.peerRefused(this, id, why);
     }
 
     private void handshake(ByteBuffer body) {
@@ -532,13 +570,21 @@ final class Channel implements FrameReceiver {
             runtime.inboundFlow(new InboundFlow.Key(connection.peer(), flow), first));
     }
 
-    /** Opens the sessions of a received stack, now or again after a transform came back. */
+    /**
+     * Opens the sessions of a received stack, now or again after a transform came back. A stack
+     * with a transform not installed here is refused: the peer is told (it moves the flow to
+     * another stack and sends its RSRs again), and the connection stays for its other stacks.
+     */
     private ReceiveStack resolve(int id, ReceiveStack stack) {
         TransformSession[] chain = new TransformSession[stack.names().length];
         for (int i = 0; i < chain.length; i++) {
             if (runtime.transform(stack.names()[i]) == null) {
-                throw new MalformedMessageException("frame uses stack '" + stack.transforms()
-                    + "' but transform " + stack.names()[i] + " is not installed here");
+                String why = "transform " + stack.names()[i] + " is not installed at " + runtime.id();
+                receiveStacks[id] = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow());
+                runtime.stackRefused(this, stack.transforms(), why);
+                byte[] text = why.getBytes(StandardCharsets.US_ASCII);
+                enqueue(Control.REFUSED, ByteBuffer.allocate(1 + text.length).put((byte) id).put(text).flip());
+                return receiveStacks[id];
             }
             chain[i] = session(stack.names()[i]);
         }

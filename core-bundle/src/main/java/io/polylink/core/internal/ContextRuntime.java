@@ -417,6 +417,10 @@ final class ContextRuntime implements Context, InboundSink {
         if (m == null) {
             throw new LinkException("method " + chosen.method() + " left while the link was being set up");
         }
+        String refusal = flow.refusal(chosen.stack());
+        if (refusal != null) {
+            throw new LinkException(refusal);
+        }
         Channel channel = channel(flow, chosen, m);
         return new Flow.Binding(channel, channel.bind(flow, chosen.transforms()));
     }
@@ -561,6 +565,26 @@ final class ContextRuntime implements Context, InboundSink {
         }
         if (cause != null) {
             log.warn("connection lost", channel + " closed: " + cause.getMessage(), null);
+        }
+    }
+
+    /** This side refused a stack a peer announced; the peer is told and moves the flow. */
+    void stackRefused(Channel channel, String transforms, String why) {
+        counters.error();
+        log.warn("stack refused", "refusing stack '" + transforms + "' on " + channel + ": " + why
+            + "; the peer moves its link to another stack", null);
+    }
+
+    /** A peer refused a stack of {@code channel}: the flows on it move, off this thread. */
+    void peerRefused(Channel channel, int stackId, String why) {
+        for (Flow flow : flows.values()) {
+            if (flow.refused(channel, stackId, why)) {
+                try {
+                    executor.execute(flow::recover);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // the context is closing: nothing to move to
+                }
+            }
         }
     }
 

@@ -117,6 +117,12 @@ final class Flow {
     /** When to connect again, in the background, to a better entry that failed to connect. */
     private long reconnectAt;
     private long reconnectBackoff = PROBE_NANOS;
+    /** How long a stack the peer refused stays refused before this flow tries it again. */
+    private static final long REFUSAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The stack the peer last refused, why, and until when; guarded by {@link #lock}. */
+    private String refusedStack;
+    private String refusedWhy;
+    private long refusedUntil;
     /** A background connect is under way: one at a time. */
     private volatile boolean reconnecting;
     /** The entry a background connect reached since the flow was bound, or -1. */
@@ -278,6 +284,36 @@ final class Flow {
             lock.unlock();
         }
         recover();
+    }
+
+    /**
+     * The peer refused the stack this flow is bound to on {@code channel}: the flow lets go of it
+     * and stays off it for a while, and RSRs the peer dropped go again over another stack.
+     *
+     * @return whether the flow was on it and now wants {@link #recover()}
+     */
+    boolean refused(Channel channel, int stackId, String why) {
+        lock.lock();
+        try {
+            Binding b = binding;
+            if (b == null || b.channel() != channel || b.stack().id() != stackId) {
+                return false;
+            }
+            String method = channel.connection().method();
+            refusedStack = b.stack().transforms().isEmpty() ? method : b.stack().transforms() + "/" + method;
+            refusedWhy = channel + " refused " + refusedStack + ": " + why;
+            refusedUntil = System.nanoTime() + REFUSAL_NANOS;
+            brokenBy = refusedWhy;
+            binding = null;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return why the peer refused {@code stack} lately, or {@code null}; caller holds the lock */
+    String refusal(String stack) {
+        return stack.equals(refusedStack) && System.nanoTime() - refusedUntil < 0 ? refusedWhy : null;
     }
 
     private static boolean uses(Binding b, String name) {

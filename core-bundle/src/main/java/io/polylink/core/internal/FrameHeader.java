@@ -58,7 +58,12 @@ final class FrameHeader {
         /** Payload: transform name length (1 byte), name, and a message for that transform's session. */
         HANDSHAKE,
         /** Payload: flow id (8 bytes) and the last sequence number delivered in it (4 bytes). */
-        ACK;
+        ACK,
+        /**
+         * Payload: a stack id (1 byte) this side will not decode, and why (ASCII). Its frames are
+         * dropped unacknowledged; the sender moves their flows and sends them again.
+         */
+        REFUSED;
 
         private static final Control[] VALUES = values();
 

@@ -227,6 +227,50 @@ class ContextsOverPipeTest {
         assertEquals(1, crcB.openSessions.get(), "the receiver opened its session from the handshake");
     }
 
+    /**
+     * The receiver's transform leaves under traffic: it refuses the stack rather than close the
+     * connection, the sender's link moves to plain pipe and sends the dropped RSRs again, and
+     * returns to the transformed stack once the receiver has the transform back.
+     */
+    @Test
+    void aStackTheReceiverCannotDecodeAnyMoreIsRefusedAndTheLinkMovesAndReturns() {
+        a.add(new ChecksumTransform("crc"));
+        ChecksumTransform crcB = new ChecksumTransform("crc");
+        b.add(crcB);
+        List<Long> seen = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> seen.add(m.getLong()));
+        Startpoint checked = in(a, sink.startpoint()).editTable(t -> t.insert(0,
+            new io.polylink.Descriptor("crc/pipe", t.entries().stream()
+                .filter(d -> d.stack().equals("pipe")).findFirst().orElseThrow().address())));
+        long[] sent = {0};
+        MessageBuffer m = a.context().allocateBuffer(8);
+        java.util.function.Supplier<String> stack = () -> checked.explain().get(0).chosen().orElseThrow()
+            .descriptor().stack();
+        java.util.function.BooleanSupplier sendOne = () -> {
+            checked.send(1, m.clear().putLong(sent[0]++));
+            return true;
+        };
+        sendOne.getAsBoolean();
+        Await.until(() -> seen.size() == 1, Duration.ofSeconds(5), () -> "first RSR lost");
+        assertEquals("crc/pipe", stack.get());
+        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
+            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+
+        b.remove(crcB);
+        Await.until(() -> sendOne.getAsBoolean() && stack.get().equals("pipe"), Duration.ofSeconds(10),
+            () -> "the link stayed on " + stack.get() + " after the receiver lost crc");
+        assertTrue(end.isOpen(), "the refusal closed the connection");
+        // Back, the receiver's new session misses the handshake the sender's session made long
+        // ago; that closes the connection and both start afresh, as before this refusal existed.
+        b.add(new ChecksumTransform("crc"));
+        Await.until(() -> sendOne.getAsBoolean() && stack.get().equals("crc/pipe"), Duration.ofSeconds(20),
+            () -> "the link did not return to crc/pipe: " + stack.get());
+
+        Await.until(() -> seen.size() == sent[0], Duration.ofSeconds(10),
+            () -> seen.size() + " of " + sent[0] + " RSRs arrived");
+        assertEquals(java.util.stream.LongStream.range(0, sent[0]).boxed().toList(), seen, "in order, once each");
+    }
+
     @Test
     void aCorruptedTransformedFrameIsRejectedAndTheConnectionReplaced() {
         ChecksumTransform crcA = new ChecksumTransform("crc");
