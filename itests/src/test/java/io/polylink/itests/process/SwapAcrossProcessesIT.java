@@ -115,7 +115,7 @@ class SwapAcrossProcessesIT {
                 + "driver; " + senders.summary() + "; longest stall " + senders.longestStallMs() + " ms");
             assertEquals(List.of(), problems, () -> "the driver's links:\n  " + String.join("\n  ", here.links())
                 + "\nsends refused: " + senders.failures + "\nthe node's warnings:\n  " + String.join("\n  ",
-                nodes.get(0).log().lines().filter(l -> l.contains("WARN") || l.contains("SEVERE")).limit(40).toList()));
+                lastWarnings(nodes.get(0).log(), 40)));
             // While one method is out the other carries everything, but its connection may just
             // then be refused (two sides dialling at once under load): such a send fails, says
             // why, and is not counted as sent. Rare; none may be a lost or repeated RSR.
@@ -125,6 +125,12 @@ class SwapAcrossProcessesIT {
                 assertTrue(f.getMessage().startsWith("no applicable method for endpoint"), f.toString());
             }
         }
+    }
+
+    /** The last warnings of a log: the swap that went wrong is near its end. */
+    private static List<String> lastWarnings(String log, int count) {
+        List<String> warnings = log.lines().filter(l -> l.contains("WARN") || l.contains("SEVERE")).toList();
+        return warnings.subList(Math.max(0, warnings.size() - count), warnings.size());
     }
 
     /** Replaces one method of the driver by a fresh instance, again and again, under traffic. */
