@@ -8,7 +8,6 @@ import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,27 +80,17 @@ public final class EchoStreams implements AutoCloseable {
         /** The sender, while it waits for its window to open. */
         volatile Thread waiter;
         long maxStall;
-        private final BitSet seen = new BitSet();
-        private long highest = -1;
-        private long delivered;
-        private long duplicated;
-        private long reordered;
+        /** Corruption is counted per phase, not here. */
+        final SequenceCheck check = new SequenceCheck();
 
         Stream(int window) {
             this.window = window;
         }
 
         synchronized void echoed(long seq) {
-            delivered++;
-            if (seq < 0 || seq > Integer.MAX_VALUE - 1 || seen.get((int) seq)) {
-                duplicated++;
+            if (!check.accept(seq, true)) {
                 return;
             }
-            seen.set((int) seq);
-            if (seq < highest) {
-                reordered++;
-            }
-            highest = Math.max(highest, seq);
             distinct++;
             Thread w = waiter;
             if (w != null && accepted - distinct <= window / 2) {
@@ -178,10 +167,10 @@ public final class EchoStreams implements AutoCloseable {
             long stall = 0;
             for (Stream s : streams) {
                 synchronized (s) {
-                    delivered += s.delivered;
+                    delivered += s.check.delivered();
                     lost += s.accepted - s.distinct;
-                    duplicated += s.duplicated;
-                    reordered += s.reordered;
+                    duplicated += s.check.duplicated();
+                    reordered += s.check.reordered();
                 }
                 stall = Math.max(stall, s.maxStall);
             }

@@ -1,9 +1,9 @@
-package io.polylink.itests.process;
+package io.polylink.testkit;
 
 import java.util.BitSet;
 
 /** Counts what a stream of sequence numbers did wrong: lost, duplicated, reordered, corrupted. */
-final class SequenceCheck {
+public final class SequenceCheck {
 
     private final BitSet seen = new BitSet();
     private long highest = -1;
@@ -12,33 +12,48 @@ final class SequenceCheck {
     private long reordered;
     private long corrupted;
 
-    synchronized void accept(long seq, boolean checksumOk) {
+    /**
+     * @param seq a number from 0 up, as sent
+     * @param intact whether the payload was the one sent with it
+     * @return whether this is the first time {@code seq} arrived
+     */
+    public synchronized boolean accept(long seq, boolean intact) {
         delivered++;
-        if (!checksumOk) {
+        if (!intact) {
             corrupted++;
         }
-        if (seen.get((int) seq)) {
+        if (seq < 0 || seq > Integer.MAX_VALUE - 1 || seen.get((int) seq)) {
             duplicated++;
-            return;
+            return false;
         }
         seen.set((int) seq);
         if (seq < highest) {
             reordered++;
         }
         highest = Math.max(highest, seq);
+        return true;
     }
 
-    synchronized long delivered() {
+    /** @return arrivals, copies included */
+    public synchronized long delivered() {
         return delivered;
     }
 
-    synchronized String summary(long sent) {
+    public synchronized long duplicated() {
+        return duplicated;
+    }
+
+    public synchronized long reordered() {
+        return reordered;
+    }
+
+    public synchronized String summary(long sent) {
         long lost = sent - seen.cardinality();
         return "sent " + sent + ", delivered " + delivered + ", lost " + lost + ", duplicated " + duplicated
             + ", reordered " + reordered + ", corrupted " + corrupted;
     }
 
-    synchronized boolean perfect(long sent) {
+    public synchronized boolean perfect(long sent) {
         return seen.cardinality() == sent && duplicated == 0 && reordered == 0 && corrupted == 0 && delivered == sent;
     }
 }

@@ -55,6 +55,8 @@ final class Channel implements FrameReceiver {
     /** RSRs waiting, in send order, for their stack to be ready; guarded by its own monitor. */
     private final java.util.ArrayDeque<Deferred> deferred = new java.util.ArrayDeque<>();
     private long deferredBytes;
+    /** Whether {@link #deferred} holds any: read by every send, so not under the monitor. */
+    private volatile boolean anyDeferred;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private volatile Throwable failure;
     private volatile boolean closed;
@@ -201,7 +203,7 @@ final class Channel implements FrameReceiver {
             sendLock.lock();
         }
         try {
-            if (hasDeferred() || receiving && !stack.ready()) {
+            if (anyDeferred || receiving && !stack.ready()) {
                 defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
                 return;
             }
@@ -217,12 +219,6 @@ final class Channel implements FrameReceiver {
             sendTables(stack, tables, tableCount);
         }
         sendFrame(flags, stack, handler, endpoint, sequence, payload);
-    }
-
-    private boolean hasDeferred() {
-        synchronized (deferred) {
-            return !deferred.isEmpty();
-        }
     }
 
     /**
@@ -242,6 +238,7 @@ final class Channel implements FrameReceiver {
             }
             deferred.add(d);
             deferredBytes += d.payload().remaining();
+            anyDeferred = true;
         }
         if (drainScheduled.compareAndSet(false, true)) {
             runtime.controlSender().schedule(this::drainDeferred);
@@ -266,6 +263,7 @@ final class Channel implements FrameReceiver {
                 synchronized (deferred) {
                     deferred.poll();
                     deferredBytes -= d.payload().limit();
+                    anyDeferred = !deferred.isEmpty();
                 }
             }
         } catch (RuntimeException e) {
@@ -274,6 +272,7 @@ final class Channel implements FrameReceiver {
                 lost = deferred.size();
                 deferred.clear();
                 deferredBytes = 0;
+                anyDeferred = false;
             }
             runtime.badFrame(this, new io.polylink.LinkException(lost + " RSRs sent from inline handlers could not "
                 + "follow: " + e.getMessage() + "; their flows send them again", e));
@@ -285,9 +284,7 @@ final class Channel implements FrameReceiver {
 
     private void sendTables(StackBinding stack, EncodedTable[] tables, int count) {
         if (sentTables.size() + count > MAX_TABLES) {
-            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0, 0,
-                ByteBuffer.allocate(0));
-            sentTables.clear();
+            resetTables();
         }
         for (int i = 0; i < count; i++) {
             if (sentTables.add(tables[i].id())) {
@@ -295,6 +292,13 @@ final class Channel implements FrameReceiver {
                     ByteBuffer.wrap(tables[i].bytes()));
             }
         }
+    }
+
+    /** Tells the peer to forget the tables it got, so each goes again before its next use. Lock held. */
+    private void resetTables() {
+        sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0, 0,
+            ByteBuffer.allocate(0));
+        sentTables.clear();
     }
 
     /** Sends one frame, with any queued control frames before it. Caller holds the lock. */
@@ -520,9 +524,7 @@ final class Channel implements FrameReceiver {
         sendLock.lock();
         try {
             sendStacks.values().removeIf(s -> s.id() == id);
-            sentTables.clear();
-            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0, 0,
-                ByteBuffer.allocate(0));
+            resetTables();
         } catch (RuntimeException closed) {
             return; // the connection failed: its flows move anyway
         } finally {

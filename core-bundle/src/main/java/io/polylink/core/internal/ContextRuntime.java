@@ -417,10 +417,6 @@ final class ContextRuntime implements Context, InboundSink {
         if (m == null) {
             throw new LinkException("method " + chosen.method() + " left while the link was being set up");
         }
-        String refusal = flow.refusal(chosen.stack());
-        if (refusal != null) {
-            throw new LinkException(refusal);
-        }
         Channel channel = channel(flow, chosen, m);
         return new Flow.Binding(channel, channel.bind(flow, chosen.transforms()));
     }

@@ -49,6 +49,8 @@ final class Flow {
     private static final long PROBE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The longest wait between background connects to an entry that failed to connect. */
     private static final long MAX_RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How long a stack the peer refused stays refused before this flow tries it again. */
+    private static final long REFUSAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int MOVE_ATTEMPTS = 3;
     /**
      * Copies of up to {@link #SMALL_COPY} kept for reuse: at least what one acknowledgement frees
@@ -117,8 +119,6 @@ final class Flow {
     /** When to connect again, in the background, to a better entry that failed to connect. */
     private long reconnectAt;
     private long reconnectBackoff = PROBE_NANOS;
-    /** How long a stack the peer refused stays refused before this flow tries it again. */
-    private static final long REFUSAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The stack the peer last refused, why, and until when; guarded by {@link #lock}. */
     private String refusedStack;
     private String refusedWhy;
@@ -299,8 +299,7 @@ final class Flow {
             if (b == null || b.channel() != channel || b.stack().id() != stackId) {
                 return false;
             }
-            String method = channel.connection().method();
-            refusedStack = b.stack().transforms().isEmpty() ? method : b.stack().transforms() + "/" + method;
+            refusedStack = explanation.chosen().map(e -> e.descriptor().stack()).orElse(null);
             refusedWhy = channel + " refused " + refusedStack + ": " + why;
             refusedUntil = System.nanoTime() + REFUSAL_NANOS;
             brokenBy = refusedWhy;
@@ -311,9 +310,15 @@ final class Flow {
         }
     }
 
-    /** @return why the peer refused {@code stack} lately, or {@code null}; caller holds the lock */
-    String refusal(String stack) {
-        return stack.equals(refusedStack) && System.nanoTime() - refusedUntil < 0 ? refusedWhy : null;
+    /**
+     * Binds the chosen entry, unless the peer refused its stack lately: selection then takes the
+     * next entry, as for one that failed to connect. Caller holds the lock.
+     */
+    private Binding bindUnlessRefused(io.polylink.Descriptor chosen) {
+        if (chosen.stack().equals(refusedStack) && System.nanoTime() - refusedUntil < 0) {
+            throw new LinkException(refusedWhy);
+        }
+        return runtime.bind(this, chosen);
     }
 
     private static boolean uses(Binding b, String name) {
@@ -489,7 +494,7 @@ final class Flow {
             Selector.Selection<Binding> s;
             try {
                 s = Selector.select(runtime, key.peer(), endpoint, table.table(), key.options(),
-                    chosen -> runtime.bind(this, chosen));
+                    this::bindUnlessRefused);
             } catch (io.polylink.PolylinkException e) {
                 String broken = brokenBy;
                 if (broken == null || Thread.currentThread() == mover) {

@@ -192,8 +192,7 @@ public final class Provisioner implements InstallOnDemand {
         for (String namespace : List.of(METHOD, TRANSFORM)) {
             Bundle present = providerInFramework(namespace, name);
             if (present != null) {
-                return "nothing to do: bundle " + present.getSymbolicName() + " " + present.getVersion() + " ["
-                    + present.getBundleId() + "] provides " + namespace + "=" + name + " and is " + state(present);
+                return "nothing to do: " + provides(present, namespace, name) + " and is " + state(present);
             }
         }
         RepositoryIndex index = RepositoryIndex.read(settings.repository());
@@ -279,11 +278,15 @@ public final class Provisioner implements InstallOnDemand {
     }
 
     private static String presentReport(Bundle b, String namespace, String name) {
-        String which = "bundle " + b.getSymbolicName() + " " + b.getVersion() + " [" + b.getBundleId() + "]";
         return b.getState() == Bundle.ACTIVE || b.getState() == Bundle.STARTING
-            ? which + " provides " + namespace + "=" + name + " and is active; its service is not (yet) registered"
-            : which + " provides " + namespace + "=" + name + " but is " + state(b) + "; start it (felix:start "
-                + b.getBundleId() + ") if that was not meant";
+            ? provides(b, namespace, name) + " and is active; its service is not (yet) registered"
+            : provides(b, namespace, name) + " but is " + state(b) + "; start it (felix:start " + b.getBundleId()
+                + ") if that was not meant";
+    }
+
+    private static String provides(Bundle b, String namespace, String name) {
+        return "bundle " + b.getSymbolicName() + " " + b.getVersion() + " [" + b.getBundleId() + "] provides "
+            + namespace + "=" + name;
     }
 
     private Bundle providerInFramework(String namespace, String name) {

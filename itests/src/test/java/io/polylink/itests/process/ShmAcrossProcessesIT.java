@@ -13,6 +13,7 @@ import io.polylink.NoApplicableMethodException;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
 import io.polylink.testkit.LogCapture;
+import io.polylink.testkit.SequenceCheck;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

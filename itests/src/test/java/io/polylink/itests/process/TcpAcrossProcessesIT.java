@@ -9,6 +9,7 @@ import io.polylink.LinkException;
 import io.polylink.MessageBuffer;
 import io.polylink.NoApplicableMethodException;
 import io.polylink.Startpoint;
+import io.polylink.testkit.SequenceCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.polylink.method.tcp.internal;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -55,12 +55,16 @@ final class IoLoop implements AutoCloseable {
         }
     }
 
-    /** Registers a channel; must run on the loop (through {@link #execute}). */
+    /**
+     * Registers a channel; must run on the loop (through {@link #execute}).
+     *
+     * @return its key, or {@code null} if the channel was closed before the loop got to it
+     */
     SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
         try {
             return channel.register(selector, ops, handler);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (ClosedChannelException closed) {
+            return null;
         }
     }
 

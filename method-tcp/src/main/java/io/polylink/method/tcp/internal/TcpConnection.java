@@ -98,18 +98,17 @@ final class TcpConnection implements Connection, IoHandler {
             if (!open) {
                 return;
             }
-            Throwable failed = null;
+            boolean registered;
             lock.lock();
             try {
                 key = loop.register(channel, SelectionKey.OP_READ | (queue.isEmpty() ? 0 : SelectionKey.OP_WRITE), this);
-                writeInterest = !queue.isEmpty();
-            } catch (java.io.UncheckedIOException e) {
-                failed = e.getCause(); // the socket closed before it could be registered
+                registered = key != null;
+                writeInterest = registered && !queue.isEmpty();
             } finally {
                 lock.unlock();
             }
-            if (failed != null) {
-                close(failed);
+            if (!registered) {
+                close(new java.nio.channels.ClosedChannelException()); // the socket closed before it was registered
             }
         };
         if (loop.inLoop()) {

@@ -109,17 +109,8 @@ public final class TcpMethod implements CommunicationMethod {
             advertised = Advertised.addresses(settings, (InetSocketAddress) server.getLocalAddress());
             address = TcpAddress.encode(advertised);
             IoLoop accepting = acceptor;
-            ServerSocketChannel listening = server;
-            accepting.execute(() -> {
-                try {
-                    accepting.register(listening, SelectionKey.OP_ACCEPT, key -> accept());
-                } catch (java.io.UncheckedIOException e) {
-                    // A method stopped before its loop got here has nothing to listen for.
-                    if (listening.isOpen()) {
-                        throw e;
-                    }
-                }
-            });
+            ServerSocketChannel listening = server; // if stop() closed it first, nothing registers
+            accepting.execute(() -> accepting.register(listening, SelectionKey.OP_ACCEPT, key -> accept()));
             long beat = Math.max(10, Math.min(100, settings.link().heartbeatIntervalMs() / 5));
             timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "polylink-tcp-timer");
