@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -171,7 +172,8 @@ class SwapAcrossProcessesIT {
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final List<Thread> threads = new ArrayList<>();
         private volatile Startpoint[] targets;
-        private volatile boolean paused;
+        /** Senders hold it shared while they send; a switch of tables takes it whole. */
+        private final ReentrantReadWriteLock switching = new ReentrantReadWriteLock();
         private volatile long lastEcho = System.nanoTime();
         private volatile long longestStall;
 
@@ -192,13 +194,20 @@ class SwapAcrossProcessesIT {
 
         /**
          * Moves the senders to another table, after everything sent under the old one came back:
-         * another table is another link, and two links have no order between them.
+         * another table is another link, and two links have no order between them. A send still
+         * under way on the old link must finish first, or it lands after the first sends on the
+         * new one; a pause flag alone let a sender that had just read it go on sending.
          */
-        void switchTo(Startpoint target) {
-            paused = true;
-            Driver.await(this::allEchoed, Duration.ofSeconds(30), () -> "before switching tables: " + summary());
-            retarget(target);
-            paused = false;
+        void switchTo(Startpoint target) throws InterruptedException {
+            if (!switching.writeLock().tryLock(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("a sender stayed in one send for 30 s: " + summary());
+            }
+            try {
+                Driver.await(this::allEchoed, Duration.ofSeconds(30), () -> "before switching tables: " + summary());
+                retarget(target);
+            } finally {
+                switching.writeLock().unlock();
+            }
         }
 
         /** Each sender gets its own copy: a startpoint's routes are its own. */
@@ -216,10 +225,11 @@ class SwapAcrossProcessesIT {
             byte[] body = new byte[64];
             while (running.get()) {
                 // Bounded in flight, so the senders measure the swap rather than the node's queue.
-                if (paused || accepted.get(stream) - echoed.get(stream) > 2000) {
+                if (accepted.get(stream) - echoed.get(stream) > 2000) {
                     Thread.onSpinWait();
                     continue;
                 }
+                switching.readLock().lock();
                 try {
                     targets[stream].send(Driver.ECHO, m.clear().putStartpoint(back).putInt(SINK)
                         .putInt(stream).putLong(accepted.get(stream)).putRaw(body, 0, body.length));
@@ -228,6 +238,8 @@ class SwapAcrossProcessesIT {
                     if (failures.size() < 20) {
                         failures.add(e);
                     }
+                } finally {
+                    switching.readLock().unlock();
                 }
             }
         }
