@@ -10,6 +10,7 @@ import io.polylink.spi.FrameReceiver;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -40,6 +41,7 @@ final class ShmConnection implements Connection {
     private final ReentrantLock lock = new ReentrantLock();
     private volatile FrameReceiver receiver;
     private volatile boolean open = true;
+    private final AtomicBoolean closing = new AtomicBoolean();
     private volatile Throwable closeCause;
 
     /** The peer's session whose records come to this connection; 0 until its OPEN arrived. Poller only. */
@@ -219,7 +221,9 @@ final class ShmConnection implements Connection {
         }
         long deadline = System.nanoTime() + waitNanos;
         for (int spins = 0; ; spins++) {
-            checkOpen();
+            if (type != TYPE_CLOSE) {
+                checkOpen(); // the goodbye goes after the connection closed
+            }
             if (System.nanoTime() - deadline >= 0) {
                 errors.incrementAndGet();
                 throw new LinkException("inbox of " + peer + " at " + address.describe() + " is full ("
@@ -377,13 +381,16 @@ final class ShmConnection implements Connection {
     }
 
     private void close(Throwable cause, boolean sayGoodbye) {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        closeCause = cause;
+        // Before taking the lock: a sender waiting for room in the peer's inbox holds it, and
+        // would otherwise wait out sendTimeoutMs and fail as "full" on a connection already gone,
+        // where it should fail as closed at once and let its flow move.
+        open = false;
         lock.lock();
         try {
-            if (!open) {
-                return;
-            }
-            open = false;
-            closeCause = cause;
             if (sayGoodbye && out.segment().state() == STATE_OPEN) {
                 try {
                     int at = claim(TYPE_CLOSE, 0, 0, TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS));

@@ -14,6 +14,7 @@ import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.MessageBuffer;
 import io.polylink.NoApplicableMethodException;
+import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
 import io.polylink.core.internal.EmbeddedContext;
@@ -36,7 +37,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
@@ -109,6 +114,15 @@ class ShmLinkTest {
             }
             next.set(seq + 1);
         }
+    }
+
+    /** A startpoint in {@code from} to a handler in {@code to} that holds its poller at the first RSR until released. */
+    private static Startpoint heldAtFirstRsr(Context from, Context to, CountDownLatch release, AtomicLong received) {
+        return in(from, to.createEndpoint().register(1, (e, m) -> {
+            if (received.incrementAndGet() == 1) {
+                release.await(60, TimeUnit.SECONDS);
+            }
+        }).startpoint());
     }
 
     private static void sendSequence(Context from, Startpoint to, long count, java.util.function.LongToIntFunction size) {
@@ -224,11 +238,7 @@ class ShmLinkTest {
         Context b = context(Map.of("ringBytes", 65536));
         CountDownLatch release = new CountDownLatch(1);
         AtomicLong received = new AtomicLong();
-        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
-            if (received.incrementAndGet() == 1) {
-                release.await(30, TimeUnit.SECONDS);
-            }
-        }).startpoint());
+        Startpoint s = heldAtFirstRsr(a, b, release, received);
         MessageBuffer big = a.allocateBuffer(4096).putRaw(new byte[4096], 0, 4096);
         int accepted = 0;
         LinkException full = null;
@@ -383,6 +393,49 @@ class ShmLinkTest {
         Await.until(() -> !ProcessHandle.of(p.pid()).map(ProcessHandle::isAlive).orElse(false),
             Duration.ofSeconds(5), () -> "process " + p.pid() + " still alive");
         return p.pid();
+    }
+
+    @Test
+    void aSendWaitingForRoomInAnInboxThatClosesFailsAtOnceInsteadOfWaitingOutItsTimeout() throws Exception {
+        Context a = context(Map.of("sendTimeoutMs", 60_000));
+        Context b = context(Map.of("ringBytes", 65536));
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong received = new AtomicLong();
+        Startpoint s = heldAtFirstRsr(a, b, release, received);
+        MessageBuffer big = a.allocateBuffer(4096).putRaw(new byte[4096], 0, 4096);
+        Segment inbox = Segment.open(directory.resolve(b.id().toString().replace("-", "") + ".inbox"));
+        ExecutorService sending = Executors.newSingleThreadExecutor();
+        try {
+            Future<PolylinkException> outcome = sending.submit(() -> {
+                try {
+                    for (int i = 0; i < 1000; i++) {
+                        s.send(1, big);
+                    }
+                    return null;
+                } catch (PolylinkException e) {
+                    return e;
+                }
+            });
+            // b's poller is held in the handler, so once full the ring stays full and a's sender waits for room.
+            Await.until(() -> inbox.capacity() - (inbox.tail() - inbox.head()) < 2 * 4096, Duration.ofSeconds(10),
+                () -> "the ring never filled");
+            long closed = System.nanoTime();
+            inbox.state(InboxLayout.STATE_CLOSED); // what b's method does when it stops, its poller still in a handler
+            PolylinkException failure;
+            try {
+                failure = outcome.get(5, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("a send waiting for room in an inbox closed 5 s ago still waits: it would "
+                    + "wait out its 60 s sendTimeoutMs and fail as full, not as closed");
+            }
+            System.out.printf("a send waiting for room failed %d ms after the receiver closed its inbox: %s%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed), failure);
+            assertTrue(failure != null && !failure.getMessage().contains("is full"), String.valueOf(failure));
+        } finally {
+            release.countDown();
+            sending.shutdownNow();
+            assertTrue(sending.awaitTermination(70, TimeUnit.SECONDS), "the sender did not finish");
+        }
     }
 
     @Test
