@@ -33,12 +33,6 @@ import java.util.concurrent.locks.ReentrantLock;
 final class TcpConnection implements Connection, IoHandler {
 
     private static final int READ_BUFFER = 64 * 1024;
-    /**
-     * Frames of up to a quarter of this grow the read buffer to hold four of them instead of each
-     * taking the large-frame path, which copies the part read ahead and reads once more per frame.
-     */
-    private static final int MAX_READ_BUFFER = 1 << 20;
-    private static final int FRAMES_PER_READ = 4;
     /** A frame in flight may take this long per MiB beyond the failure timeout, for slow links. */
     private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
@@ -64,9 +58,7 @@ final class TcpConnection implements Connection, IoHandler {
     private final ByteBuffer[] gather = new ByteBuffer[3];
     private boolean writeInterest;
 
-    private ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
-    /** When a frame last needed a read buffer larger than {@link #READ_BUFFER}. */
-    private long grownReadUsed;
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
     private ByteBuffer largeFrame;
     /**
      * The buffer {@link #largeFrame} last used, kept for the next large frame: a stream of them
@@ -375,16 +367,10 @@ final class TcpConnection implements Connection, IoHandler {
             if (length == 0) {
                 readBuffer.position(at + 4);
             } else if (readBuffer.remaining() >= 4 + length) {
-                if (4 + length > READ_BUFFER) {
-                    grownReadUsed = lastReceive;
-                }
                 int limit = readBuffer.limit();
                 readBuffer.limit(at + 4 + length).position(at + 4);
                 deliver(readBuffer);
                 readBuffer.limit(limit).position(at + 4 + length);
-            } else if (4 + length > readBuffer.capacity() && 4 + length <= MAX_READ_BUFFER / FRAMES_PER_READ) {
-                growReadBuffer(4 + length);
-                return;
             } else if (4 + length > readBuffer.capacity()) {
                 readBuffer.position(at + 4);
                 largeFrame = largeFrameBuffer(length);
@@ -396,13 +382,6 @@ final class TcpConnection implements Connection, IoHandler {
                 return;
             }
         }
-    }
-
-    /** Moves the unparsed bytes into a buffer for {@link #FRAMES_PER_READ} frames of {@code frame} bytes. */
-    private void growReadBuffer(int frame) {
-        int capacity = Integer.highestOneBit(frame * FRAMES_PER_READ - 1) << 1;
-        readBuffer = ByteBuffer.allocateDirect(capacity).put(readBuffer).flip();
-        grownReadUsed = lastReceive;
     }
 
     /** @return a buffer of {@code length} bytes, the spare one if it is large enough; length checked by the caller */
@@ -435,10 +414,6 @@ final class TcpConnection implements Connection, IoHandler {
         }
         if (spareFrame != null && largeFrame == null && now - spareUsed > SPARE_IDLE_NANOS) {
             spareFrame = null;
-        }
-        if (readBuffer.capacity() > READ_BUFFER && readBuffer.position() == 0 && largeFrame == null
-            && now - grownReadUsed > SPARE_IDLE_NANOS) {
-            readBuffer = ByteBuffer.allocateDirect(READ_BUFFER); // large frames stopped: give the memory back
         }
         releaseIdleQueue(now);
         long silence = now - lastReceive;

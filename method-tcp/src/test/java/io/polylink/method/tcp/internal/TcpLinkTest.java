@@ -123,7 +123,7 @@ class TcpLinkTest {
             next.set(seq + 1);
         });
         Startpoint s = in(a, sink.startpoint());
-        // Small frames share reads; 70-200 KB ones grow the read buffer; 600 KB ones exceed it.
+        // Small frames share reads; frames over the 64 KiB read buffer are reassembled, across reads.
         int[] sizes = {10, 70_000, 3, 200_000, 65_536, 600_000, 1_500, 131_000, 64_000};
         MessageBuffer message = a.allocateBuffer(700_000);
         int count = 3_000;
