@@ -60,8 +60,12 @@ final class Flow {
      */
     private static final int MAX_SPARE = 1024;
     private static final long MAX_SPARE_BYTES = 1L << 20;
-    /** A copy larger than this is kept for reuse only within {@link #MAX_SPARE_LARGE_BYTES}. */
-    private static final int SMALL_COPY = 64 * 1024;
+    /**
+     * A copy larger than this is kept for reuse only within {@link #MAX_SPARE_LARGE_BYTES}. Not
+     * 64 KiB: acknowledgements free a stream's copies in bursts of megabytes, and sixteen 64 KiB
+     * copies (what {@link #MAX_SPARE_BYTES} holds) left most sends of such a stream allocating.
+     */
+    private static final int SMALL_COPY = 16 * 1024;
     /**
      * Large copies kept for reuse, in bytes: a stream of large RSRs reuses the copies the peer
      * acknowledged instead of allocating (and having the JVM zero) one per send, which cost more

@@ -6,9 +6,9 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The method's event thread: one selector, a task queue for other threads, and an idle strategy.
@@ -28,6 +28,11 @@ final class IoLoop implements AutoCloseable {
     private volatile boolean running = true;
     /** Set while the thread is, or is about to be, blocked in the selector: only then wake it. */
     private volatile boolean sleeping;
+    /**
+     * Handed to the selector, which calls it per ready key: the selected-key set would add a node
+     * per ready key and an iterator per select, garbage on every message.
+     */
+    private final Consumer<SelectionKey> dispatch = this::dispatch;
 
     /**
      * @param tick runs on the loop at least every {@code blockMillis}, for timers
@@ -73,7 +78,7 @@ final class IoLoop implements AutoCloseable {
         long nextTick = lastWork + TimeUnit.MILLISECONDS.toNanos(blockMillis);
         while (running) {
             try {
-                boolean worked = selector.selectNow() > 0 && handleSelected();
+                boolean worked = selector.selectNow(dispatch) > 0;
                 worked |= runTasks();
                 long now = System.nanoTime();
                 if (now - nextTick >= 0) {
@@ -87,13 +92,11 @@ final class IoLoop implements AutoCloseable {
                     Thread.onSpinWait();
                 } else {
                     sleeping = true;
-                    if (tasks.isEmpty()) {
-                        selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now)));
-                    }
-                    sleeping = false;
-                    if (handleSelected()) {
+                    if (tasks.isEmpty()
+                        && selector.select(dispatch, Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now))) > 0) {
                         lastWork = System.nanoTime();
                     }
+                    sleeping = false;
                 }
             } catch (IOException | RuntimeException e) {
                 LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
@@ -101,19 +104,11 @@ final class IoLoop implements AutoCloseable {
         }
     }
 
-    private boolean handleSelected() {
-        var keys = selector.selectedKeys();
-        if (keys.isEmpty()) {
-            return false;
+    private void dispatch(SelectionKey key) {
+        sleeping = false; // awake from here on: a task queued by a handler needs no wake-up
+        if (key.isValid()) {
+            ((IoHandler) key.attachment()).ready(key);
         }
-        for (Iterator<SelectionKey> it = keys.iterator(); it.hasNext(); ) {
-            SelectionKey key = it.next();
-            it.remove();
-            if (key.isValid()) {
-                ((IoHandler) key.attachment()).ready(key);
-            }
-        }
-        return true;
     }
 
     private boolean runTasks() {

@@ -12,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -52,10 +51,11 @@ final class TcpConnection implements Connection, IoHandler {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition space = lock.newCondition();
-    private final ArrayDeque<ByteBuffer> queue = new ArrayDeque<>();
+    private final SendQueue queue = new SendQueue();
+    /** When {@link #queue} last took bytes: its memory goes after {@link #SPARE_IDLE_NANOS} unused. */
+    private long queueUsed;
     private final ByteBuffer prefix = ByteBuffer.allocate(4);
     private final ByteBuffer[] gather = new ByteBuffer[3];
-    private long queuedBytes;
     private boolean writeInterest;
 
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
@@ -148,7 +148,7 @@ final class TcpConnection implements Connection, IoHandler {
     long queuedBytes() {
         lock.lock();
         try {
-            return queuedBytes;
+            return queue.size();
         } finally {
             lock.unlock();
         }
@@ -191,12 +191,16 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** Queues what is left of {@link #gather}; lock held. */
     private void enqueueRest(int length) {
-        long rest = prefix.remaining() + gather[1].remaining() + gather[2].remaining();
-        ByteBuffer copy = ByteBuffer.allocate((int) rest);
-        copy.put(prefix).put(gather[1]).put(gather[2]).flip();
-        queue.add(copy);
-        queuedBytes += rest;
+        queue.add(prefix);
+        queue.add(gather[1]);
+        queue.add(gather[2]);
+        queued();
         sent(length);
+    }
+
+    /** Has the I/O thread drain what was just queued; lock held. */
+    private void queued() {
+        queueUsed = System.nanoTime();
         if (!writeInterest) {
             writeInterest = true;
             method.loop().execute(this::enableWrite);
@@ -213,11 +217,11 @@ final class TcpConnection implements Connection, IoHandler {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(settings.sendTimeoutMs());
         long deadline = System.nanoTime() + waitNanos;
         boolean onLoop = method.loop().inLoop();
-        while (open && queuedBytes > 0 && queuedBytes + needed > settings.queueLimit()) {
+        while (open && !queue.isEmpty() && queue.size() + needed > settings.queueLimit()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 errors.incrementAndGet();
-                throw new LinkException("send queue to " + this + " is full (" + queuedBytes + " of "
+                throw new LinkException("send queue to " + this + " is full (" + queue.size() + " of "
                     + settings.queueLimit() + " bytes) for " + settings.sendTimeoutMs()
                     + " ms; the receiver is slow or stalled");
             }
@@ -226,7 +230,7 @@ final class TcpConnection implements Connection, IoHandler {
                 // nothing, and TCP pushes back on whoever is sending to this context: backpressure
                 // travels up a chain of relays instead of frames being dropped at the full hop.
                 writeQueued();
-                if (queuedBytes > 0 && queuedBytes + needed > settings.queueLimit()) {
+                if (!queue.isEmpty() && queue.size() + needed > settings.queueLimit()) {
                     LockSupport.parkNanos(FLUSH_PAUSE_NANOS);
                 }
                 continue;
@@ -257,12 +261,8 @@ final class TcpConnection implements Connection, IoHandler {
                 ByteBuffer beat = HEARTBEAT.duplicate();
                 channel.write(beat);
                 if (beat.hasRemaining()) {
-                    queue.add(ByteBuffer.allocate(beat.remaining()).put(beat).flip());
-                    queuedBytes += 4;
-                    if (!writeInterest) {
-                        writeInterest = true;
-                        method.loop().execute(this::enableWrite);
-                    }
+                    queue.add(beat);
+                    queued();
                 }
                 lastSend = now;
             }
@@ -293,15 +293,11 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** Writes what the socket takes of the queue; lock held. @return whether the queue is empty */
     private boolean writeQueued() throws IOException {
-        ByteBuffer head;
-        while ((head = queue.peek()) != null) {
-            channel.write(head);
-            if (head.hasRemaining()) {
-                return false;
-            }
-            queue.poll();
-            queuedBytes -= head.capacity();
+        if (queue.writeTo(channel) > 0) {
             space.signalAll();
+        }
+        if (!queue.isEmpty()) {
+            return false; // one gathering write offered all of it: the socket is full
         }
         lastSend = System.nanoTime();
         return true;
@@ -419,6 +415,7 @@ final class TcpConnection implements Connection, IoHandler {
         if (spareFrame != null && largeFrame == null && now - spareUsed > SPARE_IDLE_NANOS) {
             spareFrame = null;
         }
+        releaseIdleQueue(now);
         long silence = now - lastReceive;
         long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());
         long frameNanos = failureNanos + partialLength * NANOS_PER_MIB / (1 << 20);
@@ -443,6 +440,18 @@ final class TcpConnection implements Connection, IoHandler {
         fail(new IOException(why));
     }
 
+    private void releaseIdleQueue(long now) {
+        if (now - queueUsed > SPARE_IDLE_NANOS && lock.tryLock()) {
+            try {
+                if (queue.capacity() > 0 && now - queueUsed > SPARE_IDLE_NANOS) {
+                    queue.release();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     // ---- closing
 
     private volatile Throwable closeCause;
@@ -465,7 +474,7 @@ final class TcpConnection implements Connection, IoHandler {
             closeCause = cause;
             open = false;
             queue.clear();
-            queuedBytes = 0;
+            queue.release();
             space.signalAll();
         } finally {
             lock.unlock();
