@@ -42,6 +42,7 @@ final class TcpConnection implements Connection, IoHandler {
     private final TcpMethod method;
     private final SocketChannel channel;
     private final ContextId peer;
+    private final boolean dialledByPeer;
     private final InetSocketAddress remote;
     private final TcpSettings.Link settings;
     private final int connectionClass;
@@ -80,15 +81,21 @@ final class TcpConnection implements Connection, IoHandler {
     private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
 
+    /** @param dialledByPeer whether the peer dialled it, rather than this side */
     TcpConnection(TcpMethod method, SocketChannel channel, ContextId peer, TcpSettings.Link settings,
-                  int connectionClass, int maxFrame) throws IOException {
+                  int connectionClass, int maxFrame, boolean dialledByPeer) throws IOException {
         this.method = method;
+        this.dialledByPeer = dialledByPeer;
         this.channel = channel;
         this.peer = peer;
         this.remote = (InetSocketAddress) channel.getRemoteAddress();
         this.settings = settings;
         this.connectionClass = connectionClass;
         this.maxFrame = maxFrame;
+    }
+
+    boolean dialledByPeer() {
+        return dialledByPeer;
     }
 
     /** Hands the connection to the core and the loop; call once, before any frame is read. */

@@ -47,8 +47,10 @@ import org.osgi.service.metatype.annotations.Designate;
  *
  * <p>When two contexts dial each other at once, the connection dialled by the context with the
  * lower id wins: an acceptor with the lower id that is itself dialling, or that already has an
- * open connection of that kind, answers {@code DUPLICATE}, and the dialler waits for the other
- * connection instead. So a pair ends with one connection, decided before any frame flows.
+ * open connection of that kind it dialled itself, answers {@code DUPLICATE}, and the dialler waits
+ * for the other connection instead. So a pair ends with one connection, decided before any frame
+ * flows. A peer that dials again over a connection it dialled earlier has lost that one: it is
+ * closed here and the new one taken.
  */
 @Component(service = CommunicationMethod.class, configurationPid = "io.polylink.method.tcp",
     property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
@@ -268,7 +270,7 @@ public final class TcpMethod implements CommunicationMethod {
                     channel.socket().setSoTimeout(0);
                     channel.configureBlocking(false);
                     TcpConnection connection = new TcpConnection(this, channel, key.peer(), link,
-                        key.connectionClass(), context.maxFrameSize());
+                        key.connectionClass(), context.maxFrameSize(), false);
                     synchronized (connectLock) {
                         established.put(key, connection);
                         connectLock.notifyAll();
@@ -365,18 +367,29 @@ public final class TcpMethod implements CommunicationMethod {
             Math.min(settings.link().heartbeatIntervalMs(), Math.max(1, hello.heartbeatMs())),
             Math.max(settings.link().failureTimeoutMs(), hello.failureMs()));
         TcpConnection connection;
+        TcpConnection replaced;
         synchronized (connectLock) {
             TcpConnection existing = established.get(peerKey);
+            boolean live = existing != null && existing.isOpen();
             boolean oursWins = compare(self, hello.from()) < 0 && dialling.contains(peerKey);
-            if (oursWins || existing != null && existing.isOpen()) {
+            if (oursWins || live && !existing.dialledByPeer()) {
                 answer(channel, Handshake.Status.DUPLICATE);
                 channel.close();
                 return;
             }
+            // A peer dials only when it holds no open connection of this kind, so one it dialled
+            // before is gone at its end (its method was replaced, say) though this side has not
+            // read the close yet: DUPLICATE would leave the peer waiting out its connect timeout
+            // for a connection nobody dials.
+            replaced = live ? existing : null;
             connection = new TcpConnection(this, channel, hello.from(), link, peerKey.connectionClass(),
-                context.maxFrameSize());
+                context.maxFrameSize(), true);
             established.put(peerKey, connection);
             connectLock.notifyAll();
+        }
+        if (replaced != null) {
+            replaced.fail(new IOException("context " + hello.from() + " dialled again, so its end of this "
+                + "connection is gone"));
         }
         // Off the acceptor before the peer may send: its first frame is read by the I/O thread.
         key.cancel();

@@ -36,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,47 @@ class TcpLinkTest {
     private static InetSocketAddress listening(Context c) {
         return TcpAddress.decode(c.descriptorTable().entries().stream()
             .filter(d -> d.method().equals("tcp")).findFirst().orElseThrow().address()).get(0);
+    }
+
+    @Test
+    void aPeerWhoseMethodWasReplacedDialsAgainAtOnceThoughThisSideHasNotReadTheOldConnectionsClose()
+            throws Exception {
+        Map<String, Object> settings = Map.of("bindAddress", "127.0.0.1", "connectTimeoutMs", "10000");
+        Context a = context(settings);
+        Context b = context();
+        CountDownLatch release = new CountDownLatch(1);
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
+            int n = m.getInt();
+            seen.add(n);
+            if (n == 1) {
+                release.await(60, TimeUnit.SECONDS); // b's I/O thread, held here, reads no close
+            }
+        }).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(10), () -> "the first RSR did not arrive");
+        EmbeddedContext here = contexts.get(0);
+        here.remove(methods.get(0));
+        here.add(new TcpMethod(settings), 50); // what a bundle update of method-tcp does to a
+        ExecutorService sending = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> second = sending.submit(() -> s.send(1, a.allocateBuffer(4).putInt(2)));
+            long start = System.nanoTime();
+            try {
+                second.get(5, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                throw new AssertionError("a's new tcp method is still dialling b after 5 s: b answered DUPLICATE "
+                    + "for a connection that is gone at a's end, and a waits out its 10 s connect timeout");
+            }
+            System.out.printf("a's new tcp method reached b in %d ms%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        } finally {
+            release.countDown();
+            sending.shutdownNow();
+            assertTrue(sending.awaitTermination(30, TimeUnit.SECONDS), "the sender did not finish");
+        }
+        Await.until(() -> seen.contains(2), Duration.ofSeconds(10), () -> "the second RSR did not arrive: " + seen);
+        assertEquals(List.of(1, 2), seen, "each RSR once, in order");
     }
 
     @Test
