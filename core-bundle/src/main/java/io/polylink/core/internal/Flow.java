@@ -629,7 +629,7 @@ final class Flow {
         }
     }
 
-    /** @return a recycled copy, one that fits {@code length} if it is large, or a new one */
+    /** @return a recycled copy from the pool for {@code length}'s size class, or a new one */
     private Pending spare(int length) {
         if (length > SMALL_COPY) {
             Pending p = spareLarge.pollLast();

@@ -130,14 +130,7 @@ class TcpLinkTest {
         Context b = context();
         AtomicLong next = new AtomicLong();
         List<String> problems = new CopyOnWriteArrayList<>();
-        Endpoint sink = b.createEndpoint().register(1, (e, m) -> {
-            long seq = m.getLong();
-            byte[] body = m.getBytes();
-            if (seq != next.get() || m.getLong() != checksum(seq, body)) {
-                problems.add("at " + next.get() + " got " + seq);
-            }
-            next.set(seq + 1);
-        });
+        Endpoint sink = checkedSink(b, next, problems);
         Startpoint s = in(a, sink.startpoint());
         MessageBuffer message = a.allocateBuffer(2048);
         for (long i = 0; i < 100_000; i++) {
@@ -156,14 +149,7 @@ class TcpLinkTest {
         Context b = context();
         AtomicLong next = new AtomicLong();
         List<String> problems = new CopyOnWriteArrayList<>();
-        Endpoint sink = b.createEndpoint().register(1, (e, m) -> {
-            long seq = m.getLong();
-            byte[] body = m.getBytes();
-            if (seq != next.get() || m.getLong() != checksum(seq, body)) {
-                problems.add("at " + next.get() + " got " + seq + " of " + body.length + " bytes");
-            }
-            next.set(seq + 1);
-        });
+        Endpoint sink = checkedSink(b, next, problems);
         Startpoint s = in(a, sink.startpoint());
         // Small frames share reads; frames over the 64 KiB read buffer are reassembled, across reads.
         int[] sizes = {10, 70_000, 3, 200_000, 65_536, 600_000, 1_500, 131_000, 64_000};
@@ -177,6 +163,18 @@ class TcpLinkTest {
         }
         Await.until(() -> next.get() == count, Duration.ofSeconds(60), () -> next.get() + " of " + count + " arrived");
         assertEquals(List.of(), problems);
+    }
+
+    /** Takes a numbered, checksummed stream into {@code next}, noting each RSR out of order or damaged. */
+    private static Endpoint checkedSink(Context in, AtomicLong next, List<String> problems) {
+        return in.createEndpoint().register(1, (e, m) -> {
+            long seq = m.getLong();
+            byte[] body = m.getBytes();
+            if (seq != next.get() || m.getLong() != checksum(seq, body)) {
+                problems.add("at " + next.get() + " got " + seq + " of " + body.length + " bytes");
+            }
+            next.set(seq + 1);
+        });
     }
 
     private static long checksum(long seq, byte[] body) {
