@@ -37,6 +37,21 @@ public interface Connection extends AutoCloseable {
      */
     void send(ByteBuffer header, ByteBuffer payload);
 
+    /**
+     * Sends one frame as {@link #send} does, but only if that needs no waiting. The core calls it
+     * from receiving threads, for acknowledgements: such a thread must never wait on the peer,
+     * whose own receiving thread may be waiting on it. If the frame would have to wait (for room,
+     * or for another sender), nothing is consumed and the core sends it from a thread of its own
+     * instead, which costs a thread hand-off. The default always declines.
+     *
+     * @return whether the frame was sent (or queued, as {@link #send} does, without waiting)
+     * @throws LinkException if the connection is closed or failed
+     * @since 0.3
+     */
+    default boolean trySend(ByteBuffer header, ByteBuffer payload) {
+        return false;
+    }
+
     /** @return whether frames can still be sent */
     boolean isOpen();
 

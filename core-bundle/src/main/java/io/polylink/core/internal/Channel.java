@@ -332,6 +332,44 @@ final class Channel implements FrameReceiver {
         }
     }
 
+    /**
+     * On a receiving thread: sends what is queued if the connection takes it without waiting, and
+     * leaves the rest to the control thread. An acknowledgement of a one-way stream then costs no
+     * thread wake-up, which on a host with few cores takes one from a busy poller.
+     */
+    private void flushFromReceiver() {
+        if (queued.isEmpty()) {
+            return;
+        }
+        if (sendLock.tryLock()) {
+            try {
+                Queued next;
+                while ((next = queued.peek()) != null && tryWriteControl(next)) {
+                    queued.poll();
+                }
+            } catch (RuntimeException e) {
+                queued.clear(); // the connection failed; its senders learn it from their own sends
+            } finally {
+                sendLock.unlock();
+            }
+        }
+        flushLater();
+    }
+
+    /** Caller holds the lock. @return whether the connection took the frame without waiting */
+    private boolean tryWriteControl(Queued frame) {
+        ByteBuffer payload = frame.payload();
+        int length = payload.remaining();
+        FrameHeader.writeAuthenticated(header, FrameHeader.FLAG_CONTROL, StackBinding.PLAIN.id(), frame.kind().code(),
+            0, 0);
+        FrameHeader.writeLength(header, length);
+        if (!connection.trySend(header, payload)) {
+            return false;
+        }
+        counters.sent(length);
+        return true;
+    }
+
     private void flushQueuedIfFree() {
         flushScheduled.set(false);
         // A holder of the lock flushes the queue again after releasing it (unlockAndFlush).
@@ -427,15 +465,21 @@ final class Channel implements FrameReceiver {
         if (flow == null) {
             throw new MalformedMessageException("sequenced RSR on stack " + stackId + ", which names no flow");
         }
-        int delivered;
+        boolean ack = (flags & FrameHeader.FLAG_ACK_REQUEST) != 0;
         synchronized (flow) {
-            if (flow.admit(sequence)) {
+            boolean fresh = flow.admit(sequence);
+            if (ack) {
+                // Queued before an inline handler runs, so a reply it sends on this channel
+                // carries the acknowledgement out ahead of it, with no control-thread wake-up.
+                queued.add(new Queued(Control.ACK,
+                    ByteBuffer.allocate(12).putLong(flow.key().flow()).putInt(flow.delivered()).flip()));
+            }
+            if (fresh) {
                 deliver(endpoint, handler, body);
             }
-            delivered = flow.delivered();
         }
-        if ((flags & FrameHeader.FLAG_ACK_REQUEST) != 0) {
-            enqueue(Control.ACK, ByteBuffer.allocate(12).putLong(flow.key().flow()).putInt(delivered).flip());
+        if (ack) {
+            flushFromReceiver();
         }
     }
 

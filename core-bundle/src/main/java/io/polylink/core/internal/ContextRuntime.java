@@ -450,6 +450,15 @@ final class ContextRuntime implements Context, InboundSink {
         }
     }
 
+    /** Runs a short task on the retry thread after {@code delayMs}; nothing once the context closes. */
+    void later(Runnable task, long delayMs) {
+        try {
+            retries.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the context is closing: what the task would tidy goes with it
+        }
+    }
+
     /** An acknowledgement from {@code peer}; one for a flow to another peer is ignored. */
     void acknowledged(ContextId peer, long flowId, int sequence) {
         Flow flow = flowsById.get(flowId);
@@ -460,6 +469,11 @@ final class ContextRuntime implements Context, InboundSink {
 
     InboundFlow inboundFlow(InboundFlow.Key key, int first) {
         return inbound.get(key, first);
+    }
+
+    /** @return the flows to peers, for tests */
+    java.util.Collection<Flow> flows() {
+        return flows.values();
     }
 
     /** @return one line per flow, for the shell */

@@ -69,9 +69,14 @@ final class Flow {
     /**
      * Large copies kept for reuse, in bytes: a stream of large RSRs reuses the copies the peer
      * acknowledged instead of allocating (and having the JVM zero) one per send, which cost more
-     * than the copy itself at 1 MiB.
+     * than the copy itself at 1 MiB. While RSRs flow the pool may hold a burst's worth: where the
+     * peer's acknowledgements lag (its thread without a core of its own for a few milliseconds),
+     * a 64 KiB stream over shm kept 5 to 8 MiB unacknowledged, and with 4 MiB of spares allocated
+     * nearly every copy. A second after the last send it shrinks to {@link #IDLE_SPARE_LARGE_BYTES}.
      */
-    private static final long MAX_SPARE_LARGE_BYTES = 4L << 20;
+    private static final long MAX_SPARE_LARGE_BYTES = 16L << 20;
+    private static final long IDLE_SPARE_LARGE_BYTES = 4L << 20;
+    private static final long SHRINK_AFTER_MS = 1000;
     private static final VarHandle ACKED;
 
     static {
@@ -106,6 +111,9 @@ final class Flow {
     /** Acknowledged copies above {@link #SMALL_COPY}, most recently used last. */
     private final ArrayDeque<Pending> spareLarge = new ArrayDeque<>();
     private long spareLargeBytes;
+    /** A shrink of {@link #spareLarge} is scheduled; guarded by {@link #lock}. */
+    private boolean shrinkDue;
+    private long lastLargeSend;
     private long pendingBytes;
     private int next = 1;
     private int lastRequest;
@@ -231,6 +239,9 @@ final class Flow {
                 return true;
             }
             Pending p = record(endpoint, handler, message);
+            if (p.length > SMALL_COPY) {
+                lastLargeSend = System.nanoTime();
+            }
             try {
                 transmit(p, false);
             } catch (RuntimeException failed) {
@@ -661,6 +672,49 @@ final class Flow {
         } else if (spareLargeBytes + p.bytes.length <= MAX_SPARE_LARGE_BYTES) {
             spareLarge.addLast(p);
             spareLargeBytes += p.bytes.length;
+            if (spareLargeBytes > IDLE_SPARE_LARGE_BYTES && !shrinkDue) {
+                shrinkDue = true;
+                runtime.later(this::shrinkSpares, SHRINK_AFTER_MS);
+            }
+        }
+    }
+
+    /** On the retry thread: lets go of large spares beyond the idle pool once sends stopped. */
+    private void shrinkSpares() {
+        lock.lock();
+        try {
+            long idleMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastLargeSend);
+            if (idleMs < SHRINK_AFTER_MS && !retired) {
+                runtime.later(this::shrinkSpares, SHRINK_AFTER_MS - idleMs);
+                return;
+            }
+            shrinkDue = false;
+            while (spareLargeBytes > IDLE_SPARE_LARGE_BYTES) {
+                spareLargeBytes -= spareLarge.pollFirst().bytes.length;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return RSRs sent and not yet acknowledged, for tests */
+    int unacknowledged() {
+        lock.lock();
+        try {
+            trim();
+            return pending.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return bytes held in large spare copies, for tests */
+    long spareLargeBytes() {
+        lock.lock();
+        try {
+            return spareLargeBytes;
+        } finally {
+            lock.unlock();
         }
     }
 

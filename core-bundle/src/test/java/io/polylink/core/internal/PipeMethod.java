@@ -43,6 +43,10 @@ final class PipeMethod implements CommunicationMethod {
     private final Map<ContextId, End> connections = new ConcurrentHashMap<>();
     private volatile String refusal;
     private volatile String connectFailure;
+    /** The thread that sent each acknowledgement, in order. */
+    final List<String> ackThreads = new CopyOnWriteArrayList<>();
+    /** Whether {@link Connection#trySend} declines, as a method without it does. */
+    volatile boolean declineTrySend;
     /** The thread of each connect that had to open a pipe, in order. */
     final List<String> connectingThreads = new CopyOnWriteArrayList<>();
     private volatile MethodContext context;
@@ -177,15 +181,50 @@ final class PipeMethod implements CommunicationMethod {
         }
 
         @Override
-        public void send(ByteBuffer header, ByteBuffer payload) {
+        public boolean trySend(ByteBuffer header, ByteBuffer payload) {
+            if (owner.declineTrySend) {
+                return false;
+            }
+            End to = checkOpen();
+            int headerAt = header.position();
+            int payloadAt = payload.position();
+            ByteBuffer frame = frame(header, payload);
+            if (!to.inbox.offer(frame)) {
+                header.position(headerAt);
+                payload.position(payloadAt);
+                return false;
+            }
+            sent(frame);
+            return true;
+        }
+
+        private void sent(ByteBuffer frame) {
+            counters.sent(frame.remaining());
+            if ((FrameHeader.flags(frame) & FrameHeader.FLAG_CONTROL) != 0
+                    && FrameHeader.handler(frame) == FrameHeader.Control.ACK.code()) {
+                owner.ackThreads.add(Thread.currentThread().getName());
+            }
+        }
+
+        private End checkOpen() {
             End to = other;
             if (!open || !to.open) {
                 close(); // as a real method does with a connection whose other end went
                 throw new LinkException("pipe to " + peer + " is closed");
             }
+            return to;
+        }
+
+        private ByteBuffer frame(ByteBuffer header, ByteBuffer payload) {
             ByteBuffer frame = ByteBuffer.allocate(header.remaining() + payload.remaining());
-            frame.put(header).put(payload).flip();
-            counters.sent(frame.remaining());
+            return frame.put(header).put(payload).flip();
+        }
+
+        @Override
+        public void send(ByteBuffer header, ByteBuffer payload) {
+            End to = checkOpen();
+            ByteBuffer frame = frame(header, payload);
+            sent(frame);
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                 while (!to.inbox.offer(frame, 10, TimeUnit.MILLISECONDS)) {

@@ -169,24 +169,58 @@ final class ShmConnection implements Connection {
             }
             int maxBody = out.maxBody();
             if (length <= maxBody) {
-                int at = claim(TYPE_DATA, FLAG_BEGIN | FLAG_END, length, sendTimeoutNanos);
-                int body = at + RECORD_HEADER;
-                int fromHeader = header.remaining();
-                out.put(body, header, fromHeader);
-                out.put(body + fromHeader, payload, payload.remaining());
-                out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, length);
+                writeWhole(claim(TYPE_DATA, FLAG_BEGIN | FLAG_END, length, sendTimeoutNanos), header, payload, length);
             } else {
                 sendSplit(header, payload, length, maxBody);
+                framesSent.lazySet(framesSent.get() + 1);
+                bytesSent.lazySet(bytesSent.get() + length);
             }
-            framesSent.lazySet(framesSent.get() + 1);
-            bytesSent.lazySet(bytesSent.get() + length);
         } catch (SegmentException e) {
-            errors.incrementAndGet();
-            fail(e);
-            throw new LinkException(this + " failed: " + e.getMessage(), e);
+            throw failed(e);
         } finally {
             lock.unlock();
         }
+    }
+
+    @Override
+    public boolean trySend(ByteBuffer header, ByteBuffer payload) {
+        int length = header.remaining() + payload.remaining();
+        if (length > out.maxBody() || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            checkOpen();
+            if (answerDue) {
+                return false;
+            }
+            int at = out.claim(TYPE_DATA, FLAG_BEGIN | FLAG_END, length);
+            if (at == Outbox.FULL) {
+                return false;
+            }
+            writeWhole(at, header, payload, length);
+            return true;
+        } catch (SegmentException e) {
+            throw failed(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LinkException failed(SegmentException e) {
+        errors.incrementAndGet();
+        fail(e);
+        return new LinkException(this + " failed: " + e.getMessage(), e);
+    }
+
+    /** Fills and commits a claimed record with a whole frame. Lock held. */
+    private void writeWhole(int at, ByteBuffer header, ByteBuffer payload, int length) {
+        int body = at + RECORD_HEADER;
+        int fromHeader = header.remaining();
+        out.put(body, header, fromHeader);
+        out.put(body + fromHeader, payload, payload.remaining());
+        out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, length);
+        framesSent.lazySet(framesSent.get() + 1);
+        bytesSent.lazySet(bytesSent.get() + length);
     }
 
     /** A frame larger than a record: {@code BEGIN(total:i32, bytes)}, middles, {@code END}. Lock held. */

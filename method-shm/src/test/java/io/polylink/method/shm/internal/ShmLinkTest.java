@@ -18,6 +18,7 @@ import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.spi.Connection;
 import io.polylink.method.tcp.internal.TcpMethod;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -255,6 +256,12 @@ class ShmLinkTest {
             assertTrue(full.getMessage().contains("is full (") && full.getMessage().contains("for 200 ms; the receiver "
                 + "is slow or stalled"), full.getMessage());
             assertTrue(accepted < 20, accepted + " RSRs fit in a 64 KiB ring");
+            Connection connection = methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+            ByteBuffer header = ByteBuffer.allocate(16);
+            ByteBuffer payload = ByteBuffer.allocate(4096);
+            assertFalse(connection.trySend(header, payload), "a send that would wait is declined");
+            assertEquals(16, header.remaining(), "a declined frame's header is not consumed");
+            assertEquals(4096, payload.remaining(), "a declined frame's payload is not consumed");
             assertEquals(1, methods.get(0).connectionCount(), "backpressure does not break the link");
         } finally {
             release.countDown();

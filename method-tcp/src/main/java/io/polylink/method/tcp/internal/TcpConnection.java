@@ -165,35 +165,70 @@ final class TcpConnection implements Connection, IoHandler {
 
     @Override
     public void send(ByteBuffer header, ByteBuffer payload) {
-        int length = header.remaining() + payload.remaining();
-        if (length > maxFrame) {
-            throw new LinkException("frame of " + length + " bytes to " + this + " exceeds the maximum of " + maxFrame);
-        }
+        int length = frameLength(header, payload);
         lock.lock();
         try {
             checkOpen();
-            prefix.clear().putInt(0, length);
-            gather[0] = prefix;
-            gather[1] = header;
-            gather[2] = payload;
-            if (queue.isEmpty()) {
-                channel.write(gather);
-                if (!payload.hasRemaining()) {
-                    sent(length);
-                    return;
-                }
-                enqueueRest(length);
-            } else {
+            if (!queue.isEmpty()) {
                 awaitSpace(4L + length);
-                enqueueRest(length);
             }
+            writeOrQueue(header, payload, length);
         } catch (IOException e) {
-            fail(e);
-            throw new LinkException(this + " failed: " + e.getMessage(), e);
+            throw failed(e);
         } finally {
             gather[1] = gather[2] = null;
             lock.unlock();
         }
+    }
+
+    @Override
+    public boolean trySend(ByteBuffer header, ByteBuffer payload) {
+        int length = frameLength(header, payload);
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            checkOpen();
+            if (!queue.isEmpty() && queue.size() + 4L + length > settings.queueLimit()) {
+                return false;
+            }
+            writeOrQueue(header, payload, length);
+            return true;
+        } catch (IOException e) {
+            throw failed(e);
+        } finally {
+            gather[1] = gather[2] = null;
+            lock.unlock();
+        }
+    }
+
+    private int frameLength(ByteBuffer header, ByteBuffer payload) {
+        int length = header.remaining() + payload.remaining();
+        if (length > maxFrame) {
+            throw new LinkException("frame of " + length + " bytes to " + this + " exceeds the maximum of " + maxFrame);
+        }
+        return length;
+    }
+
+    private LinkException failed(IOException e) {
+        fail(e);
+        return new LinkException(this + " failed: " + e.getMessage(), e);
+    }
+
+    /** Writes what the socket takes now, behind anything queued, and queues the rest; lock held. */
+    private void writeOrQueue(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
+        prefix.clear().putInt(0, length);
+        gather[0] = prefix;
+        gather[1] = header;
+        gather[2] = payload;
+        if (queue.isEmpty()) {
+            channel.write(gather);
+            if (!payload.hasRemaining()) {
+                sent(length);
+                return;
+            }
+        }
+        enqueueRest(length);
     }
 
     /** Queues what is left of {@link #gather}; lock held. */

@@ -413,6 +413,13 @@ class TcpLinkTest {
                 full.getMessage());
             TcpConnection connection = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
             assertTrue(connection.queuedBytes() <= 65536 + 8192 + 16, connection.queuedBytes() + " bytes queued");
+            long queued = connection.queuedBytes();
+            ByteBuffer header = ByteBuffer.allocate(16);
+            ByteBuffer payload = ByteBuffer.allocate(8192);
+            assertFalse(connection.trySend(header, payload), "a send that would wait is declined");
+            assertEquals(16, header.remaining(), "a declined frame's header is not consumed");
+            assertEquals(8192, payload.remaining(), "a declined frame's payload is not consumed");
+            assertEquals(queued, connection.queuedBytes(), "a declined frame is not queued");
             assertTrue(connection.isOpen(), "backpressure does not break the link");
         } finally {
             release.countDown();

@@ -1,0 +1,137 @@
+package io.polylink.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.Delivery;
+import io.polylink.Endpoint;
+import io.polylink.MessageBuffer;
+import io.polylink.Startpoint;
+import io.polylink.testkit.Await;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Who sends a flow's acknowledgements, and what a stream of large RSRs keeps for reuse. */
+class AcknowledgementTest {
+
+    /** A multiple of the flow's acknowledgement interval: the last RSR asks for one too. */
+    private static final int STREAM = 64 * 100;
+    private static final String RECEIVING_THREAD = "polylink-test-pipe-";
+
+    private final PipeMethod.Network network = new PipeMethod.Network();
+    private final EmbeddedContext a = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
+    private final PipeMethod pipeB = new PipeMethod(network, "pipe");
+    private final EmbeddedContext b = EmbeddedContext.open().add(pipeB, 10);
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+        Await.noThreads("polylink-");
+    }
+
+    @Test
+    void theReceivingThreadSendsAcknowledgementsItselfWhenTheConnectionTakesThemAtOnce() {
+        streamAndAwaitAcknowledged();
+
+        assertFalse(pipeB.ackThreads.isEmpty(), "no acknowledgement sent");
+        assertTrue(pipeB.ackThreads.stream().allMatch(t -> t.startsWith(RECEIVING_THREAD)),
+            "acknowledgements sent by " + pipeB.ackThreads.stream().distinct().toList());
+    }
+
+    @Test
+    void acknowledgementsTheConnectionWillNotTakeAtOnceGoFromTheControlThread() {
+        pipeB.declineTrySend = true;
+
+        streamAndAwaitAcknowledged();
+
+        assertFalse(pipeB.ackThreads.isEmpty(), "no acknowledgement sent");
+        assertTrue(pipeB.ackThreads.stream().allMatch(t -> t.startsWith("polylink-control-")),
+            "acknowledgements sent by " + pipeB.ackThreads.stream().distinct().toList());
+    }
+
+    @Test
+    void anInlineHandlersReplyCarriesTheAcknowledgementOutAheadOfIt() {
+        pipeB.declineTrySend = true; // so only a reply can take it out on the receiving thread
+        AtomicInteger replies = new AtomicInteger();
+        Endpoint back = a.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> replies.incrementAndGet());
+        Endpoint echo = b.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> {
+            m.getStartpoint().send(1, b.context().allocateBuffer(0));
+        });
+        Startpoint toB = a.context().startpoint(echo.startpoint().toText());
+        MessageBuffer ping = a.context().allocateBuffer(64).putStartpoint(back.startpoint());
+
+        for (int i = 1; i <= 640; i++) {
+            toB.send(1, ping);
+            int sent = i;
+            Await.until(() -> replies.get() == sent, Duration.ofSeconds(5), () -> "reply " + sent + " never came");
+        }
+
+        assertEquals(10, pipeB.ackThreads.size(), "one acknowledgement per 64 RSRs: " + pipeB.ackThreads);
+        assertTrue(pipeB.ackThreads.stream().allMatch(t -> t.startsWith(RECEIVING_THREAD)),
+            "acknowledgements sent by " + pipeB.ackThreads.stream().distinct().toList());
+        assertEquals(0, onlyFlow(a).unacknowledged());
+    }
+
+    @Test
+    void aBurstOfLargeRsrsKeepsItsCopiesForReuseAndLetsMostGoOnceIdle() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger arrived = new AtomicInteger();
+        Endpoint sink = b.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> {
+            await(release);
+            arrived.incrementAndGet();
+        });
+        Startpoint toB = a.context().startpoint(sink.startpoint().toText());
+        MessageBuffer large = a.context().allocateBuffer(64 * 1024).putRaw(new byte[64 * 1024], 0, 64 * 1024);
+
+        // The receiver holds the first, so 200 copies (12.5 MiB) wait to be acknowledged at once.
+        for (int i = 0; i < 200; i++) {
+            toB.send(1, large);
+        }
+        release.countDown();
+        Await.until(() -> arrived.get() == 200, Duration.ofSeconds(10), () -> arrived.get() + " of 200 arrived");
+        Flow flow = onlyFlow(a);
+        // All but the last few, sent after the last acknowledgement request (one per 256 KiB).
+        Await.until(() -> flow.unacknowledged() < 4, Duration.ofSeconds(10),
+            () -> flow.unacknowledged() + " still unacknowledged");
+        long kept = flow.spareLargeBytes();
+        assertTrue(kept > 4 << 20, "kept " + kept + " bytes of acknowledged copies for reuse");
+
+        Await.until(() -> flow.spareLargeBytes() <= 4 << 20, Duration.ofSeconds(10),
+            () -> flow.spareLargeBytes() + " bytes of spare copies still kept after sends stopped");
+    }
+
+    private void streamAndAwaitAcknowledged() {
+        AtomicInteger arrived = new AtomicInteger();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> arrived.incrementAndGet());
+        Startpoint toB = a.context().startpoint(sink.startpoint().toText());
+        MessageBuffer message = a.context().allocateBuffer(8);
+        for (long i = 0; i < STREAM; i++) {
+            toB.send(1, message.clear().putLong(i));
+        }
+        Await.until(() -> arrived.get() == STREAM, Duration.ofSeconds(20), () -> arrived.get() + " of " + STREAM);
+        Flow flow = onlyFlow(a);
+        Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
+            () -> flow.unacknowledged() + " RSRs still unacknowledged");
+    }
+
+    private static Flow onlyFlow(EmbeddedContext context) {
+        List<Flow> flows = List.copyOf(((ContextRuntime) context.context()).flows());
+        assertEquals(1, flows.size(), "flows: " + flows);
+        return flows.get(0);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(10, TimeUnit.SECONDS), "never released");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
