@@ -44,7 +44,7 @@ final class Channel implements FrameReceiver {
 
     private final ContextRuntime runtime;
     private final Connection connection;
-    private final Counters counters = new Counters();
+    private final ChannelCounters counters = new ChannelCounters();
     private final Map<String, TransformSession> sessions = new ConcurrentHashMap<>();
 
     private final ReentrantLock sendLock = new ReentrantLock();
