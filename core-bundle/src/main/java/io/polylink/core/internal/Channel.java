@@ -192,18 +192,16 @@ final class Channel implements FrameReceiver {
      */
     void send(StackBinding stack, int endpoint, int handler, int flags, int sequence, ByteBuffer payload,
               EncodedTable[] tables, int tableCount) {
-        // A loopback delivers on the sender's thread, and its flows keep no copy to send again.
-        boolean receiving = !deliversOnSend() && ReceivingThread.now();
-        if (receiving && !sendLock.tryLock()) {
-            // The holder may be waiting for a handshake this thread has yet to read.
-            defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
-            return;
-        }
-        if (!receiving) {
+        if (!sendLock.tryLock()) {
+            if (receiving()) {
+                // The holder may be waiting for a handshake this thread has yet to read.
+                defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
+                return;
+            }
             sendLock.lock();
         }
         try {
-            if (anyDeferred || receiving && !stack.ready()) {
+            if (anyDeferred || !stack.ready() && receiving()) {
                 defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
                 return;
             }
@@ -211,6 +209,11 @@ final class Channel implements FrameReceiver {
         } finally {
             unlockAndFlush();
         }
+    }
+
+    /** A loopback delivers on the sender's thread, and its flows keep no copy to send again. */
+    private boolean receiving() {
+        return !deliversOnSend() && ReceivingThread.now();
     }
 
     private void write(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,

@@ -126,6 +126,12 @@ final class Flow {
     private int generation;
     private volatile Explanation explanation;
     private int chosenIndex;
+    /**
+     * Whether an entry before the chosen one might become usable. Tables start with {@code local},
+     * which a flow to another context can never use: without this every send of every flow would
+     * read the clock to see whether a probe is due.
+     */
+    private boolean betterPossible;
     private java.util.BitSet connectFailed = new java.util.BitSet();
     private long probeAt;
     /** When to connect again, in the background, to a better entry that failed to connect. */
@@ -465,7 +471,7 @@ final class Flow {
      * a connect timeout each time.
      */
     private boolean probeDue() {
-        if (chosenIndex <= 0 || System.nanoTime() - probeAt < 0) {
+        if (!betterPossible || System.nanoTime() - probeAt < 0) {
             return false;
         }
         probeAt = System.nanoTime() + PROBE_NANOS;
@@ -483,6 +489,15 @@ final class Flow {
             reconnectAt = now + reconnectBackoff;
             reconnectBackoff = Math.min(2 * reconnectBackoff, MAX_RECONNECT_NANOS);
             runtime.reconnectLater(this, table.table().get(better), better);
+        }
+        return false;
+    }
+
+    private boolean betterPossible(int chosen) {
+        for (int i = 0; i < chosen; i++) {
+            if (!table.table().get(i).method().equals(LocalMethod.NAME)) {
+                return true;
+            }
         }
         return false;
     }
@@ -523,6 +538,7 @@ final class Flow {
             generation = now;
             explanation = s.explanation();
             chosenIndex = s.chosenIndex();
+            betterPossible = betterPossible(chosenIndex);
             connectFailed = s.connectFailed();
             probeAt = System.nanoTime() + PROBE_NANOS;
             reconnected = -1;
