@@ -455,7 +455,7 @@ final class ContextRuntime implements Context, InboundSink {
         try {
             retries.schedule(task, delayMs, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException closing) {
-            // the context is closing: what the task would tidy goes with it
+            // the context is closing: the flows the task would move or tidy go with it
         }
     }
 
@@ -499,11 +499,7 @@ final class ContextRuntime implements Context, InboundSink {
     void flowStranded(Flow flow, int waiting, long abandonInMs, RuntimeException why) {
         log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a way to the peer, "
             + "tried each second, dropped in " + abandonInMs + " ms: " + why.getMessage(), null);
-        try {
-            retries.schedule(flow::retry, 1, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            // the context is closing: the flow goes with it
-        }
+        later(flow::retry, 1000);
     }
 
     /** A stranded flow gave up: its RSRs are gone, and so is it. */

@@ -172,8 +172,7 @@ final class ShmConnection implements Connection {
                 writeWhole(claim(TYPE_DATA, FLAG_BEGIN | FLAG_END, length, sendTimeoutNanos), header, payload, length);
             } else {
                 sendSplit(header, payload, length, maxBody);
-                framesSent.lazySet(framesSent.get() + 1);
-                bytesSent.lazySet(bytesSent.get() + length);
+                sent(length);
             }
         } catch (SegmentException e) {
             throw failed(e);
@@ -219,6 +218,11 @@ final class ShmConnection implements Connection {
         out.put(body, header, fromHeader);
         out.put(body + fromHeader, payload, payload.remaining());
         out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, length);
+        sent(length);
+    }
+
+    /** Counts a frame sent. Lock held: one writer at a time, so an ordered store does. */
+    private void sent(int length) {
         framesSent.lazySet(framesSent.get() + 1);
         bytesSent.lazySet(bytesSent.get() + length);
     }
