@@ -102,7 +102,7 @@ public final class MultiCommand {
         }
         List<Integer> sizes = rest.contains("--sizes") ? parsed.sizes() : SIZES;
         PingPongOptions options = new PingPongOptions(Peers.MULTI, sizes, parsed.count(), parsed.warmup(), parsed.idle(),
-            parsed.await(), parsed.driver(), parsed.csv(), parsed.timeoutSeconds(), parsed.jvmOptions());
+            parsed.await(), parsed.driver(), parsed.csv(), parsed.timeoutSeconds(), 1, parsed.jvmOptions());
         int cpus = Runtime.getRuntime().availableProcessors();
         String wait = options.waitOn(cpus);
         String loadBefore = LoadAverage.now();

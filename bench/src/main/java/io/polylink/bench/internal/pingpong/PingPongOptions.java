@@ -19,10 +19,11 @@ import java.util.List;
  *     {@link #HANDLER}, the reply handler on the thread that received the reply
  * @param csv print CSV instead of the table
  * @param timeoutSeconds bound on one implementation's whole run (both processes)
+ * @param repeat runs of the whole implementation list, one after the other
  * @param jvmOptions extra options for every child JVM, e.g. to profile it
  */
 record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int warmup, String idle, String await, String driver, boolean csv,
-                       int timeoutSeconds, List<String> jvmOptions) {
+                       int timeoutSeconds, int repeat, List<String> jvmOptions) {
 
     static final List<String> IMPLS = Peers.PINGPONG;
     static final List<Integer> SIZES = List.of(16, 256, 1024, 16 << 10, 64 << 10, 1 << 20);
@@ -43,9 +44,10 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
     /** Bytes streamed one way per size for MB/s, within [count, 20 x count] messages. */
     static final long STREAM_BYTES = 1L << 30;
     static final int STREAM_FACTOR = 20;
+    static final int MAX_REPEAT = 100;
 
     static final PingPongOptions DEFAULTS = new PingPongOptions(IMPLS, SIZES, 20_000, 10_000, "spin", AUTO, APP, false, 600,
-        List.of());
+        1, List.of());
 
     PingPongOptions {
         impls = List.copyOf(impls);
@@ -115,6 +117,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
         String driver = o.driver();
         boolean csv = false;
         int timeout = o.timeoutSeconds();
+        int repeat = o.repeat();
         List<String> jvm = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -125,6 +128,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
                 case "--count" -> count = positive(value(args, ++i, arg), arg, 1);
                 case "--warmup" -> warmup = positive(value(args, ++i, arg), arg, 0);
                 case "--timeout" -> timeout = positive(value(args, ++i, arg), arg, 1);
+                case "--repeat" -> repeat = atMost(positive(value(args, ++i, arg), arg, 1), arg, MAX_REPEAT);
                 case "--jvm-opt" -> jvm.add(value(args, ++i, arg));
                 case "--idle" -> idle = oneOf(value(args, ++i, arg), arg, IDLE);
                 case "--wait" -> await = oneOf(value(args, ++i, arg), arg, WAIT);
@@ -132,7 +136,14 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
         }
-        return new PingPongOptions(impls, sizes, count, warmup, idle, await, driver, csv, timeout, jvm);
+        return new PingPongOptions(impls, sizes, count, warmup, idle, await, driver, csv, timeout, repeat, jvm);
+    }
+
+    private static int atMost(int n, String name, int max) {
+        if (n > max) {
+            throw new IllegalArgumentException(name + " " + n + " is above " + max);
+        }
+        return n;
     }
 
     private static String value(String[] args, int i, String name) {

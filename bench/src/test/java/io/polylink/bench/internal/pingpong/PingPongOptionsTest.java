@@ -20,13 +20,14 @@ class PingPongOptionsTest {
         assertEquals("auto", o.await());
         assertEquals("app", o.driver());
         assertFalse(o.csv());
+        assertEquals(1, o.repeat());
     }
 
     @Test
     void listsAndSuffixedSizesAreRead() {
         PingPongOptions o = PingPongOptions.parse(new String[] {"--impl", "polylink:tcp, raw-nio", "--sizes",
             "16,1k,64K,1m", "--count", "1_000", "--warmup", "0", "--idle", "block", "--wait", "park", "--driver", "handler", "--csv",
-            "--jvm-opt", "-Xmx1g"});
+            "--jvm-opt", "-Xmx1g", "--repeat", "5"});
         assertEquals(List.of("polylink:tcp", "raw-nio"), o.impls());
         assertEquals(List.of(16, 1024, 65536, 1 << 20), o.sizes());
         assertEquals(1000, o.count());
@@ -36,6 +37,7 @@ class PingPongOptionsTest {
         assertTrue(o.handlerDriven());
         assertTrue(o.csv());
         assertEquals(List.of("-Xmx1g"), o.jvmOptions());
+        assertEquals(5, o.repeat());
     }
 
     @Test
@@ -53,6 +55,8 @@ class PingPongOptionsTest {
         assertMessage("--idle busy is not one of", "--idle", "busy");
         assertMessage("--wait yield is not one of", "--wait", "yield");
         assertMessage("--driver server is not one of", "--driver", "server");
+        assertMessage("--repeat 0 is below 1", "--repeat", "0");
+        assertMessage("--repeat 101 is above 100", "--repeat", "101");
     }
 
     private static void assertMessage(String start, String... args) {

@@ -31,7 +31,7 @@ class SizeResultTest {
     void csvIsTheHeaderAndOneRowPerResultInMicroseconds() {
         SizeResult raw = new SizeResult("raw-nio", 16, 500, 9_999, 20_005, 30_000, 1000, 1_000_000);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ResultTable.csv(List.of(raw, RESULT), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        ResultTable.csv(List.of(List.of(raw, RESULT)), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertEquals("""
             impl,size,count,rtt_p50_us,rtt_p99_us,mb_per_s
             raw-nio,16,500,10.00,20.01,16.0
