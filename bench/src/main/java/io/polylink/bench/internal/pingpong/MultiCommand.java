@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The {@code multi} command: Nexus' ppmulti experiment. What does a second method cost the first?
@@ -107,18 +108,21 @@ public final class MultiCommand {
         String wait = options.waitOn(cpus);
         String loadBefore = LoadAverage.now();
         System.err.println("multi: load average before: " + loadBefore);
-        List<SizeResult> all = new ArrayList<>();
+        List<List<SizeResult>> runs = new ArrayList<>();
         boolean failed = false;
         for (int r = 0; r < repeat; r++) {
+            List<SizeResult> run = new ArrayList<>();
             for (String impl : Peers.MULTI) {
                 try {
-                    all.addAll(PingPongCommand.measure(impl, options, wait));
+                    run.addAll(PingPongCommand.measure(impl, options, wait));
                 } catch (Exception e) {
                     failed = true;
                     System.err.println("multi: " + caseName(impl) + " failed: " + e.getMessage());
                 }
             }
+            runs.add(run);
         }
+        List<SizeResult> all = runs.stream().flatMap(List::stream).toList();
         String loadAfter = LoadAverage.now();
         System.err.println("multi: load average after: " + loadAfter);
         List<SizeResult> chosen = medians(all, sizes);
@@ -139,7 +143,7 @@ public final class MultiCommand {
                 + "each case run %d time(s), the run with the median p50 shown%n", PolylinkNode.shmIdle(options.idle()),
                 PolylinkNode.TCP_DEFAULT_IDLE, PingPongCommand.driver(options, wait, cpus), repeat);
             out.println();
-            table(chosen, all, sizes, out);
+            table(chosen, runs, sizes, out);
         }
         return failed ? 1 : 0;
     }
@@ -159,7 +163,8 @@ public final class MultiCommand {
         return chosen;
     }
 
-    private static void table(List<SizeResult> chosen, List<SizeResult> all, List<Integer> sizes, PrintStream out) {
+    private static void table(List<SizeResult> chosen, List<List<SizeResult>> runs, List<Integer> sizes, PrintStream out) {
+        List<SizeResult> all = runs.stream().flatMap(List::stream).toList();
         out.printf(Locale.ROOT, "%-7s %-9s %6s %9s %9s %8s %8s   %s%n", "size", "case", "count", "p50 us", "p99 us",
             "p50", "p99", "p50 of every run, us");
         out.printf(Locale.ROOT, "%-7s %-9s %6s %9s %9s %8s %8s%n", "", "", "", "", "", "x alone", "x alone");
@@ -181,18 +186,26 @@ public final class MultiCommand {
         }
         out.println();
         out.println("target (issue 4): shm round trip with tcp installed and idle <= 1.10 x shm alone; judged on the median "
-            + "runs, with the best runs beside (other processes only ever add time, so best-of shows the floor):");
+            + "of each run's ratio (tcp-idle over the alone case just before it), with the range and the best runs beside "
+            + "(other processes only ever add time, so best-of shows the floor):");
         for (int size : sizes) {
-            Optional<SizeResult> alone = find(chosen, Peers.POLYLINK_SHM, size);
-            Optional<SizeResult> idle = find(chosen, Peers.SHM_TCP_IDLE, size);
-            if (alone.isPresent() && idle.isPresent()) {
-                double x = (double) idle.get().p50Nanos() / alone.get().p50Nanos();
+            Optional<Spread> x = Spread.over(runs, run -> idleOverAlone(run, size));
+            if (x.isPresent()) {
+                Spread ratios = x.get();
                 double best = best(all, Peers.SHM_TCP_IDLE, size) / best(all, Peers.POLYLINK_SHM, size);
-                out.printf(Locale.ROOT, "  %-7s %5.2f x  %-6s (best runs: %.2f x)%n", ResultTable.size(size), x,
-                    x <= IDLE_TARGET ? "met" : "MISSED", best);
+                out.printf(Locale.ROOT, "  %-7s %5.2f x  %-6s (%.2f-%.2f, met in %d of %d runs; best runs: %.2f x)%n",
+                    ResultTable.size(size), ratios.median(), ratios.median() <= IDLE_TARGET ? "met" : "MISSED",
+                    ratios.min(), ratios.max(), ratios.within(IDLE_TARGET, true), ratios.runs(), best);
             }
         }
         out.println("(tcp-busy has no target: it shows what a second method's traffic costs on these cores)");
+    }
+
+    private static OptionalDouble idleOverAlone(List<SizeResult> run, int size) {
+        Optional<SizeResult> alone = find(run, Peers.POLYLINK_SHM, size);
+        Optional<SizeResult> idle = find(run, Peers.SHM_TCP_IDLE, size);
+        return alone.isEmpty() || idle.isEmpty() || alone.get().p50Nanos() == 0 ? OptionalDouble.empty()
+            : OptionalDouble.of((double) idle.get().p50Nanos() / alone.get().p50Nanos());
     }
 
     /** @return the lowest p50 of every run of {@code impl} at {@code size}, in nanoseconds */
