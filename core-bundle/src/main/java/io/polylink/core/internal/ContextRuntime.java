@@ -502,6 +502,22 @@ final class ContextRuntime implements Context, InboundSink {
         later(flow::retry, 1000);
     }
 
+    /** Moves a flow, and sends what was handed off to it, on the executor: never a method's thread. */
+    void moveLater(Flow flow) {
+        try {
+            executor.execute(flow::recover);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the context is closing: nothing to move to
+        }
+    }
+
+    /** An RSR an inline handler handed off could not be sent; its sender has returned already. */
+    void handOffFailed(Flow flow, RuntimeException why) {
+        counters.error();
+        log.warn("hand-off failed", flow + ": an RSR sent from an inline handler while the link was busy could "
+            + "not follow: " + why.getMessage(), null);
+    }
+
     /** A stranded flow gave up: its RSRs are gone, and so is it. */
     void flowAbandoned(Flow flow, int dropped, long bytes, RuntimeException why) {
         flows.remove(flow.key(), flow);
@@ -559,13 +575,7 @@ final class ContextRuntime implements Context, InboundSink {
                     flowsById.remove(flow.id(), flow);
                 }
                 // Not on this thread: it is a method's, and moving connects.
-                case MOVE -> {
-                    try {
-                        executor.execute(flow::recover);
-                    } catch (java.util.concurrent.RejectedExecutionException closing) {
-                        // the context is closing: nothing to move to
-                    }
-                }
+                case MOVE -> moveLater(flow);
                 case NOTHING -> { }
             }
         }
@@ -585,11 +595,7 @@ final class ContextRuntime implements Context, InboundSink {
     void peerRefused(Channel channel, int stackId, String why) {
         for (Flow flow : flows.values()) {
             if (flow.refused(channel, stackId, why)) {
-                try {
-                    executor.execute(flow::recover);
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
-                    // the context is closing: nothing to move to
-                }
+                moveLater(flow);
             }
         }
     }

@@ -100,12 +100,18 @@ final class Flow {
         int tableCount;
     }
 
+    /** An RSR a receiving thread handed off, with its own copy of the message. */
+    private record HandOff(int endpoint, int handler, MessageBufferImpl message) {}
+
     private final ContextRuntime runtime;
     private final Key key;
     private final EncodedTable table;
     private final long id;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** RSRs from receiving threads that found the lock held: see {@link #handOff}. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<HandOff> handOffs =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final ArrayDeque<Pending> spare = new ArrayDeque<>();
     private long spareBytes;
     /** Acknowledged copies above {@link #SMALL_COPY}, most recently used last. */
@@ -195,7 +201,14 @@ final class Flow {
         if (retired) {
             return runtime.flow(key.peer(), table, key.options()).route(endpoint);
         }
-        lock.lock();
+        if (!lock.tryLock()) {
+            if (ReceivingThread.now() && explanation != null) {
+                // Not waiting for the holder: see handOff. Sends through this route bind the flow.
+                return new Selector.Selection<>(explanation(endpoint),
+                    new FlowRoute(runtime, this, endpoint, runtime.generation()), new java.util.BitSet());
+            }
+            lock.lock();
+        }
         try {
             if (stale()) {
                 bind(endpoint);
@@ -205,7 +218,7 @@ final class Flow {
                 : new FlowRoute(runtime, this, endpoint, generation);
             return new Selector.Selection<>(explanation(endpoint), route, connectFailed);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -223,56 +236,141 @@ final class Flow {
      *     context's flow for the key, which never has another one beside it
      */
     boolean send(int endpoint, int handler, MessageBufferImpl message) {
-        lock.lock();
+        if (!lock.tryLock()) {
+            if (ReceivingThread.now()) {
+                handOff(endpoint, handler, message);
+                return true;
+            }
+            lock.lock();
+        }
         try {
             if (retired) {
                 return false;
             }
-            trim();
-            if (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
-                awaitAcknowledgements(endpoint);
-            }
-            if (stale() || probeDue()) {
-                try {
-                    bind(endpoint);
-                } catch (RuntimeException noRoute) {
-                    strandIfPending(noRoute);
-                    throw noRoute;
+            sendHandOffs();
+            return sendLocked(endpoint, handler, message);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * Sends an RSR from a receiving thread that found the lock held. Such a thread must never
+     * wait for it: the holder may be waiting for the peer (a transform's handshake, room in a
+     * full connection), and the receiving thread is the one that would read the peer's answer;
+     * it once stalled flows for whole handshake timeouts. The RSR, copied, goes out when the
+     * holder lets go of the lock, before anything sent after it.
+     */
+    private void handOff(int endpoint, int handler, MessageBufferImpl message) {
+        handOffs.add(new HandOff(endpoint, handler, message.sendableCopy()));
+        if (lock.tryLock()) {
+            release();
+        }
+    }
+
+    /** Sends the RSRs handed off while the lock was held, in order. Caller holds the lock. */
+    private void sendHandOffs() {
+        HandOff h;
+        while (!retired && (h = handOffs.poll()) != null) {
+            try {
+                if (!sendLocked(h.endpoint(), h.handler(), h.message())) {
+                    forward(h);
                 }
+            } catch (RuntimeException e) {
+                runtime.handOffFailed(this, e);
             }
-            if (binding == Binding.LOCAL) {
-                new LocalRoute(runtime, endpoint, generation).send(handler, message);
-                return true;
+        }
+    }
+
+    /** An RSR handed off to a flow that retired meanwhile goes to its successor, as a send would. */
+    private void forward(HandOff h) {
+        try {
+            new FlowRoute(runtime, runtime.flow(key.peer(), table, key.options()), h.endpoint(), runtime.generation())
+                .send(h.handler(), h.message());
+        } catch (RuntimeException e) {
+            runtime.handOffFailed(this, e);
+        }
+    }
+
+    /**
+     * Lets go of the lock, first sending what receiving threads handed off meanwhile. Checking
+     * again after unlocking, and taking the lock again if needed, leaves no RSR behind.
+     */
+    private void release() {
+        do {
+            try {
+                sendHandOffs();
+            } finally {
+                lock.unlock();
             }
-            Pending p = record(endpoint, handler, message);
-            if (p.length > SMALL_COPY) {
-                lastLargeSend = System.nanoTime();
+        } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        if (retired && !lock.isHeldByCurrentThread()) {
+            HandOff h;
+            while ((h = handOffs.poll()) != null) {
+                forward(h);
+            }
+        }
+    }
+
+    /**
+     * Lets go of the lock on a thread that must not send (a method's, the control thread, the
+     * shell): RSRs handed off meanwhile go from the context's executor instead, since sending may
+     * connect or wait for the peer.
+     */
+    private void unlockAndHandOver() {
+        lock.unlock();
+        if (!handOffs.isEmpty() && !lock.isHeldByCurrentThread()) {
+            runtime.moveLater(this);
+        }
+    }
+
+    /** Numbers and sends one RSR. Caller holds the lock. @return {@code false} if retired */
+    private boolean sendLocked(int endpoint, int handler, MessageBufferImpl message) {
+        if (retired) {
+            return false;
+        }
+        trim();
+        if (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
+            awaitAcknowledgements(endpoint);
+        }
+        if (stale() || probeDue()) {
+            try {
+                bind(endpoint);
+            } catch (RuntimeException noRoute) {
+                strandIfPending(noRoute);
+                throw noRoute;
+            }
+        }
+        if (binding == Binding.LOCAL) {
+            new LocalRoute(runtime, endpoint, generation).send(handler, message);
+            return true;
+        }
+        Pending p = record(endpoint, handler, message);
+        if (p.length > SMALL_COPY) {
+            lastLargeSend = System.nanoTime();
+        }
+        try {
+            transmit(p, false);
+        } catch (RuntimeException failed) {
+            if (!stale()) {
+                // The connection refused this frame (full, or a transform failed on it) and
+                // stays usable: the sender hears of it, the flow carries on.
+                forgetLast(p);
+                throw failed;
             }
             try {
-                transmit(p, false);
-            } catch (RuntimeException failed) {
-                if (!stale()) {
-                    // The connection refused this frame (full, or a transform failed on it) and
-                    // stays usable: the sender hears of it, the flow carries on.
-                    forgetLast(p);
-                    throw failed;
-                }
-                try {
-                    bind(endpoint);
-                } catch (RuntimeException noRoute) {
-                    noRoute.addSuppressed(failed);
-                    forgetLast(p);
-                    strandIfPending(noRoute);
-                    throw noRoute;
-                }
+                bind(endpoint);
+            } catch (RuntimeException noRoute) {
+                noRoute.addSuppressed(failed);
+                forgetLast(p);
+                strandIfPending(noRoute);
+                throw noRoute;
             }
-            if (binding.channel().deliversOnSend()) {
-                trimAll();
-            }
-            return true;
-        } finally {
-            lock.unlock();
         }
+        if (binding.channel().deliversOnSend()) {
+            trimAll();
+        }
+        return true;
     }
 
     /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
@@ -302,7 +400,7 @@ final class Flow {
                 binding = null;
             }
         } finally {
-            lock.unlock();
+            unlockAndHandOver();
         }
         recover();
     }
@@ -327,7 +425,7 @@ final class Flow {
             binding = null;
             return true;
         } finally {
-            lock.unlock();
+            unlockAndHandOver();
         }
     }
 
@@ -370,14 +468,14 @@ final class Flow {
                 return AfterClose.NOTHING;
             }
             trim();
-            if (!pending.isEmpty()) {
+            if (!pending.isEmpty() || !handOffs.isEmpty()) {
                 return runtime.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
             }
             binding = null;
             retired = true;
             return AfterClose.RETIRED;
         } finally {
-            lock.unlock();
+            unlockAndHandOver();
         }
     }
 
@@ -398,7 +496,7 @@ final class Flow {
             strandedFor(e);
         } finally {
             mover = null;
-            lock.unlock();
+            release();
         }
     }
 
@@ -409,7 +507,7 @@ final class Flow {
             retrying = false;
             recover();
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -455,7 +553,7 @@ final class Flow {
                     + binding.channel().connection().method();
             return String.format("%016x %-36s %-12s %8d %8d", id, key.peer(), where, next - 1, pending.size());
         } finally {
-            lock.unlock();
+            unlockAndHandOver();
         }
     }
 
@@ -709,7 +807,7 @@ final class Flow {
                 spareLargeBytes -= spareLarge.pollFirst().bytes.length;
             }
         } finally {
-            lock.unlock();
+            unlockAndHandOver();
         }
     }
 
@@ -720,7 +818,7 @@ final class Flow {
             trim();
             return pending.size();
         } finally {
-            lock.unlock();
+            unlockAndHandOver();
         }
     }
 
@@ -730,7 +828,7 @@ final class Flow {
         try {
             return spareLargeBytes;
         } finally {
-            lock.unlock();
+            unlockAndHandOver();
         }
     }
 

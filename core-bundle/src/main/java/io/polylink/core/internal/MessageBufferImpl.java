@@ -61,6 +61,18 @@ final class MessageBufferImpl implements MessageBuffer {
         return copy;
     }
 
+    /** @return a copy to send later, with the tables of the startpoints written into it */
+    MessageBufferImpl sendableCopy() {
+        MessageBufferImpl copy = new MessageBufferImpl(runtime, length);
+        copy.bytes.put(0, bytes, base, length);
+        copy.length = length;
+        if (tableCount > 0) {
+            copy.tables = Arrays.copyOf(tables, tableCount);
+            copy.tableCount = tableCount;
+        }
+        return copy;
+    }
+
     /** Makes a message being sent look received for an inline handler in this context. */
     void beginLocalDelivery() {
         readIndex = 0;

@@ -133,6 +133,11 @@ final class PipeMethod implements CommunicationMethod {
         return ends.stream().map(End::statistics).reduce(Statistics.ZERO, Statistics::plus);
     }
 
+    /** @return whether a pipe into this method's side holds as many frames as it can */
+    boolean anInboxFull() {
+        return ends.stream().anyMatch(e -> e.inbox.remainingCapacity() == 0);
+    }
+
     /** One end of a pipe: frames sent here are received by {@link #other}'s thread. */
     static final class End implements Connection {
         private final PipeMethod owner;
