@@ -452,20 +452,31 @@ final class Flow {
      * A channel closed: a flow on it with nothing unacknowledged retires; one with RSRs the peer
      * may not have asks to be moved (by {@link #recover()}, off the closing thread) so they are
      * sent again without waiting for the application's next send.
+     *
+     * <p>A flow whose lock is held asks to be moved too, once the holder lets go. The holder may
+     * be binding the flow (its binding is {@code null} meanwhile) to this very channel, taken from
+     * the pool before it closed; and a channel defers RSRs rather than send them, so neither the
+     * holder nor anyone after it need ever find the channel closed. Moving a flow that is on an
+     * open channel does nothing.
      */
     AfterClose closed(Channel channel) {
         Binding bound = binding;
-        if (bound == null || bound.channel() != channel) {
+        if (bound != null && bound.channel() != channel) {
             return AfterClose.NOTHING;
         }
-        Throwable cause = channel.failure();
-        brokenBy = cause == null ? null : channel + " failed: " + cause.getMessage();
+        if (bound != null) {
+            noteClosed(channel);
+        }
         if (!lock.tryLock()) {
-            return AfterClose.NOTHING; // a sender has it and will find the channel closed itself
+            return runtime.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
         }
         try {
-            if (binding != bound) {
-                return AfterClose.NOTHING;
+            Binding now = binding;
+            if (now == null || now.channel() != channel) {
+                return AfterClose.NOTHING; // unbound with nobody binding it, or moved already
+            }
+            if (bound == null) {
+                noteClosed(channel);
             }
             trim();
             if (!pending.isEmpty() || !handOffs.isEmpty()) {
@@ -477,6 +488,11 @@ final class Flow {
         } finally {
             unlockAndHandOver();
         }
+    }
+
+    private void noteClosed(Channel channel) {
+        Throwable cause = channel.failure();
+        brokenBy = cause == null ? null : channel + " failed: " + cause.getMessage();
     }
 
     /**
