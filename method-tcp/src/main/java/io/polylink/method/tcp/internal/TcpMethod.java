@@ -384,6 +384,13 @@ public final class TcpMethod implements CommunicationMethod {
             replaced = live ? existing : null;
             connection = new TcpConnection(this, channel, hello.from(), link, peerKey.connectionClass(),
                 context.maxFrameSize(), true);
+            // Off the acceptor before the peer may send: its first frame is read by the I/O thread.
+            key.cancel();
+            // The welcome goes before the connection is published: from then on this side may send
+            // on it (links leaving the replaced one do at once), and a frame ahead of the welcome
+            // is a stranger's bytes to the dialler, which drops the socket; the connection, never
+            // started, then tells nobody when it closes, and links on it wait for good.
+            answer(channel, Handshake.Status.ACCEPTED);
             established.put(peerKey, connection);
             connectLock.notifyAll();
         }
@@ -391,9 +398,6 @@ public final class TcpMethod implements CommunicationMethod {
             replaced.fail(new IOException("context " + hello.from() + " dialled again, so its end of this "
                 + "connection is gone"));
         }
-        // Off the acceptor before the peer may send: its first frame is read by the I/O thread.
-        key.cancel();
-        answer(channel, Handshake.Status.ACCEPTED);
         connection.start(context.inbound().open(connection), loop);
     }
 
