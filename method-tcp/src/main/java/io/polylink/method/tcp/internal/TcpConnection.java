@@ -13,6 +13,7 @@ import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -47,7 +48,9 @@ final class TcpConnection implements Connection, IoHandler {
     private final TcpSettings.Link settings;
     private final int connectionClass;
     private final int maxFrame;
-    private FrameReceiver receiver;
+    private volatile FrameReceiver receiver;
+    /** The receiver heard of the close: from {@link #close} or, if it closed first, {@link #start}. */
+    private final AtomicBoolean told = new AtomicBoolean();
     private SelectionKey key;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -101,6 +104,12 @@ final class TcpConnection implements Connection, IoHandler {
     /** Hands the connection to the core and the loop; call once, before any frame is read. */
     void start(FrameReceiver receiver, IoLoop loop) {
         this.receiver = receiver;
+        if (!open) {
+            // Published before it started, and a send on it failed meanwhile: the core, which may
+            // have links on it already, still has to hear of it.
+            tellClosed(closeCause);
+            return;
+        }
         Runnable register = () -> {
             if (!open) {
                 return;
@@ -527,8 +536,13 @@ final class TcpConnection implements Connection, IoHandler {
             // the socket is gone either way
         }
         method.closed(this);
-        if (receiver != null) {
-            receiver.onClosed(cause);
+        tellClosed(cause);
+    }
+
+    private void tellClosed(Throwable cause) {
+        FrameReceiver r = receiver;
+        if (r != null && told.compareAndSet(false, true)) {
+            r.onClosed(cause);
         }
     }
 

@@ -12,8 +12,12 @@ import io.polylink.spi.InboundSink;
 import io.polylink.spi.MethodContext;
 import io.polylink.testkit.Await;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -66,6 +70,30 @@ class DialAgainTest {
         Handshake.Welcome answer = welcome(second);
         assertEquals(Handshake.Status.ACCEPTED, answer.status());
         assertTrue(fresh.isOpen(), "the connection the link took closed");
+    }
+
+    /**
+     * The rest of that story: a connection published before it started, whose first send failed,
+     * closed with no receiver to tell; the core, which may have links on it, hears it at start.
+     */
+    @Test
+    void aConnectionThatClosedBeforeItStartedTellsItsReceiverWhenItStarts() throws Exception {
+        method.start(context(connection -> new Quiet()));
+        try (ServerSocketChannel server = ServerSocketChannel.open()
+                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             SocketChannel socket = SocketChannel.open(server.getLocalAddress())) {
+            TcpConnection connection = new TcpConnection(method, socket, PEER,
+                TcpSettingsParser.parse(Map.of()).link(), 0, 1 << 20, false);
+            connection.close();
+            CountDownLatch told = new CountDownLatch(1);
+            connection.start(new Quiet() {
+                @Override
+                public void onClosed(Throwable cause) {
+                    told.countDown();
+                }
+            }, method.loop());
+            assertTrue(told.await(LIMIT_MS, TimeUnit.MILLISECONDS), "the receiver never heard its connection closed");
+        }
     }
 
     /** A raw socket that sends a hello from {@link #PEER}, as a peer context dialling does. */
