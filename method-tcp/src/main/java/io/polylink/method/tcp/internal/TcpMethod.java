@@ -69,6 +69,12 @@ public final class TcpMethod implements CommunicationMethod {
     private final Object connectLock = new Object();
     private final Map<Key, TcpConnection> established = new HashMap<>();
     private final Set<Key> dialling = new HashSet<>();
+    /**
+     * Set by {@link #stop} as it takes the connections to close, guarded by {@link #connectLock}:
+     * a dial or an accept finishing later closes its socket instead of adding a connection nobody
+     * would close.
+     */
+    private boolean stopped;
     private final Set<InboundHandshake> handshakes = ConcurrentHashMap.newKeySet();
     private final LogLimiter limiter = new LogLimiter(20);
     private final Object totalsLock = new Object();
@@ -100,6 +106,9 @@ public final class TcpMethod implements CommunicationMethod {
     @Override
     public synchronized void start(MethodContext context) throws IOException {
         this.context = context;
+        synchronized (connectLock) {
+            stopped = false;
+        }
         long spinNanos = TimeUnit.MICROSECONDS.toNanos(settings.spinMicros());
         loop = new IoLoop("polylink-tcp-io", settings.idleStrategy(), spinNanos, TICK_MILLIS, this::tick);
         try {
@@ -141,6 +150,7 @@ public final class TcpMethod implements CommunicationMethod {
         }
         List<TcpConnection> open;
         synchronized (connectLock) {
+            stopped = true;
             open = new ArrayList<>(established.values());
             connectLock.notifyAll();
         }
@@ -205,6 +215,9 @@ public final class TcpMethod implements CommunicationMethod {
         Key key = new Key(peer, parameters.isEmpty() ? 0 : new TreeMap<>(parameters).hashCode());
         List<InetSocketAddress> targets = TcpAddress.decode(address);
         synchronized (connectLock) {
+            if (stopped) {
+                throw new LinkException("the tcp method is stopped: no connection to " + peer);
+            }
             TcpConnection existing = established.get(key);
             if (existing != null && existing.isOpen()) {
                 return existing;
@@ -271,12 +284,17 @@ public final class TcpMethod implements CommunicationMethod {
                     channel.configureBlocking(false);
                     TcpConnection connection = new TcpConnection(this, channel, key.peer(), link,
                         key.connectionClass(), context.maxFrameSize(), false);
+                    IoLoop io;
                     synchronized (connectLock) {
+                        if (stopped) {
+                            throw new LinkException("the tcp method stopped while connecting to " + where);
+                        }
+                        io = loop;
                         established.put(key, connection);
                         connectLock.notifyAll();
                     }
                     handedOver = true;
-                    connection.start(context.inbound().open(connection), loop);
+                    connection.start(context.inbound().open(connection), io);
                     return connection;
                 }
                 case DUPLICATE -> {
@@ -368,7 +386,13 @@ public final class TcpMethod implements CommunicationMethod {
             Math.max(settings.link().failureTimeoutMs(), hello.failureMs()));
         TcpConnection connection;
         TcpConnection replaced;
+        IoLoop io;
         synchronized (connectLock) {
+            if (stopped) {
+                channel.close();
+                return;
+            }
+            io = loop;
             TcpConnection existing = established.get(peerKey);
             boolean live = existing != null && existing.isOpen();
             boolean oursWins = compare(self, hello.from()) < 0 && dialling.contains(peerKey);
@@ -398,7 +422,7 @@ public final class TcpMethod implements CommunicationMethod {
             replaced.fail(new IOException("context " + hello.from() + " dialled again, so its end of this "
                 + "connection is gone"));
         }
-        connection.start(context.inbound().open(connection), loop);
+        connection.start(context.inbound().open(connection), io);
     }
 
     void answer(SocketChannel channel, Handshake.Status status) throws IOException {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.ContextId;
+import io.polylink.LinkException;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.InboundSink;
@@ -14,12 +15,14 @@ import io.polylink.testkit.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -93,6 +96,36 @@ class DialAgainTest {
                 }
             }, method.loop());
             assertTrue(told.await(LIMIT_MS, TimeUnit.MILLISECONDS), "the receiver never heard its connection closed");
+        }
+    }
+
+    /**
+     * A dial whose welcome comes after the method stopped: the connection would join the ones
+     * stop() had already closed, and nobody would close it.
+     */
+    @Test
+    void aDialAnsweredAfterTheMethodStoppedClosesItsSocket() throws Exception {
+        method.start(context(connection -> new Quiet()));
+        try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            byte[] address = TcpAddress.encode(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                peer.getLocalPort())));
+            CompletableFuture<Object> dialled = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return method.connect(PEER, address, Map.of());
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            });
+            try (Socket accepted = peer.accept()) {
+                accepted.setSoTimeout((int) LIMIT_MS);
+                accepted.getInputStream().readNBytes(Handshake.hello(SELF, PEER, 0, 250, 1000).remaining());
+                method.stop();
+                accepted.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, PEER).array());
+                Object result = dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
+                assertTrue(result instanceof LinkException e && e.getMessage().contains("stopped while connecting"),
+                    String.valueOf(result));
+                assertEquals(-1, accepted.getInputStream().read(), "the dialled socket was left open");
+            }
         }
     }
 
