@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -363,8 +364,10 @@ public final class TcpMethod implements CommunicationMethod {
                 handshakes.add(handshake);
                 acceptor.register(channel, SelectionKey.OP_READ, handshake);
             }
+        } catch (ClosedChannelException stopping) {
+            // stop() closed the listener under this thread: nothing failed, nothing to say
         } catch (IOException e) {
-            LOG.log(Level.WARNING, "tcp accept failed: " + e.getMessage());
+            LOG.log(Level.WARNING, "tcp accept on " + settings.bindAddress() + " failed: " + e);
         }
     }
 
