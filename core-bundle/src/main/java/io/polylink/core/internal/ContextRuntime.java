@@ -172,13 +172,19 @@ final class ContextRuntime implements Context, InboundSink {
         }
     }
 
+    /**
+     * Under the lock that adds and removes methods, so a method listed here is in the table
+     * already: a startpoint made right after {@code methods()} showed one once went out without
+     * it, and its first reply found no way back.
+     */
     @Override
-    public Set<String> methods() {
+    public synchronized Set<String> methods() {
         return new TreeSet<>(methods.keySet());
     }
 
+    /** Under the lock, as {@link #methods()}. */
     @Override
-    public Set<String> transforms() {
+    public synchronized Set<String> transforms() {
         return new TreeSet<>(transforms.keySet());
     }
 
