@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalDouble;
 
 /**
  * The {@code multi} command: Nexus' ppmulti experiment. What does a second method cost the first?
@@ -189,7 +188,8 @@ public final class MultiCommand {
             + "of each run's ratio (tcp-idle over the alone case just before it), with the range and the best runs beside "
             + "(other processes only ever add time, so best-of shows the floor):");
         for (int size : sizes) {
-            Optional<Spread> x = Spread.over(runs, run -> idleOverAlone(run, size));
+            Optional<Spread> x = Spread.over(runs,
+                run -> ResultTable.to(run, Peers.SHM_TCP_IDLE, Peers.POLYLINK_SHM, size, SizeResult::p50Nanos));
             if (x.isPresent()) {
                 Spread ratios = x.get();
                 double best = best(all, Peers.SHM_TCP_IDLE, size) / best(all, Peers.POLYLINK_SHM, size);
@@ -199,13 +199,6 @@ public final class MultiCommand {
             }
         }
         out.println("(tcp-busy has no target: it shows what a second method's traffic costs on these cores)");
-    }
-
-    private static OptionalDouble idleOverAlone(List<SizeResult> run, int size) {
-        Optional<SizeResult> alone = find(run, Peers.POLYLINK_SHM, size);
-        Optional<SizeResult> idle = find(run, Peers.SHM_TCP_IDLE, size);
-        return alone.isEmpty() || idle.isEmpty() || alone.get().p50Nanos() == 0 ? OptionalDouble.empty()
-            : OptionalDouble.of((double) idle.get().p50Nanos() / alone.get().p50Nanos());
     }
 
     /** @return the lowest p50 of every run of {@code impl} at {@code size}, in nanoseconds */

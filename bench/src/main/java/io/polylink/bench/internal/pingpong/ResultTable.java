@@ -29,9 +29,9 @@ final class ResultTable {
             int size = (Integer) key.get(1);
             SizeResult first = runs.stream().flatMap(List::stream)
                 .filter(r -> r.impl().equals(impl) && r.size() == size).findFirst().orElseThrow();
-            out.println(String.format(Locale.ROOT, "%s,%d,%d,%.2f,%.2f,%.1f", impl, size, first.count(),
-                figure(runs, impl, size, SizeResult::p50Nanos).orElseThrow().median() / 1e3,
-                figure(runs, impl, size, SizeResult::p99Nanos).orElseThrow().median() / 1e3,
+            out.println(SizeResult.csvRow(impl, size, first.count(),
+                figure(runs, impl, size, SizeResult::p50Nanos).orElseThrow().median(),
+                figure(runs, impl, size, SizeResult::p99Nanos).orElseThrow().median(),
                 figure(runs, impl, size, SizeResult::mbPerSecond).orElseThrow().median()));
         });
     }
@@ -90,7 +90,7 @@ final class ResultTable {
     }
 
     /** @return in one run, {@code impl}'s figure over {@code baseline}'s */
-    private static OptionalDouble to(List<SizeResult> run, String impl, String baseline, int size,
+    static OptionalDouble to(List<SizeResult> run, String impl, String baseline, int size,
                                      ToDoubleFunction<SizeResult> figure) {
         Optional<SizeResult> r = find(run, impl, size);
         Optional<SizeResult> b = find(run, baseline, size);

@@ -26,9 +26,10 @@ record SizeResult(String impl, int size, int count, long p50Nanos, long p99Nanos
         return streamNanos <= 0 ? 0 : (double) size * streamMessages * 1e3 / streamNanos;
     }
 
-    String csvRow() {
+    /** @return one CSV row under {@link #CSV_HEADER}; figures may be medians, hence not this record's */
+    static String csvRow(String impl, int size, int count, double p50Nanos, double p99Nanos, double mbPerSecond) {
         return String.format(Locale.ROOT, "%s,%d,%d,%.2f,%.2f,%.1f", impl, size, count,
-            p50Nanos / 1e3, p99Nanos / 1e3, mbPerSecond());
+            p50Nanos / 1e3, p99Nanos / 1e3, mbPerSecond);
     }
 
     /** @return the line the client process prints for the command */
