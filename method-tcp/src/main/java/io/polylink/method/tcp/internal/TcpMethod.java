@@ -49,9 +49,10 @@ import org.osgi.service.metatype.annotations.Designate;
  * <p>When two contexts dial each other at once, the connection dialled by the context with the
  * lower id wins: an acceptor with the lower id that is itself dialling, or that already has an
  * open connection of that kind it dialled itself, answers {@code DUPLICATE}, and the dialler waits
- * for the other connection instead. So a pair ends with one connection, decided before any frame
- * flows. A peer that dials again over a connection it dialled earlier has lost that one: it is
- * closed here and the new one taken.
+ * for the other connection instead, asking again after a short while in case the acceptor's
+ * connection was one whose end at the dialler is already gone. So a pair ends with one
+ * connection, decided before any frame flows. Any other dial from a peer that this side still holds a connection to means the peer's
+ * end of that one is gone: it is closed here and the new one taken.
  */
 @Component(service = CommunicationMethod.class, configurationPid = "io.polylink.method.tcp",
     property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
@@ -62,6 +63,8 @@ public final class TcpMethod implements CommunicationMethod {
     static final String NAME = "tcp";
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
     private static final long TICK_MILLIS = 50;
+    /** How long a dial answered {@code DUPLICATE} first waits for the peer's connection before asking again. */
+    private static final long FIRST_REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
 
     /** What makes two connections to one peer distinct. */
     private record Key(ContextId peer, int connectionClass) {}
@@ -249,13 +252,30 @@ public final class TcpMethod implements CommunicationMethod {
         throw new LinkException(String.join("; ", failures));
     }
 
+    /** Dials {@code target} until it gives a connection or the connect timeout has passed. */
     private Connection dial(InetSocketAddress target, Key key, TcpSettings.Link link) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(link.connectTimeoutMs());
+        for (long patience = FIRST_REDIAL_NANOS; ; patience *= 2) {
+            Connection connection = dialOnce(target, key, link, deadline, patience);
+            if (connection != null) {
+                return connection;
+            }
+        }
+    }
+
+    /**
+     * @param patience how long to wait for the peer's connection if it answers {@code DUPLICATE}
+     * @return the connection, or {@code null} to dial again
+     */
+    private Connection dialOnce(InetSocketAddress target, Key key, TcpSettings.Link link, long deadline, long patience)
+            throws IOException {
+        int timeoutMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
         SocketChannel channel = SocketChannel.open();
         boolean handedOver = false;
         try {
             configure(channel, link);
-            channel.socket().connect(target, link.connectTimeoutMs());
-            channel.socket().setSoTimeout(link.connectTimeoutMs());
+            channel.socket().connect(target, timeoutMs);
+            channel.socket().setSoTimeout(timeoutMs);
             ByteBuffer hello = Handshake.hello(context.contextId(), key.peer(), key.connectionClass(),
                 link.heartbeatIntervalMs(), link.failureTimeoutMs());
             while (hello.hasRemaining()) {
@@ -299,7 +319,7 @@ public final class TcpMethod implements CommunicationMethod {
                     return connection;
                 }
                 case DUPLICATE -> {
-                    return awaitTheirs(key, link, where);
+                    return awaitTheirs(key, link, where, deadline, patience);
                 }
                 case WRONG_PEER -> throw wrongPeer(where, welcome.from(), key.peer());
                 default -> throw new LinkException("peer at " + where + " refused tcp protocol version "
@@ -317,22 +337,32 @@ public final class TcpMethod implements CommunicationMethod {
             + " (the peer restarted, or its address was reused); get a fresh startpoint");
     }
 
-    /** The peer is dialling us at the same time and its connection wins: wait for it. */
-    private Connection awaitTheirs(Key key, TcpSettings.Link link, String where) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(link.connectTimeoutMs());
+    /**
+     * The peer is dialling us at the same time and its connection wins: wait for it. A peer with
+     * the lower id also answers so while it still holds a connection it dialled whose end here is
+     * gone (this side closed it and has not heard back): that peer dials only once it reads the
+     * close, and only if it has something to send, so after {@code patience} this side asks again.
+     *
+     * @return the peer's connection, or {@code null} to dial again
+     */
+    private Connection awaitTheirs(Key key, TcpSettings.Link link, String where, long deadline, long patience) {
+        long askAgain = System.nanoTime() + patience;
         synchronized (connectLock) {
             while (true) {
                 TcpConnection theirs = established.get(key);
                 if (theirs != null && theirs.isOpen()) {
                     return theirs;
                 }
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || loop == null) {
+                long now = System.nanoTime();
+                if (now - deadline >= 0 || loop == null) {
                     throw new LinkException("peer at " + where + " is connecting to us at the same time, but its "
                         + "connection did not arrive within " + link.connectTimeoutMs() + " ms");
                 }
+                if (now - askAgain >= 0) {
+                    return null;
+                }
                 try {
-                    TimeUnit.NANOSECONDS.timedWait(connectLock, left);
+                    TimeUnit.NANOSECONDS.timedWait(connectLock, Math.min(deadline, askAgain) - now);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new LinkException("interrupted while connecting to " + where, e);
@@ -398,16 +428,24 @@ public final class TcpMethod implements CommunicationMethod {
             io = loop;
             TcpConnection existing = established.get(peerKey);
             boolean live = existing != null && existing.isOpen();
-            boolean oursWins = compare(self, hello.from()) < 0 && dialling.contains(peerKey);
-            if (oursWins || live && !existing.dialledByPeer()) {
+            boolean selfLower = compare(self, hello.from()) < 0;
+            boolean oursWins = selfLower && dialling.contains(peerKey);
+            // A live connection this side dialled meets a dial from a peer with the higher id when
+            // the two dials crossed: that peer accepts ours while it dials, and will use ours. A
+            // peer with the lower id refuses ours while it dials, so it dials only when its end of
+            // ours is gone (it closed it, as aead does when a session restarts) and this side has
+            // not read the close yet: DUPLICATE would leave each side waiting out its connect
+            // timeout for the other's connection. Such a connection is replaced below.
+            boolean crossed = live && !existing.dialledByPeer() && selfLower;
+            if (oursWins || crossed) {
                 answer(channel, Handshake.Status.DUPLICATE);
                 channel.close();
                 return;
             }
-            // A peer dials only when it holds no open connection of this kind, so one it dialled
-            // before is gone at its end (its method was replaced, say) though this side has not
-            // read the close yet: DUPLICATE would leave the peer waiting out its connect timeout
-            // for a connection nobody dials.
+            // A peer dials only when it holds no open connection of this kind, so a live one here
+            // is gone at its end (its method was replaced, say, or it closed ours) though this
+            // side has not read the close yet: DUPLICATE would leave the peer waiting out its
+            // connect timeout for a connection nobody dials.
             replaced = live ? existing : null;
             connection = new TcpConnection(this, channel, hello.from(), link, peerKey.connectionClass(),
                 context.maxFrameSize(), true);

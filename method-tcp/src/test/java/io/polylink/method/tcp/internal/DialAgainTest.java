@@ -129,13 +129,106 @@ class DialAgainTest {
         }
     }
 
+    /**
+     * A peer with the lower id refuses this side's dial while it dials itself, so its dial means its
+     * end of the connection this side dialled is gone, though this side has not read the close. It
+     * was answered DUPLICATE, and the peer's own next dial then found this side dialling: each
+     * waited out its connect timeout for the other's connection: one way to the 2 s gaps in
+     * BundleUpdatesInNodeIT's aead phase, where aead closes a connection whose session restarted.
+     */
+    @Test
+    void aDialFromAPeerWithTheLowerIdReplacesTheConnectionThisSideDialled() throws Exception {
+        ContextId self = new ContextId(0, 2);
+        ContextId lower = new ContextId(0, 1);
+        method.start(context(self, connection -> new Quiet()));
+        try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Connection ours = dialledBy(peer, lower, self);
+            Socket theirs = dial(lower, self);
+            assertEquals(Handshake.Status.ACCEPTED, welcome(theirs).status());
+            Await.until(() -> !ours.isOpen(), java.time.Duration.ofMillis(LIMIT_MS),
+                () -> "the connection this side dialled was kept beside the peer's");
+            Connection now = method.connect(lower, addressOf(peer), Map.of());
+            assertTrue(now != ours && now.isOpen(), "links do not get the peer's connection: " + now);
+        }
+    }
+
+    /** The dials crossed: the peer with the higher id accepted this side's and will use it. */
+    @Test
+    void aDialFromAPeerWithTheHigherIdWhileThisSideHoldsTheOneItDialledIsADuplicate() throws Exception {
+        ContextId self = new ContextId(0, 1);
+        ContextId higher = new ContextId(0, 2);
+        method.start(context(self, connection -> new Quiet()));
+        try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Connection ours = dialledBy(peer, higher, self);
+            Socket theirs = dial(higher, self);
+            assertEquals(Handshake.Status.DUPLICATE, welcome(theirs).status());
+            assertTrue(ours.isOpen(), "the connection both sides use was closed");
+            assertTrue(method.connect(higher, addressOf(peer), Map.of()) == ours, "links left the connection");
+        }
+    }
+
+    /**
+     * The other half: this side, with the higher id, closed a connection the peer dialled and dials
+     * it. The peer has not read the close, so it answers DUPLICATE, and it dials back only once it
+     * reads the close and has something to send: an idle peer never would, and the dial waited out
+     * its connect timeout, then failed. It asks again instead.
+     */
+    @Test
+    void aDialAnsweredDuplicateWithNoConnectionFollowingAsksAgain() throws Exception {
+        ContextId self = new ContextId(0, 2);
+        ContextId lower = new ContextId(0, 1);
+        method.start(context(self, connection -> new Quiet()));
+        try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            peer.setSoTimeout((int) LIMIT_MS);
+            CompletableFuture<Connection> dialled = CompletableFuture.supplyAsync(
+                () -> method.connect(lower, addressOf(peer), Map.of()));
+            try (Socket first = peer.accept()) {
+                first.setSoTimeout((int) LIMIT_MS);
+                first.getInputStream().readNBytes(Handshake.hello(self, lower, 0, 250, 1000).remaining());
+                first.getOutputStream().write(Handshake.welcome(Handshake.Status.DUPLICATE, lower).array());
+            }
+            Socket second;
+            try {
+                second = peer.accept();
+            } catch (java.net.SocketTimeoutException e) {
+                throw new AssertionError("the dial answered DUPLICATE did not ask again within " + LIMIT_MS + " ms", e);
+            }
+            sockets.add(second);
+            second.setSoTimeout((int) LIMIT_MS);
+            second.getInputStream().readNBytes(Handshake.hello(self, lower, 0, 250, 1000).remaining());
+            second.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, lower).array());
+            Connection connection = dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
+            assertTrue(connection.isOpen(), "the second dial's connection is closed");
+        }
+    }
+
+    /** Has the method dial {@code peer}, a raw socket answering as context {@code as}. */
+    private Connection dialledBy(ServerSocket peer, ContextId as, ContextId self) throws Exception {
+        CompletableFuture<Connection> dialled = CompletableFuture.supplyAsync(
+            () -> method.connect(as, addressOf(peer), Map.of()));
+        Socket accepted = peer.accept();
+        sockets.add(accepted);
+        accepted.setSoTimeout((int) LIMIT_MS);
+        accepted.getInputStream().readNBytes(Handshake.hello(self, as, 0, 250, 1000).remaining());
+        accepted.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, as).array());
+        return dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private static byte[] addressOf(ServerSocket peer) {
+        return TcpAddress.encode(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), peer.getLocalPort())));
+    }
+
     /** A raw socket that sends a hello from {@link #PEER}, as a peer context dialling does. */
     private Socket dial() throws IOException {
+        return dial(PEER, SELF);
+    }
+
+    private Socket dial(ContextId from, ContextId to) throws IOException {
         Socket raw = new Socket();
         sockets.add(raw);
         raw.connect(TcpAddress.decode(method.localAddress()).get(0), (int) LIMIT_MS);
         raw.setSoTimeout((int) LIMIT_MS);
-        raw.getOutputStream().write(Handshake.hello(PEER, SELF, 0, 250, 1000).array());
+        raw.getOutputStream().write(Handshake.hello(from, to, 0, 250, 1000).array());
         return raw;
     }
 
@@ -148,10 +241,14 @@ class DialAgainTest {
     }
 
     private static MethodContext context(InboundSink inbound) {
+        return context(SELF, inbound);
+    }
+
+    private static MethodContext context(ContextId self, InboundSink inbound) {
         return new MethodContext() {
             @Override
             public ContextId contextId() {
-                return SELF;
+                return self;
             }
 
             @Override
