@@ -34,8 +34,9 @@ import java.util.concurrent.locks.ReentrantLock;
 final class TcpConnection implements Connection, IoHandler {
 
     private static final int READ_BUFFER = 64 * 1024;
-    /** A 64 KiB payload with its prefix and the core's header. */
-    private static final int STAGING = 64 * 1024 + 64;
+    /** The largest staged frame: a 64 KiB payload with its prefix and the core's header. */
+    private static final int MAX_STAGING = 64 * 1024 + 64;
+    private static final int MIN_STAGING = 1024;
     /** A frame in flight may take this long per MiB beyond the failure timeout, for slow links. */
     private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
@@ -63,11 +64,12 @@ final class TcpConnection implements Connection, IoHandler {
     private final ByteBuffer prefix = ByteBuffer.allocate(4);
     private final ByteBuffer[] gather = new ByteBuffer[3];
     /**
-     * A frame up to this size is copied here and written with one {@code write}: the JDK would copy
-     * each heap buffer of a gathering write into a temporary direct buffer of its own anyway, and
-     * then pay for three buffer-cache lookups and a {@code writev}.
+     * A frame up to {@link #MAX_STAGING} is copied here and written with one {@code write}: the JDK
+     * would copy each heap buffer of a gathering write into a temporary direct buffer of its own
+     * anyway, and then pay for three buffer-cache lookups and a {@code writev}. Grown to the
+     * largest frame staged, so a connection carrying small RSRs holds little.
      */
-    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING);
+    private ByteBuffer staging = ByteBuffer.allocateDirect(MIN_STAGING);
     private boolean writeInterest;
 
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
@@ -234,7 +236,10 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** Writes what the socket takes now, behind anything queued, and queues the rest; lock held. */
     private void writeOrQueue(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
-        if (queue.isEmpty() && 4 + length <= STAGING) {
+        if (queue.isEmpty() && 4 + length <= MAX_STAGING) {
+            if (4 + length > staging.capacity()) {
+                staging = ByteBuffer.allocateDirect(Math.min(MAX_STAGING, Math.max(4 + length, 2 * staging.capacity())));
+            }
             staging.clear().putInt(length).put(header).put(payload).flip();
             channel.write(staging);
             if (staging.hasRemaining()) {
