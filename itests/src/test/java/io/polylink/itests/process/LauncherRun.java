@@ -52,6 +52,7 @@ record LauncherRun(long pid, int exitCode, String output) {
      */
     static LauncherRun interruptedAt(String line, Path home, Duration limit, String... args)
             throws IOException, InterruptedException {
+        requireSigintDelivered();
         Path log = log(home, args[0] + "-interrupted");
         Process process = start(home, log, args);
         try {
@@ -75,6 +76,25 @@ record LauncherRun(long pid, int exitCode, String output) {
             destroyTree(process);
         }
         return new LauncherRun(process.pid(), process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A process that ignores SIGINT hands that on to everything it starts, and a JVM that starts
+     * with SIGINT ignored never installs its handler: the launcher would run on as if no Ctrl-C
+     * came. Bash ignores SIGINT in commands it puts in the background without job control.
+     */
+    private static void requireSigintDelivered() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return; // not Linux: nothing to tell
+        }
+        for (String line : Files.readAllLines(status, StandardCharsets.US_ASCII)) {
+            if (line.startsWith("SigIgn:") && (Long.parseLong(line.substring(7).trim(), 16) & 1L << 1) != 0) {
+                throw new AssertionError("this test JVM ignores SIGINT, and so would the launcher it starts: the "
+                    + "build was started in the background by a shell without job control ('mvn verify &' in a "
+                    + "script); run it in the foreground, or with 'set -m'");
+            }
+        }
     }
 
     private static void destroyTree(Process process) throws InterruptedException {
