@@ -67,9 +67,11 @@ final class TcpConnection implements Connection, IoHandler {
      * A frame up to {@link #MAX_STAGING} is copied here and written with one {@code write}: the JDK
      * would copy each heap buffer of a gathering write into a temporary direct buffer of its own
      * anyway, and then pay for three buffer-cache lookups and a {@code writev}. Grown to the
-     * largest frame staged, so a connection carrying small RSRs holds little.
+     * largest frame staged, so a connection carrying small RSRs holds little, and back to its
+     * first size after {@link #SPARE_IDLE_NANOS} without a frame that needed more.
      */
     private ByteBuffer staging = ByteBuffer.allocateDirect(MIN_STAGING);
+    private long stagedLarge;
     private boolean writeInterest;
 
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
@@ -171,6 +173,15 @@ final class TcpConnection implements Connection, IoHandler {
         return open;
     }
 
+    int stagingCapacity() {
+        lock.lock();
+        try {
+            return staging.capacity();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     long queuedBytes() {
         lock.lock();
         try {
@@ -247,6 +258,9 @@ final class TcpConnection implements Connection, IoHandler {
                 queued();
             }
             sent(length);
+            if (4 + length > MIN_STAGING) {
+                stagedLarge = lastSend;
+            }
             return;
         }
         prefix.clear().putInt(0, length);
@@ -489,7 +503,7 @@ final class TcpConnection implements Connection, IoHandler {
         if (spareFrame != null && largeFrame == null && now - spareUsed > SPARE_IDLE_NANOS) {
             spareFrame = null;
         }
-        releaseIdleQueue(now);
+        releaseIdleMemory(now);
         long silence = now - lastReceive;
         long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());
         long frameNanos = failureNanos + partialLength * NANOS_PER_MIB / (1 << 20);
@@ -514,11 +528,14 @@ final class TcpConnection implements Connection, IoHandler {
         fail(new IOException(why));
     }
 
-    private void releaseIdleQueue(long now) {
-        if (now - queueUsed > SPARE_IDLE_NANOS && lock.tryLock()) {
+    private void releaseIdleMemory(long now) {
+        if ((now - queueUsed > SPARE_IDLE_NANOS || now - stagedLarge > SPARE_IDLE_NANOS) && lock.tryLock()) {
             try {
                 if (queue.capacity() > 0 && now - queueUsed > SPARE_IDLE_NANOS) {
                     queue.release();
+                }
+                if (staging.capacity() > MIN_STAGING && now - stagedLarge > SPARE_IDLE_NANOS) {
+                    staging = ByteBuffer.allocateDirect(MIN_STAGING);
                 }
             } finally {
                 lock.unlock();

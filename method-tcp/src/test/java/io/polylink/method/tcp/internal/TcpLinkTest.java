@@ -483,6 +483,22 @@ class TcpLinkTest {
     }
 
     @Test
+    void aConnectionGivesBackTheBufferALargeFrameGrewOnceIdle() throws Exception {
+        Context a = context();
+        Context b = context();
+        AtomicLong received = new AtomicLong();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> received.incrementAndGet()).startpoint());
+        s.send(1, a.allocateBuffer(60_000).putRaw(new byte[60_000], 0, 60_000));
+        Await.until(() -> received.get() == 1, Duration.ofSeconds(10), () -> "the 60 kB RSR never arrived");
+        TcpConnection connection = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+        assertTrue(connection.stagingCapacity() > 60_000, connection.stagingCapacity() + " bytes staged a 60 kB frame");
+        Await.until(() -> connection.stagingCapacity() == 1024, Duration.ofSeconds(10),
+            () -> "an idle connection still holds " + connection.stagingCapacity() + " bytes for staging");
+        s.send(1, a.allocateBuffer(16).putRaw(new byte[16], 0, 16));
+        Await.until(() -> received.get() == 2, Duration.ofSeconds(10), () -> "the RSR after the shrink never arrived");
+    }
+
+    @Test
     void anIdleConnectionCostsLessThanTwoPercentOfACore() throws Exception {
         Context a = context();
         Context b = context();
