@@ -248,13 +248,10 @@ final class TcpConnection implements Connection, IoHandler {
     /** Writes what the socket takes now, behind anything queued, and queues the rest; lock held. */
     private void writeOrQueue(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
         if (queue.isEmpty() && 4 + length <= MAX_STAGING) {
-            if (4 + length > staging.capacity()) {
-                staging = ByteBuffer.allocateDirect(Math.min(MAX_STAGING, Math.max(4 + length, 2 * staging.capacity())));
-            }
-            staging.clear().putInt(length).put(header).put(payload).flip();
-            channel.write(staging);
-            if (staging.hasRemaining()) {
-                queue.add(staging);
+            ByteBuffer frame = staging(4 + length).putInt(length).put(header).put(payload).flip();
+            channel.write(frame);
+            if (frame.hasRemaining()) {
+                queue.add(frame);
                 queued();
             }
             sent(length);
@@ -275,6 +272,14 @@ final class TcpConnection implements Connection, IoHandler {
             }
         }
         enqueueRest(length);
+    }
+
+    /** @return {@link #staging}, cleared, grown by doubling if {@code bytes} do not fit; lock held */
+    private ByteBuffer staging(int bytes) {
+        if (bytes > staging.capacity()) {
+            staging = ByteBuffer.allocateDirect(Math.min(MAX_STAGING, Math.max(bytes, 2 * staging.capacity())));
+        }
+        return staging.clear();
     }
 
     /** Queues what is left of {@link #gather}; lock held. */

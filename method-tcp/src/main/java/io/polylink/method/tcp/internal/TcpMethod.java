@@ -51,8 +51,8 @@ import org.osgi.service.metatype.annotations.Designate;
  * open connection of that kind it dialled itself, answers {@code DUPLICATE}, and the dialler waits
  * for the other connection instead, asking again after a short while in case the acceptor's
  * connection was one whose end at the dialler is already gone. So a pair ends with one
- * connection, decided before any frame flows. Any other dial from a peer that this side still holds a connection to means the peer's
- * end of that one is gone: it is closed here and the new one taken.
+ * connection, decided before any frame flows. Any other dial from a peer this side still holds a
+ * connection to means the peer's end of that one is gone: it is closed here and the new one taken.
  */
 @Component(service = CommunicationMethod.class, configurationPid = "io.polylink.method.tcp",
     property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
