@@ -28,12 +28,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * I/O thread itself (a handler replying inline) flushes the queue while it waits.
  *
  * <p>Receiving, on the I/O thread: {@code length:u32 frame} records out of one read buffer,
- * handed to the core in place; a frame larger than the buffer gets its own buffer, sized after
- * the length was checked against the bound.
+ * handed to the core in place; a frame larger than the buffer's largest size gets its own
+ * buffer, sized after the length was checked against the bound.
  */
 final class TcpConnection implements Connection, IoHandler {
 
-    private static final int READ_BUFFER = 64 * 1024;
+    /** The read buffer's sizes: frames above the largest get a buffer of their own. */
+    private static final int MIN_READ = 4 * 1024;
+    private static final int MAX_READ = 64 * 1024;
     /** The largest staged frame: a 64 KiB payload with its prefix and the core's header. */
     private static final int MAX_STAGING = 64 * 1024 + 64;
     private static final int MIN_STAGING = 1024;
@@ -74,7 +76,14 @@ final class TcpConnection implements Connection, IoHandler {
     private long stagedLarge;
     private boolean writeInterest;
 
-    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
+    /**
+     * Grown by doubling while reads fill it or a frame needs more room, up to {@link #MAX_READ};
+     * back to {@link #MIN_READ} after {@link #SPARE_IDLE_NANOS} without a read that needed more, so
+     * a connection carrying small RSRs, or idle after a stream, holds little.
+     */
+    private ByteBuffer readBuffer = ByteBuffer.allocateDirect(MIN_READ);
+    private volatile int readCapacity = MIN_READ;
+    private long readWide;
     private ByteBuffer largeFrame;
     /**
      * The buffer {@link #largeFrame} last used, kept for the next large frame: a stream of them
@@ -171,6 +180,11 @@ final class TcpConnection implements Connection, IoHandler {
     @Override
     public boolean isOpen() {
         return open;
+    }
+
+    /** @return the read buffer's size, as last set on the I/O thread */
+    int readCapacity() {
+        return readCapacity;
     }
 
     int stagingCapacity() {
@@ -436,9 +450,17 @@ final class TcpConnection implements Connection, IoHandler {
                 largeFrame = null;
             }
         } else {
+            boolean filled = !readBuffer.hasRemaining();
             readBuffer.flip();
             parse();
             readBuffer.compact();
+            int frame = readBuffer.position() >= 4 ? 4 + partialLength : 0;
+            if (filled || frame > readBuffer.capacity()) {
+                growReadBuffer(frame);
+            }
+            if (n >= MIN_READ || frame > MIN_READ) {
+                readWide = lastReceive;
+            }
         }
         // The clock runs for the frame now incomplete: it restarts whenever one completes, so a
         // steady stream (whose reads mostly end mid-frame) never looks like a peer dribbling.
@@ -464,7 +486,7 @@ final class TcpConnection implements Connection, IoHandler {
                 readBuffer.limit(at + 4 + length).position(at + 4);
                 deliver(readBuffer);
                 readBuffer.limit(limit).position(at + 4 + length);
-            } else if (4 + length > readBuffer.capacity()) {
+            } else if (4 + length > MAX_READ) {
                 readBuffer.position(at + 4);
                 largeFrame = largeFrameBuffer(length);
                 int take = Math.min(readBuffer.remaining(), length);
@@ -474,6 +496,15 @@ final class TcpConnection implements Connection, IoHandler {
             } else {
                 return;
             }
+        }
+    }
+
+    /** Doubles the read buffer, or more to hold a frame of {@code bytes}, keeping what it holds; up to {@link #MAX_READ}. */
+    private void growReadBuffer(int bytes) {
+        int capacity = Math.min(MAX_READ, Math.max(bytes, 2 * readBuffer.capacity()));
+        if (capacity > readBuffer.capacity()) {
+            readBuffer = ByteBuffer.allocateDirect(capacity).put(readBuffer.flip());
+            readCapacity = capacity;
         }
     }
 
@@ -509,6 +540,10 @@ final class TcpConnection implements Connection, IoHandler {
             spareFrame = null;
         }
         releaseIdleMemory(now);
+        if (readBuffer.capacity() > MIN_READ && readBuffer.position() == 0 && now - readWide > SPARE_IDLE_NANOS) {
+            readBuffer = ByteBuffer.allocateDirect(MIN_READ);
+            readCapacity = MIN_READ;
+        }
         long silence = now - lastReceive;
         long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());
         long frameNanos = failureNanos + partialLength * NANOS_PER_MIB / (1 << 20);

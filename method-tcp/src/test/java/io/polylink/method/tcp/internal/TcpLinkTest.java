@@ -483,19 +483,33 @@ class TcpLinkTest {
     }
 
     @Test
-    void aConnectionGivesBackTheBufferALargeFrameGrewOnceIdle() throws Exception {
+    void aConnectionGivesBackTheBuffersALargeFrameGrewOnceIdle() throws Exception {
         Context a = context();
         Context b = context();
         AtomicLong received = new AtomicLong();
-        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> received.incrementAndGet()).startpoint());
-        s.send(1, a.allocateBuffer(60_000).putRaw(new byte[60_000], 0, 60_000));
-        Await.until(() -> received.get() == 1, Duration.ofSeconds(10), () -> "the 60 kB RSR never arrived");
-        TcpConnection connection = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
-        assertTrue(connection.stagingCapacity() > 60_000, connection.stagingCapacity() + " bytes staged a 60 kB frame");
-        Await.until(() -> connection.stagingCapacity() == 1024, Duration.ofSeconds(10),
-            () -> "an idle connection still holds " + connection.stagingCapacity() + " bytes for staging");
+        AtomicLong bytes = new AtomicLong();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
+            bytes.addAndGet(m.length());
+            received.incrementAndGet();
+        }).startpoint());
         s.send(1, a.allocateBuffer(16).putRaw(new byte[16], 0, 16));
-        Await.until(() -> received.get() == 2, Duration.ofSeconds(10), () -> "the RSR after the shrink never arrived");
+        Await.until(() -> received.get() == 1, Duration.ofSeconds(10), () -> "the first RSR never arrived");
+        TcpConnection sending = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+        TcpConnection receiving = (TcpConnection) methods.get(1).connect(a.id(), methods.get(0).localAddress(), Map.of());
+        assertEquals(4096, receiving.readCapacity(), "a connection that carried one small RSR reads into 4 KiB");
+
+        s.send(1, a.allocateBuffer(60_000).putRaw(new byte[60_000], 0, 60_000));
+        Await.until(() -> received.get() == 2, Duration.ofSeconds(10), () -> "the 60 kB RSR never arrived");
+        assertTrue(sending.stagingCapacity() > 60_000, sending.stagingCapacity() + " bytes staged a 60 kB frame");
+        assertTrue(receiving.readCapacity() > 60_000, receiving.readCapacity() + " bytes read a 60 kB frame");
+        Await.until(() -> sending.stagingCapacity() == 1024 && receiving.readCapacity() == 4096,
+            Duration.ofSeconds(10), () -> "an idle connection still holds " + sending.stagingCapacity()
+                + " bytes for staging and " + receiving.readCapacity() + " for reading");
+
+        s.send(1, a.allocateBuffer(16).putRaw(new byte[16], 0, 16));
+        s.send(1, a.allocateBuffer(60_000).putRaw(new byte[60_000], 0, 60_000));
+        Await.until(() -> received.get() == 4, Duration.ofSeconds(10), () -> "the RSRs after the shrink never arrived");
+        assertEquals(16 + 60_000 + 16 + 60_000, bytes.get());
     }
 
     @Test
