@@ -162,6 +162,22 @@ final class Flow {
     private boolean stranded;
     /** A retry is scheduled: one at a time, however many failures asked for it. */
     private boolean retrying;
+    /** A receiving thread found a connection needed and asked the executor to make it; lock held. */
+    private boolean connectDue;
+
+    /**
+     * Binding needs a connection, and this thread must not make one: it is a receiving thread,
+     * which serves its method's other links, and a connect may take a connect timeout (a peer
+     * that drops the SYN) or wait for an answer only this very thread would read.
+     */
+    static final class MustConnect extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final MustConnect INSTANCE = new MustConnect();
+
+        private MustConnect() {
+            super("a receiving thread must not connect", null, false, false);
+        }
+    }
 
     Flow(ContextRuntime runtime, Key key, EncodedTable table, long id) {
         this.runtime = runtime;
@@ -202,8 +218,9 @@ final class Flow {
             return runtime.flow(key.peer(), table, key.options()).route(endpoint);
         }
         if (!lock.tryLock()) {
-            if (ReceivingThread.now() && explanation != null) {
-                // Not waiting for the holder: see handOff. Sends through this route bind the flow.
+            if (ReceivingThread.now()) {
+                // Not waiting for the holder (it may be connecting): see handOff. Sends through
+                // this route bind the flow; explain() selects afresh while it is unbound.
                 return new Selector.Selection<>(explanation(endpoint),
                     new FlowRoute(runtime, this, endpoint, runtime.generation()), new java.util.BitSet());
             }
@@ -211,7 +228,13 @@ final class Flow {
         }
         try {
             if (stale()) {
-                bind(endpoint);
+                try {
+                    bind(endpoint);
+                } catch (MustConnect later) {
+                    // The send through this route keeps the RSR for the executor to send.
+                    return new Selector.Selection<>(explanation(endpoint),
+                        new FlowRoute(runtime, this, endpoint, runtime.generation()), connectFailed);
+                }
             }
             Route route = binding == Binding.LOCAL
                 ? new LocalRoute(runtime, endpoint, generation)
@@ -333,9 +356,18 @@ final class Flow {
         if (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
             awaitAcknowledgements(endpoint);
         }
-        if (stale() || probeDue()) {
+        boolean stale = stale();
+        if (stale || probeDue()) {
+            if (stale && (connectDue || stranded) && ReceivingThread.now()) {
+                record(endpoint, handler, message); // the executor, or the retry, binds and sends it
+                return true;
+            }
             try {
                 bind(endpoint);
+            } catch (MustConnect later) {
+                record(endpoint, handler, message);
+                connectLater();
+                return true;
             } catch (RuntimeException noRoute) {
                 strandIfPending(noRoute);
                 throw noRoute;
@@ -360,6 +392,8 @@ final class Flow {
             }
             try {
                 bind(endpoint);
+            } catch (MustConnect later) {
+                connectLater(); // the RSR stays kept, and goes with the rest once connected
             } catch (RuntimeException noRoute) {
                 noRoute.addSuppressed(failed);
                 forgetLast(p);
@@ -371,6 +405,17 @@ final class Flow {
             trimAll();
         }
         return true;
+    }
+
+    /**
+     * Has the executor bind the flow, connecting, and send what it keeps: for a receiving thread
+     * that found a connection needed. Lock held.
+     */
+    private void connectLater() {
+        if (!connectDue) {
+            connectDue = true;
+            runtime.moveLater(this);
+        }
     }
 
     /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
@@ -503,6 +548,7 @@ final class Flow {
     void recover() {
         lock.lock();
         mover = Thread.currentThread();
+        connectDue = false;
         try {
             trim();
             if (!retired && !runtime.closing() && !pending.isEmpty() && stale()) {
@@ -855,7 +901,11 @@ final class Flow {
         try {
             while (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
                 if (stale()) {
-                    bind(endpoint);
+                    try {
+                        bind(endpoint);
+                    } catch (MustConnect later) {
+                        connectLater();
+                    }
                 } else if (System.nanoTime() - deadline > 0) {
                     throw new LinkException(this + ": the peer acknowledged nothing for "
                         + TimeUnit.NANOSECONDS.toSeconds(ACK_TIMEOUT_NANOS) + " s while " + pending.size()

@@ -85,4 +85,116 @@ class HandOffTest {
             sender.join(TimeUnit.SECONDS.toMillis(20));
         }
     }
+
+    /**
+     * An inline handler that forwards to a context it has no connection to yet: connecting could
+     * take a connect timeout, and the receiving thread serves the method's other links meanwhile.
+     * The executor connects; the forwarded RSRs wait, numbered, and go in order once it has.
+     */
+    @Test
+    void anInlineHandlerForwardingToAPeerNotYetConnectedLeavesTheConnectToTheExecutor() throws Exception {
+        try (Relay relay = new Relay()) {
+            relay.forward(0);
+            // The executor now connects, holding the link to c; the handler sends on it again.
+            relay.awaitConnecting();
+            relay.forwardWhileConnecting(1, 5);
+            assertTrue(!relay.pipeB.connectingThreads.get(0).equals(relay.receivingThread.get()),
+                "b's receiving thread " + relay.receivingThread.get() + " made the connect");
+
+            relay.gate.countDown();
+            relay.awaitAtC(java.util.List.of(0L, 1L, 2L, 3L, 4L));
+            relay.forward(5);
+            relay.awaitAtC(java.util.List.of(0L, 1L, 2L, 3L, 4L, 5L));
+        }
+    }
+
+    /** The same while another thread connects the link, before the handler has ever used it. */
+    @Test
+    void anInlineHandlerNeverWaitsForAnotherThreadConnectingItsLink() throws Exception {
+        try (Relay relay = new Relay()) {
+            Thread first = new Thread(() -> relay.bToC.send(1, relay.b.context().allocateBuffer(8).putLong(-1)),
+                "test-first-sender");
+            first.start();
+            try {
+                relay.awaitConnecting();
+                relay.forwardWhileConnecting(0, 5);
+            } finally {
+                relay.gate.countDown();
+                first.join(TimeUnit.SECONDS.toMillis(20));
+            }
+            // The two threads' sends overlapped, so either may go first; each thread's stay in order.
+            Await.until(() -> relay.atC.size() >= 6, Duration.ofSeconds(10), () -> "c received " + relay.atC);
+            assertEquals(java.util.List.of(0L, 1L, 2L, 3L, 4L), relay.atC.stream().filter(x -> x >= 0).toList());
+            assertEquals(6, relay.atC.size(), () -> "c received " + relay.atC);
+        }
+    }
+
+    /**
+     * a sends to b, whose inline handler forwards to c over a startpoint b has not used yet; b's
+     * connects wait at {@link #gate}. A second handler at b counts what else arrives meanwhile.
+     */
+    private final class Relay implements AutoCloseable {
+        final EmbeddedContext c = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
+        final PipeMethod pipeB = new PipeMethod(network, "pipe");
+        final EmbeddedContext b = EmbeddedContext.open().add(pipeB, 10);
+        final CountDownLatch gate = new CountDownLatch(1);
+        final java.util.List<Long> atC = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final AtomicReference<String> receivingThread = new AtomicReference<>();
+        final AtomicInteger counted = new AtomicInteger();
+        final Startpoint bToC;
+        final Startpoint aToB;
+
+        Relay() {
+            Endpoint sinkC = c.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> atC.add(m.getLong()));
+            bToC = b.context().startpoint(sinkC.startpoint().toText());
+            Endpoint atB = b.context().createEndpoint()
+                .register(1, Delivery.INLINE, (e, m) -> {
+                    receivingThread.set(Thread.currentThread().getName());
+                    bToC.send(1, b.context().allocateBuffer(8).putLong(m.getLong()));
+                })
+                .register(2, Delivery.INLINE, (e, m) -> counted.incrementAndGet());
+            aToB = a.context().startpoint(atB.startpoint().toText());
+            pipeB.connectGate = gate;
+        }
+
+        void forward(long value) {
+            aToB.send(1, a.context().allocateBuffer(8).putLong(value));
+        }
+
+        void awaitConnecting() {
+            Await.until(() -> pipeB.connectingThreads.size() == 1, Duration.ofSeconds(10),
+                () -> "b never started connecting to c");
+        }
+
+        /** Forwards {@code from} to {@code to - 1}, then proves b's receiving thread was free throughout. */
+        void forwardWhileConnecting(long from, long to) {
+            for (long i = from; i < to; i++) {
+                forward(i);
+            }
+            int before = counted.get();
+            for (int i = 0; i < 10; i++) {
+                aToB.send(2, a.context().allocateBuffer(0));
+            }
+            Await.until(() -> counted.get() == before + 10, Duration.ofSeconds(10),
+                () -> (counted.get() - before) + " of 10 RSRs delivered at b while its connect to c waits: the "
+                    + "receiving thread is held");
+            assertEquals(java.util.List.of(), atC, "c received before b could connect to it");
+            assertEquals(1, pipeB.connectingThreads.size(), () -> "b connected " + pipeB.connectingThreads);
+        }
+
+        void awaitAtC(java.util.List<Long> expected) {
+            Await.until(() -> atC.size() >= expected.size(), Duration.ofSeconds(10), () -> "c received " + atC);
+            assertEquals(expected, atC);
+        }
+
+        @Override
+        public void close() {
+            gate.countDown();
+            try {
+                b.close();
+            } finally {
+                c.close();
+            }
+        }
+    }
 }
