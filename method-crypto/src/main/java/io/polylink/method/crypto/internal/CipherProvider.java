@@ -109,15 +109,20 @@ record CipherProvider(String name, Provider provider) {
     /**
      * Runs {@code cipher.doFinal} from {@code length} bytes of {@code input} at {@code inputAt} into
      * {@code output} at {@code outputAt} (absolute indexes; positions untouched). Heap buffers go
-     * through their arrays, which every provider handles without an extra copy.
+     * through their arrays, which every provider handles without an extra copy; a direct input
+     * for a heap output is copied into {@code staging} first (see {@link Staging}).
      *
      * @return bytes written
      */
-    static int doFinal(Cipher cipher, ByteBuffer input, int inputAt, int length, ByteBuffer output, int outputAt)
-        throws GeneralSecurityException {
-        if (input.hasArray() && output.hasArray()) {
-            return cipher.doFinal(input.array(), input.arrayOffset() + inputAt, length,
-                output.array(), output.arrayOffset() + outputAt);
+    static int doFinal(Cipher cipher, ByteBuffer input, int inputAt, int length, ByteBuffer output, int outputAt,
+                       Staging staging) throws GeneralSecurityException {
+        if (output.hasArray() && (input.hasArray() || input.isDirect())) {
+            byte[] from = input.hasArray() ? input.array() : staging.take(length);
+            int fromAt = input.hasArray() ? input.arrayOffset() + inputAt : 0;
+            if (!input.hasArray()) {
+                input.get(inputAt, from, 0, length);
+            }
+            return cipher.doFinal(from, fromAt, length, output.array(), output.arrayOffset() + outputAt);
         }
         ByteBuffer from = input.duplicate().limit(inputAt + length).position(inputAt);
         ByteBuffer to = output.duplicate().position(outputAt);

@@ -20,6 +20,7 @@ final class Opener {
     private final String from;
     private final byte[] nonce = new byte[Suite.NONCE_LENGTH];
     private final byte[] aad = new byte[AeadFrame.MAX_HEADER];
+    private final Staging staging = new Staging();
     private Cipher cipher;
     private KeyChain keys;
     /** The next epoch's keys, derived once when a frame first claims them, kept until one verifies. */
@@ -84,7 +85,7 @@ final class Opener {
             cipher.init(Cipher.DECRYPT_MODE, opening.key(), suite.parameters(nonce));
             cipher.updateAAD(aad, 0, headerLength);
             opened = CipherProvider.doFinal(cipher, input, at + AeadFrame.CIPHERTEXT_OFFSET,
-                length - AeadFrame.CIPHERTEXT_OFFSET, out, 0);
+                length - AeadFrame.CIPHERTEXT_OFFSET, out, 0, staging);
         } catch (AEADBadTagException e) {
             renewCipher();
             throw new MalformedMessageException("aead frame " + counter + " from " + from + " failed authentication: "

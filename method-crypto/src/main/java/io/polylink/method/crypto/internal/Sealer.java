@@ -21,6 +21,7 @@ final class Sealer {
     private final String to;
     private final byte[] nonce = new byte[Suite.NONCE_LENGTH];
     private final byte[] aad = new byte[AeadFrame.MAX_HEADER];
+    private final Staging staging = new Staging();
     private Cipher cipher;
     private KeyChain keys;
     private long counter;
@@ -71,7 +72,8 @@ final class Sealer {
         try {
             cipher.init(Cipher.ENCRYPT_MODE, sealing.key(), suite.parameters(nonce));
             cipher.updateAAD(aad, 0, headerLength);
-            sealed = CipherProvider.doFinal(cipher, input, input.position(), length, out, AeadFrame.CIPHERTEXT_OFFSET);
+            sealed = CipherProvider.doFinal(cipher, input, input.position(), length, out, AeadFrame.CIPHERTEXT_OFFSET,
+                staging);
         } catch (GeneralSecurityException | RuntimeException e) {
             // The counter is spent so its nonce is never used again: the peer will refuse the
             // next frame's counter and close the connection, and a new one starts with new keys.

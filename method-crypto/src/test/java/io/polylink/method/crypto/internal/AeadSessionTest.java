@@ -50,6 +50,34 @@ class AeadSessionTest {
         }
     }
 
+    /**
+     * Frames read off a socket arrive in direct buffers, at an offset, and open into heap ones:
+     * through the staging array, kept up to its bound and fresh above it, a frame opens to itself,
+     * and a changed one is still refused.
+     */
+    @Test
+    void framesInDirectBuffersOpenOnceStagedWhateverTheirSize() {
+        try (SessionPair pair = SessionPair.keyed()) {
+            for (int size : new int[] {100, 64 * 1024, Staging.KEEP_BYTES + 1000, 70 * 1024}) {
+                byte[] payload = SampleData.records(size, size);
+                byte[] frame = seal(pair.atA, HEADER, payload);
+                assertArrayEquals(payload, openDirect(pair.atB, frame));
+            }
+            byte[] changed = seal(pair.atA, HEADER, SampleData.records(5000, 1));
+            changed[changed.length / 2] ^= 1;
+            assertThrows(MalformedMessageException.class, () -> openDirect(pair.atB, changed));
+        }
+    }
+
+    private static byte[] openDirect(TransformSession to, byte[] frame) {
+        ByteBuffer direct = ByteBuffer.allocateDirect(frame.length + 7).position(7);
+        direct.put(frame).position(7);
+        ByteBuffer opened = to.decode(HEADER.duplicate(), direct, new RecordingSource(1 << 22));
+        byte[] out = new byte[opened.remaining()];
+        opened.get(out);
+        return out;
+    }
+
     @Test
     void everySingleBitFlipInRecordedFramesAndTheirHeadersIsRejected() {
         try (SessionPair pair = SessionPair.keyed()) {
