@@ -117,12 +117,14 @@ record CipherProvider(String name, Provider provider) {
     static int doFinal(Cipher cipher, ByteBuffer input, int inputAt, int length, ByteBuffer output, int outputAt,
                        Staging staging) throws GeneralSecurityException {
         if (output.hasArray() && (input.hasArray() || input.isDirect())) {
-            byte[] from = input.hasArray() ? input.array() : staging.take(length);
-            int fromAt = input.hasArray() ? input.arrayOffset() + inputAt : 0;
-            if (!input.hasArray()) {
-                input.get(inputAt, from, 0, length);
+            byte[] to = output.array();
+            int toAt = output.arrayOffset() + outputAt;
+            if (input.hasArray()) {
+                return cipher.doFinal(input.array(), input.arrayOffset() + inputAt, length, to, toAt);
             }
-            return cipher.doFinal(from, fromAt, length, output.array(), output.arrayOffset() + outputAt);
+            byte[] from = staging.take(length);
+            input.get(inputAt, from, 0, length);
+            return cipher.doFinal(from, 0, length, to, toAt);
         }
         ByteBuffer from = input.duplicate().limit(inputAt + length).position(inputAt);
         ByteBuffer to = output.duplicate().position(outputAt);
