@@ -160,6 +160,8 @@ final class Flow {
     /** When moving in the background first failed, since the flow last had a way to its peer. */
     private long strandedSince;
     private boolean stranded;
+    /** Why the flow is stranded, while it is. */
+    private RuntimeException strandedBy;
     /** A retry is scheduled: one at a time, however many failures asked for it. */
     private boolean retrying;
     /** A receiving thread found a connection needed and asked the executor to make it; lock held. */
@@ -358,13 +360,19 @@ final class Flow {
         }
         boolean stale = stale();
         if (stale || probeDue()) {
-            if (stale && (connectDue || stranded) && ReceivingThread.now()) {
-                record(endpoint, handler, message); // the executor, or the retry, binds and sends it
+            if (stale && connectDue && ReceivingThread.now()) {
+                record(endpoint, handler, message); // the executor binds and sends it
                 return true;
             }
             try {
                 bind(endpoint);
             } catch (MustConnect later) {
+                if (stranded) {
+                    // Connecting failed already: kept, this RSR would only pile up behind the
+                    // retry's, and what a receiving thread keeps must stay bounded.
+                    throw new LinkException(this + " has no way to its peer, and tries again each second: "
+                        + strandedBy.getMessage(), strandedBy);
+                }
                 record(endpoint, handler, message);
                 connectLater();
                 return true;
@@ -587,6 +595,7 @@ final class Flow {
             stranded = true;
             strandedSince = now;
         }
+        strandedBy = why;
         long left = runtime.abandonAfterMs() - TimeUnit.NANOSECONDS.toMillis(now - strandedSince);
         if (left > 0) {
             if (!retrying) {

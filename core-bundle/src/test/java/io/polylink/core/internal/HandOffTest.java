@@ -108,6 +108,47 @@ class HandOffTest {
         }
     }
 
+    /**
+     * Once the executor's connect has failed, the handler's sends fail at once with its reason,
+     * rather than pile up behind the retry: what a receiving thread keeps stays bounded. What was
+     * kept before goes, in order, once connecting works again.
+     */
+    @Test
+    void anInlineHandlerHearsAtOnceThatConnectingFailedAndWhatItKeptFollowsLater() {
+        try (Relay relay = new Relay()) {
+            relay.gate.countDown();
+            relay.pipeB.failConnects("port closed");
+            long[] sent = {0};
+            Await.until(() -> {
+                relay.forward(sent[0]++);
+                return !relay.refusals.isEmpty();
+            }, Duration.ofSeconds(10), () -> "no send of b's handler failed: " + relay.pipeB.connectingThreads);
+            assertTrue(relay.refusals.get(0).contains("port closed"), relay.refusals.get(0));
+            int refusedBefore = relay.refusals.size();
+            for (int i = 0; i < 1000; i++) {
+                relay.forward(sent[0]++);
+            }
+            relay.forwardWhileRefused(); // behind every forward on the same link: all were handled
+            // Only a send that met the once-a-second retry holding the link is handed off instead.
+            assertTrue(relay.refusals.size() - refusedBefore >= 990,
+                (relay.refusals.size() - refusedBefore) + " of 1000 sends refused after connecting failed");
+
+            relay.pipeB.failConnects(null);
+            long last = sent[0];
+            Await.until(() -> {
+                relay.forward(sent[0]++);
+                return !relay.atC.isEmpty() && relay.atC.get(relay.atC.size() - 1) >= last;
+            }, Duration.ofSeconds(10), () -> "c received " + relay.atC + " after connecting worked again");
+            java.util.Set<Long> refused = relay.refusals.stream()
+                .map(r -> Long.parseLong(r.substring(0, r.indexOf(':')))).collect(java.util.stream.Collectors.toSet());
+            assertEquals(0L, relay.atC.get(0), "the RSR kept first came first");
+            for (int i = 1; i < relay.atC.size(); i++) {
+                assertTrue(relay.atC.get(i) > relay.atC.get(i - 1), "out of order at c: " + relay.atC);
+            }
+            assertTrue(relay.atC.stream().noneMatch(refused::contains), "a refused RSR arrived: " + relay.atC);
+        }
+    }
+
     /** The same while another thread connects the link, before the handler has ever used it. */
     @Test
     void anInlineHandlerNeverWaitsForAnotherThreadConnectingItsLink() throws Exception {
@@ -141,6 +182,7 @@ class HandOffTest {
         final java.util.List<Long> atC = new java.util.concurrent.CopyOnWriteArrayList<>();
         final AtomicReference<String> receivingThread = new AtomicReference<>();
         final AtomicInteger counted = new AtomicInteger();
+        final java.util.List<String> refusals = new java.util.concurrent.CopyOnWriteArrayList<>();
         final Startpoint bToC;
         final Startpoint aToB;
 
@@ -150,7 +192,12 @@ class HandOffTest {
             Endpoint atB = b.context().createEndpoint()
                 .register(1, Delivery.INLINE, (e, m) -> {
                     receivingThread.set(Thread.currentThread().getName());
-                    bToC.send(1, b.context().allocateBuffer(8).putLong(m.getLong()));
+                    long value = m.getLong();
+                    try {
+                        bToC.send(1, b.context().allocateBuffer(8).putLong(value));
+                    } catch (io.polylink.LinkException refused) {
+                        refusals.add(value + ": " + refused.getMessage());
+                    }
                 })
                 .register(2, Delivery.INLINE, (e, m) -> counted.incrementAndGet());
             aToB = a.context().startpoint(atB.startpoint().toText());
@@ -180,6 +227,16 @@ class HandOffTest {
                     + "receiving thread is held");
             assertEquals(java.util.List.of(), atC, "c received before b could connect to it");
             assertEquals(1, pipeB.connectingThreads.size(), () -> "b connected " + pipeB.connectingThreads);
+        }
+
+        /** Proves b's receiving thread is free while the handler's sends are refused. */
+        void forwardWhileRefused() {
+            int before = counted.get();
+            for (int i = 0; i < 10; i++) {
+                aToB.send(2, a.context().allocateBuffer(0));
+            }
+            Await.until(() -> counted.get() == before + 10, Duration.ofSeconds(10),
+                () -> (counted.get() - before) + " of 10 RSRs delivered at b after its connect to c failed");
         }
 
         void awaitAtC(java.util.List<Long> expected) {
