@@ -28,10 +28,6 @@ public interface Startpoint {
      * <p>On first use, and after methods come or go, the link's method stack is selected from the
      * target's descriptor table.
      *
-     * <p>From an {@link Delivery#INLINE} handler, a send never blocks its thread on the peer: one
-     * that would wait for another sender or for a new connection is kept, in order, and sent by
-     * the context's executor; a failure then is logged and counted rather than thrown.
-     *
      * @param handlerId 0 to {@link Endpoint#MAX_HANDLER_ID}
      * @param message the payload, from its first byte to the last byte written
      * @throws NoApplicableMethodException if no entry of a target's table can be used

@@ -17,8 +17,7 @@ final class ChannelPool {
     record Key(ContextId peer, String method, Map<String, String> parameters) {}
 
     private static final class Slot {
-        /** Written under the slot's lock; read without it by {@link #open}. */
-        volatile Channel channel;
+        Channel channel;
     }
 
     private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
@@ -36,18 +35,6 @@ final class ChannelPool {
             }
             return slot.channel;
         }
-    }
-
-    /**
-     * For a thread that must not wait (a receiving one): never connects, and never waits for a
-     * thread connecting the same key.
-     *
-     * @return the key's channel if it is open, else {@code null}
-     */
-    Channel open(Key key) {
-        Slot slot = slots.get(key);
-        Channel channel = slot == null ? null : slot.channel;
-        return channel != null && channel.isOpen() ? channel : null;
     }
 
     /** Forgets a closed channel, so its memory goes and the next send connects afresh. */

@@ -414,12 +414,7 @@ final class ContextRuntime implements Context, InboundSink {
         return flow;
     }
 
-    /**
-     * Binds a flow to a chosen entry, connecting if needed; on a receiving thread only to a
-     * channel already open.
-     *
-     * @throws Flow.MustConnect on a receiving thread, if binding needs a connection
-     */
+    /** Binds a flow to a chosen entry, connecting if needed. */
     Flow.Binding bind(Flow flow, Descriptor chosen) {
         if (chosen.method().equals(LocalMethod.NAME) && chosen.transforms().isEmpty()) {
             return Flow.Binding.LOCAL;
@@ -435,16 +430,8 @@ final class ContextRuntime implements Context, InboundSink {
     private Channel channel(Flow flow, Descriptor chosen, InstalledMethod m) {
         ContextId target = flow.key().peer();
         Map<String, String> parameters = flow.key().options().parameters(chosen.method());
-        ChannelPool.Key key = new ChannelPool.Key(target, chosen.method(), parameters);
-        if (ReceivingThread.now()) {
-            // Connecting may take a connect timeout, and this thread serves the method's other links.
-            Channel open = pool.open(key);
-            if (open == null) {
-                throw Flow.MustConnect.INSTANCE;
-            }
-            return open;
-        }
-        return pool.get(key, () -> connect(m.method(), target, chosen, parameters), this::channelFor);
+        return pool.get(new ChannelPool.Key(target, chosen.method(), parameters),
+            () -> connect(m.method(), target, chosen, parameters), this::channelFor);
     }
 
     /**

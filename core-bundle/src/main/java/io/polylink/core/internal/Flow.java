@@ -160,26 +160,8 @@ final class Flow {
     /** When moving in the background first failed, since the flow last had a way to its peer. */
     private long strandedSince;
     private boolean stranded;
-    /** Why the flow is stranded, while it is. */
-    private RuntimeException strandedBy;
     /** A retry is scheduled: one at a time, however many failures asked for it. */
     private boolean retrying;
-    /** A receiving thread found a connection needed and asked the executor to make it; lock held. */
-    private boolean connectDue;
-
-    /**
-     * Binding needs a connection, and this thread must not make one: it is a receiving thread,
-     * which serves its method's other links, and a connect may take a connect timeout (a peer
-     * that drops the SYN) or wait for an answer only this very thread would read.
-     */
-    static final class MustConnect extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        static final MustConnect INSTANCE = new MustConnect();
-
-        private MustConnect() {
-            super("a receiving thread must not connect", null, false, false);
-        }
-    }
 
     Flow(ContextRuntime runtime, Key key, EncodedTable table, long id) {
         this.runtime = runtime;
@@ -220,9 +202,8 @@ final class Flow {
             return runtime.flow(key.peer(), table, key.options()).route(endpoint);
         }
         if (!lock.tryLock()) {
-            if (ReceivingThread.now()) {
-                // Not waiting for the holder (it may be connecting): see handOff. Sends through
-                // this route bind the flow; explain() selects afresh while it is unbound.
+            if (ReceivingThread.now() && explanation != null) {
+                // Not waiting for the holder: see handOff. Sends through this route bind the flow.
                 return new Selector.Selection<>(explanation(endpoint),
                     new FlowRoute(runtime, this, endpoint, runtime.generation()), new java.util.BitSet());
             }
@@ -230,13 +211,7 @@ final class Flow {
         }
         try {
             if (stale()) {
-                try {
-                    bind(endpoint);
-                } catch (MustConnect later) {
-                    // The send through this route keeps the RSR for the executor to send.
-                    return new Selector.Selection<>(explanation(endpoint),
-                        new FlowRoute(runtime, this, endpoint, runtime.generation()), connectFailed);
-                }
+                bind(endpoint);
             }
             Route route = binding == Binding.LOCAL
                 ? new LocalRoute(runtime, endpoint, generation)
@@ -358,24 +333,9 @@ final class Flow {
         if (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
             awaitAcknowledgements(endpoint);
         }
-        boolean stale = stale();
-        if (stale || probeDue()) {
-            if (stale && connectDue && ReceivingThread.now()) {
-                record(endpoint, handler, message); // the executor binds and sends it
-                return true;
-            }
+        if (stale() || probeDue()) {
             try {
                 bind(endpoint);
-            } catch (MustConnect later) {
-                if (stranded) {
-                    // Connecting failed already: kept, this RSR would only pile up behind the
-                    // retry's, and what a receiving thread keeps must stay bounded.
-                    throw new LinkException(this + " has no way to its peer, and tries again each second: "
-                        + strandedBy.getMessage(), strandedBy);
-                }
-                record(endpoint, handler, message);
-                connectLater();
-                return true;
             } catch (RuntimeException noRoute) {
                 strandIfPending(noRoute);
                 throw noRoute;
@@ -400,8 +360,6 @@ final class Flow {
             }
             try {
                 bind(endpoint);
-            } catch (MustConnect later) {
-                connectLater(); // the RSR stays kept, and goes with the rest once connected
             } catch (RuntimeException noRoute) {
                 noRoute.addSuppressed(failed);
                 forgetLast(p);
@@ -413,17 +371,6 @@ final class Flow {
             trimAll();
         }
         return true;
-    }
-
-    /**
-     * Has the executor bind the flow, connecting, and send what it keeps: for a receiving thread
-     * that found a connection needed. Lock held.
-     */
-    private void connectLater() {
-        if (!connectDue) {
-            connectDue = true;
-            runtime.moveLater(this);
-        }
     }
 
     /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
@@ -556,7 +503,6 @@ final class Flow {
     void recover() {
         lock.lock();
         mover = Thread.currentThread();
-        connectDue = false;
         try {
             trim();
             if (!retired && !runtime.closing() && !pending.isEmpty() && stale()) {
@@ -595,7 +541,6 @@ final class Flow {
             stranded = true;
             strandedSince = now;
         }
-        strandedBy = why;
         long left = runtime.abandonAfterMs() - TimeUnit.NANOSECONDS.toMillis(now - strandedSince);
         if (left > 0) {
             if (!retrying) {
@@ -910,11 +855,7 @@ final class Flow {
         try {
             while (pending.size() >= MAX_PENDING || pendingBytes >= MAX_PENDING_BYTES) {
                 if (stale()) {
-                    try {
-                        bind(endpoint);
-                    } catch (MustConnect later) {
-                        connectLater();
-                    }
+                    bind(endpoint);
                 } else if (System.nanoTime() - deadline > 0) {
                     throw new LinkException(this + ": the peer acknowledged nothing for "
                         + TimeUnit.NANOSECONDS.toSeconds(ACK_TIMEOUT_NANOS) + " s while " + pending.size()

@@ -49,8 +49,6 @@ final class PipeMethod implements CommunicationMethod {
     volatile boolean declineTrySend;
     /** The thread of each connect that had to open a pipe, in order. */
     final List<String> connectingThreads = new CopyOnWriteArrayList<>();
-    /** While set, a connect that must open a pipe waits for it, as one to a peer that drops the SYN does. */
-    volatile java.util.concurrent.CountDownLatch connectGate;
     private volatile MethodContext context;
     private String address;
 
@@ -106,15 +104,6 @@ final class PipeMethod implements CommunicationMethod {
         }
         String text = describe(address);
         connectingThreads.add(Thread.currentThread().getName());
-        java.util.concurrent.CountDownLatch gate = connectGate;
-        try {
-            if (gate != null && !gate.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
-                throw new LinkException("pipe " + text + " timed out connecting: the test never opened the gate");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LinkException("pipe " + text + " interrupted while connecting");
-        }
         String failure = connectFailure;
         if (failure != null) {
             throw new LinkException("pipe " + text + " failed to connect: " + failure);
