@@ -200,7 +200,9 @@ class TcpAcrossProcessesIT {
                 stall.await(10, TimeUnit.SECONDS);
             }
         });
-        Startpoint relayAtA = driver.lookup("a");
+        // With the default 5 s send timeout the 10 s below hold at most two refusals, and none
+        // when the buffers on the way take more than 5 s to fill (seen: 976 RSRs accepted first).
+        Startpoint relayAtA = driver.lookup("a").parameter("tcp", "sendTimeoutMs", "500");
         Startpoint slowHere = slow.startpoint();
         byte[] body = new byte[16 * 1024];
         MessageBuffer message = me.allocateBuffer(body.length + 128);
