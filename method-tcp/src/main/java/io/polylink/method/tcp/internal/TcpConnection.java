@@ -536,14 +536,7 @@ final class TcpConnection implements Connection, IoHandler {
         if (!open) {
             return;
         }
-        if (spareFrame != null && largeFrame == null && now - spareUsed > SPARE_IDLE_NANOS) {
-            spareFrame = null;
-        }
         releaseIdleMemory(now);
-        if (readBuffer.capacity() > MIN_READ && readBuffer.position() == 0 && now - readWide > SPARE_IDLE_NANOS) {
-            readBuffer = ByteBuffer.allocateDirect(MIN_READ);
-            readCapacity = MIN_READ;
-        }
         long silence = now - lastReceive;
         long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());
         long frameNanos = failureNanos + partialLength * NANOS_PER_MIB / (1 << 20);
@@ -568,7 +561,16 @@ final class TcpConnection implements Connection, IoHandler {
         fail(new IOException(why));
     }
 
+    /** Lets buffers go back to their first size once unused for {@link #SPARE_IDLE_NANOS}; on the loop. */
     private void releaseIdleMemory(long now) {
+        if (spareFrame != null && largeFrame == null && now - spareUsed > SPARE_IDLE_NANOS) {
+            spareFrame = null;
+        }
+        if (readBuffer.capacity() > MIN_READ && readBuffer.position() == 0 && now - readWide > SPARE_IDLE_NANOS) {
+            readBuffer = ByteBuffer.allocateDirect(MIN_READ);
+            readCapacity = MIN_READ;
+        }
+        // The sending side's buffers are the senders' too: only if no sender holds the lock now.
         if ((now - queueUsed > SPARE_IDLE_NANOS || now - stagedLarge > SPARE_IDLE_NANOS) && lock.tryLock()) {
             try {
                 if (queue.capacity() > 0 && now - queueUsed > SPARE_IDLE_NANOS) {
