@@ -97,8 +97,8 @@ class AcknowledgementTest {
         release.countDown();
         Await.until(() -> arrived.get() == 200, Duration.ofSeconds(10), () -> arrived.get() + " of 200 arrived");
         Flow flow = onlyFlow(a);
-        // All but the last few, sent after the last acknowledgement request (one per 256 KiB).
-        Await.until(() -> flow.unacknowledged() < 4, Duration.ofSeconds(10),
+        // All but the last few, sent after the last acknowledgement request (one per MiB).
+        Await.until(() -> flow.unacknowledged() < 16, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " still unacknowledged");
         long kept = flow.spareLargeBytes();
         assertTrue(kept > 4 << 20, "kept " + kept + " bytes of acknowledged copies for reuse");
