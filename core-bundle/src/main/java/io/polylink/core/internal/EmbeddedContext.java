@@ -23,17 +23,17 @@ public final class EmbeddedContext implements AutoCloseable {
         return new EmbeddedContext(CoreSettings.DEFAULTS);
     }
 
+    /** With every setting given, for the core's own tests. */
+    static EmbeddedContext open(CoreSettings settings) {
+        return new EmbeddedContext(settings);
+    }
+
     /**
      * @param maxMessageSize largest RSR payload in bytes
      * @param handlerThreads threads for executor handlers
      * @param table stacks to advertise after {@code local}; empty for all methods
      * @return a context with only the {@code local} method
      */
-    /** With every setting given, for the core's own tests. */
-    static EmbeddedContext open(CoreSettings settings) {
-        return new EmbeddedContext(settings);
-    }
-
     public static EmbeddedContext open(int maxMessageSize, int handlerThreads, List<String> table) {
         return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table, null,
             CoreSettings.DEFAULT_ABANDON_AFTER_MS));
