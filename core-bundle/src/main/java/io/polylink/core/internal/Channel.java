@@ -43,6 +43,7 @@ final class Channel implements FrameReceiver {
     private static final int MAX_STACK_ID = 255;
 
     private final ContextRuntime runtime;
+    private final long quietAckMs;
     private final Connection connection;
     private final ChannelCounters counters = new ChannelCounters();
     private final Map<String, TransformSession> sessions = new ConcurrentHashMap<>();
@@ -107,6 +108,7 @@ final class Channel implements FrameReceiver {
 
     Channel(ContextRuntime runtime, Connection connection) {
         this.runtime = runtime;
+        this.quietAckMs = runtime.quietAckMs();
         this.connection = connection;
         int bound = runtime.maxWirePayload();
         this.encodeScratch = new ScratchBuffer[] {
@@ -474,8 +476,9 @@ final class Channel implements FrameReceiver {
             if (ack) {
                 // Queued before an inline handler runs, so a reply it sends on this channel
                 // carries the acknowledgement out ahead of it, with no control-thread wake-up.
-                queued.add(new Queued(Control.ACK,
-                    ByteBuffer.allocate(12).putLong(flow.key().flow()).putInt(flow.delivered()).flip()));
+                queued.add(new Queued(Control.ACK, flow.acknowledgement()));
+            } else if (fresh && quietAckMs > 0 && flow.quietCheckNeeded()) {
+                checkQuietLater(flow);
             }
             if (fresh) {
                 deliver(endpoint, handler, body);
@@ -483,6 +486,35 @@ final class Channel implements FrameReceiver {
         }
         if (ack) {
             flushFromReceiver();
+        }
+    }
+
+    /** Out of {@link #receive}, which runs per RSR: its lambda stays out of the hot method's code. */
+    private void checkQuietLater(InboundFlow flow) {
+        runtime.later(() -> acknowledgeIfQuiet(flow), quietAckMs);
+    }
+
+    /**
+     * On the retry thread: acknowledges what a flow delivered since its last acknowledgement once
+     * no RSR came for {@link #quietAckMs}. The sender asks only every so many RSRs or bytes, and
+     * would otherwise keep the copies of a burst's tail for as long as the flow stays idle.
+     */
+    private void acknowledgeIfQuiet(InboundFlow flow) {
+        // While RSRs flow, this only reads a counter: taking the flow's lock from this thread
+        // every time would make the receiving thread's lock a contended one.
+        if (!closed && flow.busySinceCheck()) {
+            checkQuietLater(flow);
+            return;
+        }
+        ByteBuffer ack = null;
+        synchronized (flow) {
+            flow.quietCheckDone();
+            if (!closed && flow.unacknowledged()) {
+                ack = flow.acknowledgement();
+            }
+        }
+        if (ack != null) {
+            enqueue(Control.ACK, ack);
         }
     }
 

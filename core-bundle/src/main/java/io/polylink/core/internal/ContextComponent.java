@@ -44,7 +44,8 @@ public final class ContextComponent {
     public ContextComponent(BundleContext bundle, CoreConfig config) {
         runtime = new ContextRuntime(new CoreSettings(config.maxMessageSize(), config.handlerThreads(),
             Arrays.stream(config.table()).map(String::strip).filter(s -> !s.isEmpty()).toList(),
-            config.id().isBlank() ? null : ContextId.parse(config.id().strip()), config.abandonAfterMs()));
+            config.id().isBlank() ? null : ContextId.parse(config.id().strip()), config.abandonAfterMs(),
+            config.quietAckMs()));
         String configured = config.name().isBlank() ? bundle.getProperty("polylink.name") : config.name();
         name = configured == null || configured.isBlank() ? null : configured.strip();
         registration = bundle.registerService(Context.class, runtime, properties());

@@ -538,6 +538,10 @@ final class ContextRuntime implements Context, InboundSink {
         return settings.abandonAfterMs();
     }
 
+    long quietAckMs() {
+        return settings.quietAckMs();
+    }
+
     private Connection connect(CommunicationMethod method, ContextId target, Descriptor chosen,
                                Map<String, String> parameters) {
         try {

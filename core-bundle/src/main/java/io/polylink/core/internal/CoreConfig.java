@@ -22,6 +22,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
         + "and logged, in milliseconds")
     long abandonAfterMs() default CoreSettings.DEFAULT_ABANDON_AFTER_MS;
 
+    @AttributeDefinition(description = "How long a flow's receiver waits after the flow's last RSR before it "
+        + "acknowledges what the sender has not asked about yet, so the sender drops its copies of a burst "
+        + "that ended, in milliseconds (0..3600000); 0: only when the sender asks (each 64 RSRs or 1 MiB)")
+    long quietAckMs() default CoreSettings.DEFAULT_QUIET_ACK_MS;
+
     @AttributeDefinition(description = "Publish this context's system endpoint (echo, relay) under this "
         + "name in the naming registry; empty: the framework property polylink.name, if set")
     String name() default "";

@@ -13,14 +13,17 @@ import java.util.concurrent.TimeUnit;
  * @param id the context id to use, or {@code null} for a random one
  * @param abandonAfterMs how long RSRs a peer has not acknowledged wait for a way to it, tried
  *     again each second, before they are dropped
+ * @param quietAckMs how long a flow's receiver waits after its last RSR before acknowledging what
+ *     the sender has not asked about, so the sender lets its copies go; 0: only when asked
  */
 record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, io.polylink.ContextId id,
-                    long abandonAfterMs) {
+                    long abandonAfterMs, long quietAckMs) {
 
     static final int DEFAULT_MAX_MESSAGE_SIZE = 8 << 20;
     static final long DEFAULT_ABANDON_AFTER_MS = 30_000;
+    static final long DEFAULT_QUIET_ACK_MS = 1000;
     static final CoreSettings DEFAULTS = new CoreSettings(DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
-        DEFAULT_ABANDON_AFTER_MS);
+        DEFAULT_ABANDON_AFTER_MS, DEFAULT_QUIET_ACK_MS);
 
     CoreSettings {
         if (maxMessageSize < 1024 || maxMessageSize > (1 << 30)) {
@@ -32,6 +35,9 @@ record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, 
         }
         if (abandonAfterMs < 1 || abandonAfterMs > TimeUnit.DAYS.toMillis(1)) {
             throw new IllegalArgumentException("abandonAfterMs " + abandonAfterMs + " is outside 1..86400000");
+        }
+        if (quietAckMs < 0 || quietAckMs > TimeUnit.HOURS.toMillis(1)) {
+            throw new IllegalArgumentException("quietAckMs " + quietAckMs + " is outside 0..3600000");
         }
         table = List.copyOf(table);
     }

@@ -1,6 +1,9 @@
 package io.polylink.core.internal;
 
 import io.polylink.ContextId;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 
 /**
  * What a receiver knows of one flow of a peer: the next sequence number it expects. A flow may
@@ -13,12 +16,33 @@ final class InboundFlow {
     /** Sender and the sender's id for the flow: what a flow is known by across connections. */
     record Key(ContextId peer, long flow) {}
 
+    private static final VarHandle EXPECTED;
+
+    static {
+        try {
+            EXPECTED = MethodHandles.lookup().findVarHandle(InboundFlow.class, "expected", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Key key;
+    /**
+     * Written under the monitor, plainly: a volatile store on every RSR would cost the receiving
+     * thread a fence. {@link #busySinceCheck} reads it without the monitor; a late view only
+     * delays an acknowledgement.
+     */
     private int expected;
+    /** The last sequence number acknowledged to the sender. */
+    private int acknowledged;
+    /** Whether a look for quiet is due; the next sequence number when it was set (its thread only). */
+    private boolean quietCheckDue;
+    private int expectedAtCheck;
 
     InboundFlow(Key key, int first) {
         this.key = key;
         this.expected = first;
+        this.acknowledged = first - 1;
     }
 
     Key key() {
@@ -52,5 +76,49 @@ final class InboundFlow {
     /** @return the last sequence number delivered */
     synchronized int delivered() {
         return expected - 1;
+    }
+
+    /** Caller holds the monitor. @return the ACK control frame for everything delivered, noted as sent */
+    ByteBuffer acknowledgement() {
+        acknowledged = expected - 1;
+        return ByteBuffer.allocate(12).putLong(key.flow()).putInt(acknowledged).flip();
+    }
+
+    /**
+     * Caller holds the monitor, after an RSR the sender asked nothing about.
+     *
+     * @return whether the caller should look for quiet later: none is due yet
+     */
+    boolean quietCheckNeeded() {
+        if (quietCheckDue) {
+            return false;
+        }
+        quietCheckDue = true;
+        expectedAtCheck = expected;
+        return true;
+    }
+
+    /**
+     * On the thread of the quiet checks, without the monitor.
+     *
+     * @return whether RSRs came since the check was set; if so the next is measured from now
+     */
+    boolean busySinceCheck() {
+        int now = (int) EXPECTED.getAcquire(this);
+        if (now != expectedAtCheck) {
+            expectedAtCheck = now;
+            return true;
+        }
+        return false;
+    }
+
+    /** Caller holds the monitor. @return whether RSRs were delivered after the last acknowledgement */
+    boolean unacknowledged() {
+        return expected - 1 != acknowledged;
+    }
+
+    /** Caller holds the monitor: the check found the flow quiet; the next RSR sets another. */
+    void quietCheckDone() {
+        quietCheckDue = false;
     }
 }

@@ -27,7 +27,9 @@ class AcknowledgementTest {
     private final PipeMethod.Network network = new PipeMethod.Network();
     private final EmbeddedContext a = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
     private final PipeMethod pipeB = new PipeMethod(network, "pipe");
-    private final EmbeddedContext b = EmbeddedContext.open().add(pipeB, 10);
+    /** Acknowledges only when asked: the tests below count and place those acknowledgements. */
+    private final EmbeddedContext b = EmbeddedContext.open(new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2,
+        List.of(), null, CoreSettings.DEFAULT_ABANDON_AFTER_MS, 0)).add(pipeB, 10);
 
     @AfterEach
     void close() {
@@ -105,6 +107,28 @@ class AcknowledgementTest {
 
         Await.until(() -> flow.spareLargeBytes() <= 4 << 20, Duration.ofSeconds(10),
             () -> flow.spareLargeBytes() + " bytes of spare copies still kept after sends stopped");
+    }
+
+    @Test
+    void aBurstTheSenderAskedNothingAboutIsAcknowledgedOnceTheFlowIsQuiet() {
+        PipeMethod pipeC = new PipeMethod(network, "pipe");
+        try (EmbeddedContext c = EmbeddedContext.open().add(pipeC, 10)) {
+            AtomicInteger arrived = new AtomicInteger();
+            Endpoint sink = c.context().createEndpoint().register(1, (e, m) -> arrived.incrementAndGet());
+            Startpoint toC = a.context().startpoint(sink.startpoint().toText());
+            MessageBuffer message = a.context().allocateBuffer(8);
+
+            // Far below the 64 RSRs or 1 MiB after which the sender asks.
+            for (long i = 0; i < 10; i++) {
+                toC.send(1, message.clear().putLong(i));
+            }
+
+            Await.until(() -> arrived.get() == 10, Duration.ofSeconds(10), () -> arrived.get() + " of 10 arrived");
+            Flow flow = onlyFlow(a);
+            Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
+                () -> flow.unacknowledged() + " of 10 RSRs still unacknowledged after the flow went quiet");
+            assertFalse(pipeC.ackThreads.isEmpty(), "no acknowledgement sent");
+        }
     }
 
     private void streamAndAwaitAcknowledged() {
