@@ -8,7 +8,10 @@ package io.polylink.method.shm.internal;
 enum IdleStrategy {
     /** Poll without ever parking: lowest latency, one core busy for good. */
     SPIN,
-    /** Poll for {@code spinMicros} after the last record, then park: fast under traffic, quiet when idle. */
+    /**
+     * Poll for {@code spinMicros} after the last record, then park: fast under traffic, quiet when
+     * idle. While records keep coming far apart it parks sooner (see {@link Backoff}).
+     */
     SPIN_THEN_PARK,
     /** Park as soon as the ring is empty: least CPU, one wake-up per burst. */
     PARK;

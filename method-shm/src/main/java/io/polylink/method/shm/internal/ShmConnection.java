@@ -223,6 +223,7 @@ final class ShmConnection implements Connection {
 
     /** Counts a frame sent. Lock held: one writer at a time, so an ordered store does. */
     private void sent(int length) {
+        method.sent();
         framesSent.lazySet(framesSent.get() + 1);
         bytesSent.lazySet(bytesSent.get() + length);
     }

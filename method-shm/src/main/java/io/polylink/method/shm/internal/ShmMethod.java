@@ -90,6 +90,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     /** Split frames are put together in its buffers; poller only. */
     private final Reassembly reassembly = new Reassembly();
     private Thread poller;
+    /** Frames the poller thread sent itself: a handler answering what it delivered. Poller only. */
+    private int answers;
     private volatile boolean running;
     private ScheduledExecutorService timer;
 
@@ -368,12 +370,11 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     // ---- the poller thread
 
     private void poll() {
-        long spinNanos = settings.idleStrategy() == IdleStrategy.PARK ? 0
-            : settings.idleStrategy() == IdleStrategy.SPIN ? Long.MAX_VALUE
-            : TimeUnit.MICROSECONDS.toNanos(settings.spinMicros());
+        Backoff backoff = new Backoff(settings.idleStrategy(), settings.spinMicros());
         long lastWork = System.nanoTime();
         long nextTick = lastWork + TICK_NANOS;
         boolean worked = false;
+        int answersSeen = 0;
         int loops = 0;
         while (running) {
             try {
@@ -396,6 +397,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                 }
                 long now = System.nanoTime();
                 if (worked) {
+                    backoff.workAfter(now - lastWork, answers != answersSeen);
+                    answersSeen = answers;
                     lastWork = now;
                     worked = false;
                 }
@@ -408,7 +411,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                     continue;
                 }
                 inbox.checkStall(this, now, tick);
-                if (now - lastWork >= spinNanos) {
+                if (now - lastWork >= backoff.spinNanos()) {
                     park(nextTick - now);
                 }
             } catch (IOException | RuntimeException e) {
@@ -436,6 +439,13 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         selector.selectedKeys().clear();
         while (wake.receive(drain.clear()) != null) {
             // each poke is one byte; one is enough
+        }
+    }
+
+    /** A connection sent a frame, on whatever thread. */
+    void sent() {
+        if (Thread.currentThread() == poller) {
+            answers++;
         }
     }
 

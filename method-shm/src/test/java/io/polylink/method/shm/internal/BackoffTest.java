@@ -1,0 +1,66 @@
+package io.polylink.method.shm.internal;
+
+import static io.polylink.method.shm.internal.Backoff.LONG_GAPS;
+import static io.polylink.method.shm.internal.Backoff.PROBE_EVERY;
+import static io.polylink.method.shm.internal.Backoff.SHORT_SPIN_NANOS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class BackoffTest {
+
+    private static final int SPIN_MICROS = 200;
+    private static final long SPIN = TimeUnit.MICROSECONDS.toNanos(SPIN_MICROS);
+    private static final long ACK_GAP = TimeUnit.MICROSECONDS.toNanos(150);
+    private static final long REPLY_GAP = TimeUnit.MICROSECONDS.toNanos(2);
+
+    @Test
+    void aPingPongKeepsItsFullSpinThroughTheOddLongPause() {
+        Backoff b = new Backoff(IdleStrategy.SPIN_THEN_PARK, SPIN_MICROS);
+        assertEquals(SPIN, b.spinNanos());
+        for (int i = 0; i < 1000; i++) {
+            b.workAfter(i % 10 == 0 ? ACK_GAP : REPLY_GAP, false);
+            assertEquals(SPIN, b.spinNanos(), "after gap " + i);
+        }
+    }
+
+    @Test
+    void gapsThatKeepBeingLongShortenTheSpinButForAFullOneNowAndThen() {
+        Backoff b = new Backoff(IdleStrategy.SPIN_THEN_PARK, SPIN_MICROS);
+        for (int i = 1; i < LONG_GAPS; i++) {
+            b.workAfter(ACK_GAP, false);
+            assertEquals(SPIN, b.spinNanos(), "shortened after " + i + " long gaps");
+        }
+        int full = 0;
+        for (int i = 0; i < 10 * PROBE_EVERY; i++) {
+            b.workAfter(ACK_GAP, false);
+            full += b.spinNanos() == SPIN ? 1 : 0;
+            assertEquals(b.spinNanos() == SPIN ? SPIN : SHORT_SPIN_NANOS, b.spinNanos());
+        }
+        assertEquals(10, full, "full spins among " + 10 * PROBE_EVERY + " long gaps");
+        b.workAfter(REPLY_GAP, false);
+        assertEquals(SPIN, b.spinNanos(), "one short gap brings the full spin back");
+    }
+
+    @Test
+    void aPollerThatAnswersKeepsItsFullSpinHoweverLongItsPeerTakes() {
+        Backoff b = new Backoff(IdleStrategy.SPIN_THEN_PARK, SPIN_MICROS);
+        for (int i = 0; i < 10 * LONG_GAPS; i++) {
+            b.workAfter(ACK_GAP, true);
+            assertEquals(SPIN, b.spinNanos(), "after answer " + i);
+        }
+    }
+
+    @Test
+    void spinNeverParksAndParkNeverSpins() {
+        Backoff spin = new Backoff(IdleStrategy.SPIN, SPIN_MICROS);
+        Backoff park = new Backoff(IdleStrategy.PARK, SPIN_MICROS);
+        for (int i = 0; i < 10 * LONG_GAPS; i++) {
+            spin.workAfter(ACK_GAP, false);
+            park.workAfter(REPLY_GAP, false);
+            assertEquals(Long.MAX_VALUE, spin.spinNanos());
+            assertEquals(0, park.spinNanos());
+        }
+    }
+}
