@@ -20,7 +20,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "Inbox poller when idle: spin, spin-then-park or park")
     String idleStrategy() default "spin-then-park";
 
-    @AttributeDefinition(description = "How long spin-then-park polls after the last record, in microseconds")
+    @AttributeDefinition(description = "How long spin-then-park polls after the last record, in microseconds; "
+        + "20 while records keep coming further apart and none of them is answered from the poller")
     int spinMicros() default 200;
 
     @AttributeDefinition(description = "How long a send waits for ring space, in ms; 0 fails at once")
