@@ -12,17 +12,20 @@ import java.util.concurrent.TimeUnit;
  * its sender needs, and a spin of 20 us still takes a follow-up that comes at once. A ping-pong's
  * replies come well within that, so the odd long pause among them changes nothing.
  *
- * <p>Two pollers in a conversation that both parked sooner would each wait for the other's wake-up
- * and find every gap long, for good. So a poller that answered what it delivered (an inline
- * handler replied) keeps its full spin, whatever the gaps. Where the answers leave from other
- * threads, the short spin makes way for a full one once in {@link #PROBE_EVERY} gaps: when the
- * other side answers within it, the gaps are short again on both sides.
+ * <p>In a conversation (requests and replies, from any thread) a poller that parked sooner would
+ * add a wake-up to every exchange whose turn takes over 20 us, and two such pollers would each
+ * wait for the other's wake-up and find every gap long, for good. So where this context sent one
+ * or two frames between two records, the gap counts as short, however long it was. Where
+ * something else keeps the gaps long, the short spin makes way for a full one once in
+ * {@link #PROBE_EVERY} gaps.
  */
 final class Backoff {
 
     static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final int LONG_GAPS = 16;
     static final int PROBE_EVERY = 32;
+    /** At most this many frames sent between two records make them a conversation. */
+    static final int CONVERSATION_SENDS = 2;
 
     private final long spinNanos;
     private final long shortSpinNanos;
@@ -43,11 +46,13 @@ final class Backoff {
     /**
      * Work came {@code gapNanos} after the work before it.
      *
-     * @param answered whether the poller sent a frame meanwhile, a handler answering what it
-     *     delivered: an answer to that is likely coming, however long the gaps were
+     * @param sends frames this context sent meanwhile: one or two, and what came is likely an answer
+     *     in a conversation, however long the gaps; a stream's sender sends dozens per
+     *     acknowledgement
      */
-    void workAfter(long gapNanos, boolean answered) {
-        longGaps = gapNanos < SHORT_SPIN_NANOS || answered ? 0 : Math.min(longGaps + 1, LONG_GAPS);
+    void workAfter(long gapNanos, int sends) {
+        boolean conversing = sends > 0 && sends <= CONVERSATION_SENDS;
+        longGaps = gapNanos < SHORT_SPIN_NANOS || conversing ? 0 : Math.min(longGaps + 1, LONG_GAPS);
         if (longGaps < LONG_GAPS) {
             next = spinNanos;
         } else if (++sinceProbe == PROBE_EVERY) {

@@ -1,5 +1,6 @@
 package io.polylink.method.shm.internal;
 
+import static io.polylink.method.shm.internal.Backoff.CONVERSATION_SENDS;
 import static io.polylink.method.shm.internal.Backoff.LONG_GAPS;
 import static io.polylink.method.shm.internal.Backoff.PROBE_EVERY;
 import static io.polylink.method.shm.internal.Backoff.SHORT_SPIN_NANOS;
@@ -20,7 +21,7 @@ class BackoffTest {
         Backoff b = new Backoff(IdleStrategy.SPIN_THEN_PARK, SPIN_MICROS);
         assertEquals(SPIN, b.spinNanos());
         for (int i = 0; i < 1000; i++) {
-            b.workAfter(i % 10 == 0 ? ACK_GAP : REPLY_GAP, false);
+            b.workAfter(i % 10 == 0 ? ACK_GAP : REPLY_GAP, 0);
             assertEquals(SPIN, b.spinNanos(), "after gap " + i);
         }
     }
@@ -29,27 +30,36 @@ class BackoffTest {
     void gapsThatKeepBeingLongShortenTheSpinButForAFullOneNowAndThen() {
         Backoff b = new Backoff(IdleStrategy.SPIN_THEN_PARK, SPIN_MICROS);
         for (int i = 1; i < LONG_GAPS; i++) {
-            b.workAfter(ACK_GAP, false);
+            b.workAfter(ACK_GAP, 0);
             assertEquals(SPIN, b.spinNanos(), "shortened after " + i + " long gaps");
         }
         int full = 0;
         for (int i = 0; i < 10 * PROBE_EVERY; i++) {
-            b.workAfter(ACK_GAP, false);
+            b.workAfter(ACK_GAP, 0);
             full += b.spinNanos() == SPIN ? 1 : 0;
             assertEquals(b.spinNanos() == SPIN ? SPIN : SHORT_SPIN_NANOS, b.spinNanos());
         }
         assertEquals(10, full, "full spins among " + 10 * PROBE_EVERY + " long gaps");
-        b.workAfter(REPLY_GAP, false);
+        b.workAfter(REPLY_GAP, 0);
         assertEquals(SPIN, b.spinNanos(), "one short gap brings the full spin back");
     }
 
     @Test
-    void aPollerThatAnswersKeepsItsFullSpinHoweverLongItsPeerTakes() {
+    void aConversationKeepsItsFullSpinHoweverLongThePeerTakesToAnswer() {
         Backoff b = new Backoff(IdleStrategy.SPIN_THEN_PARK, SPIN_MICROS);
         for (int i = 0; i < 10 * LONG_GAPS; i++) {
-            b.workAfter(ACK_GAP, true);
+            b.workAfter(ACK_GAP, 1 + i % CONVERSATION_SENDS);
             assertEquals(SPIN, b.spinNanos(), "after answer " + i);
         }
+    }
+
+    @Test
+    void aStreamsAcknowledgementsShortenTheSpinThoughThisContextSendsBetweenThem() {
+        Backoff b = new Backoff(IdleStrategy.SPIN_THEN_PARK, SPIN_MICROS);
+        for (int i = 0; i < LONG_GAPS; i++) {
+            b.workAfter(ACK_GAP, 16);
+        }
+        assertEquals(SHORT_SPIN_NANOS, b.spinNanos());
     }
 
     @Test
@@ -57,8 +67,8 @@ class BackoffTest {
         Backoff spin = new Backoff(IdleStrategy.SPIN, SPIN_MICROS);
         Backoff park = new Backoff(IdleStrategy.PARK, SPIN_MICROS);
         for (int i = 0; i < 10 * LONG_GAPS; i++) {
-            spin.workAfter(ACK_GAP, false);
-            park.workAfter(REPLY_GAP, false);
+            spin.workAfter(ACK_GAP, 0);
+            park.workAfter(REPLY_GAP, 0);
             assertEquals(Long.MAX_VALUE, spin.spinNanos());
             assertEquals(0, park.spinNanos());
         }
