@@ -39,7 +39,8 @@ final class Backoff {
             case SPIN_THEN_PARK -> TimeUnit.MICROSECONDS.toNanos(spinMicros);
             case PARK -> 0;
         };
-        this.shortSpinNanos = strategy == IdleStrategy.SPIN_THEN_PARK ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
+        this.shortSpinNanos = strategy == IdleStrategy.SPIN_THEN_PARK
+            ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
         this.next = spinNanos;
     }
 
