@@ -91,6 +91,8 @@ final class Node {
         Path work = home.work().resolve(name + "-" + ProcessHandle.current().pid());
         Map<String, String> properties = home.frameworkProperties(conf);
         properties.put("felix.fileinstall.dir", conf.toString());
+        // FileInstall's default is a fresh folder in java.io.tmpdir per start, left behind by a kill -9.
+        properties.putIfAbsent("felix.fileinstall.tmpdir", work.resolve("fileinstall").toString());
         properties.put(Constants.FRAMEWORK_STORAGE, work.toString());
         properties.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
         properties.put("polylink.name", name);
