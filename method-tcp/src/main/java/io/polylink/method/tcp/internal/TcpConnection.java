@@ -65,6 +65,7 @@ final class TcpConnection implements Connection, IoHandler {
     private long queueUsed;
     private final ByteBuffer prefix = ByteBuffer.allocate(4);
     private final ByteBuffer[] gather = new ByteBuffer[3];
+    private final ByteBuffer[] direct = new ByteBuffer[2];
     /**
      * A frame up to {@link #MAX_STAGING} is copied here and written with one {@code write}: the JDK
      * would copy each heap buffer of a gathering write into a temporary direct buffer of its own
@@ -261,6 +262,10 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** Writes what the socket takes now, behind anything queued, and queues the rest; lock held. */
     private void writeOrQueue(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
+        if (payload.isDirect() && payload.remaining() > MIN_STAGING) {
+            writeOrQueueDirect(header, payload, length);
+            return;
+        }
         if (queue.isEmpty() && 4 + length <= MAX_STAGING) {
             ByteBuffer frame = staging(4 + length).putInt(length).put(header).put(payload).flip();
             channel.write(frame);
@@ -286,6 +291,29 @@ final class TcpConnection implements Connection, IoHandler {
             }
         }
         enqueueRest(length);
+    }
+
+    /**
+     * A direct payload goes out as it is, behind its prefix and header: one gathering write and
+     * no copy of the payload before the kernel's. Lock held.
+     */
+    private void writeOrQueueDirect(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
+        ByteBuffer head = staging(4 + header.remaining()).putInt(length).put(header).flip();
+        direct[0] = head;
+        direct[1] = payload;
+        try {
+            if (queue.isEmpty()) {
+                channel.write(direct);
+            }
+            if (payload.hasRemaining()) {
+                queue.add(head);
+                queue.add(payload);
+                queued();
+            }
+            sent(length);
+        } finally {
+            direct[1] = null;
+        }
     }
 
     /** @return {@link #staging}, cleared, grown by doubling if {@code bytes} do not fit; lock held */

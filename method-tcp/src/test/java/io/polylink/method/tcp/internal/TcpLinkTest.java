@@ -500,16 +500,19 @@ class TcpLinkTest {
 
         s.send(1, a.allocateBuffer(60_000).putRaw(new byte[60_000], 0, 60_000));
         Await.until(() -> received.get() == 2, Duration.ofSeconds(10), () -> "the 60 kB RSR never arrived");
-        assertTrue(sending.stagingCapacity() > 60_000, sending.stagingCapacity() + " bytes staged a 60 kB frame");
+        assertEquals(1024, sending.stagingCapacity(), "a 60 kB RSR goes out from the flow's direct copy, unstaged");
         assertTrue(receiving.readCapacity() > 60_000, receiving.readCapacity() + " bytes read a 60 kB frame");
+        s.send(1, a.allocateBuffer(10_000).putRaw(new byte[10_000], 0, 10_000));
+        Await.until(() -> received.get() == 3, Duration.ofSeconds(10), () -> "the 10 kB RSR never arrived");
+        assertTrue(sending.stagingCapacity() > 10_000, sending.stagingCapacity() + " bytes staged a 10 kB frame");
         Await.until(() -> sending.stagingCapacity() == 1024 && receiving.readCapacity() == 4096,
             Duration.ofSeconds(10), () -> "an idle connection still holds " + sending.stagingCapacity()
                 + " bytes for staging and " + receiving.readCapacity() + " for reading");
 
         s.send(1, a.allocateBuffer(16).putRaw(new byte[16], 0, 16));
         s.send(1, a.allocateBuffer(60_000).putRaw(new byte[60_000], 0, 60_000));
-        Await.until(() -> received.get() == 4, Duration.ofSeconds(10), () -> "the RSRs after the shrink never arrived");
-        assertEquals(16 + 60_000 + 16 + 60_000, bytes.get());
+        Await.until(() -> received.get() == 5, Duration.ofSeconds(10), () -> "the RSRs after the shrink never arrived");
+        assertEquals(16 + 60_000 + 10_000 + 16 + 60_000, bytes.get());
     }
 
     @Test
