@@ -6,4 +6,19 @@ import java.nio.channels.SelectionKey;
 interface IoHandler {
 
     void ready(SelectionKey key);
+
+    /** @return whether the loop may {@link #poll} this handler's channel instead of selecting */
+    default boolean pollable() {
+        return false;
+    }
+
+    /**
+     * Reads whatever came, without the selector's word that anything did: for a loop that spins
+     * on the channel it last read.
+     *
+     * @return whether anything came
+     */
+    default boolean poll() {
+        return false;
+    }
 }

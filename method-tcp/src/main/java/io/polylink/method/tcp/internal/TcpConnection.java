@@ -44,6 +44,8 @@ final class TcpConnection implements Connection, IoHandler {
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
     private static final long FLUSH_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long SPARE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** At most this many frames sent between two reads make a conversation. */
+    private static final int CONVERSATION_SENDS = 2;
 
     private final TcpMethod method;
     private final SocketChannel channel;
@@ -99,6 +101,15 @@ final class TcpConnection implements Connection, IoHandler {
 
     private volatile boolean open = true;
     private volatile long lastSend = System.nanoTime();
+    /**
+     * Whether this connection carries a conversation, for {@link #pollable}: frames sent since
+     * bytes last came in, and frames received between the last two sends. Sends count under
+     * {@link #lock}, reads on the loop without it: a count lost to that race only changes the
+     * loop's choice for a turn.
+     */
+    private int sendsSinceRead;
+    private int framesSinceSend;
+    private int framesBetweenSends;
     private volatile long lastReceive = System.nanoTime();
     private final AtomicLong framesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
@@ -343,6 +354,9 @@ final class TcpConnection implements Connection, IoHandler {
     }
 
     private void sent(int length) {
+        sendsSinceRead++;
+        framesBetweenSends = framesSinceSend;
+        framesSinceSend = 0;
         framesSent.incrementAndGet();
         bytesSent.addAndGet(length);
         lastSend = System.nanoTime();
@@ -442,14 +456,33 @@ final class TcpConnection implements Connection, IoHandler {
 
     @Override
     public void ready(SelectionKey key) {
+        serve(key.readyOps());
+    }
+
+    /**
+     * Only in a conversation: one or two frames sent since bytes last came in, and one or two
+     * received between the last two sends. A socket read takes the socket's lock, and reads
+     * spinning on either end of a stream held it up: 1 KiB streams ran 35% slower.
+     */
+    @Override
+    public boolean pollable() {
+        int sends = sendsSinceRead;
+        int frames = framesBetweenSends;
+        return sends > 0 && sends <= CONVERSATION_SENDS && frames > 0 && frames <= CONVERSATION_SENDS;
+    }
+
+    @Override
+    public boolean poll() {
+        return serve(SelectionKey.OP_READ);
+    }
+
+    /** @return whether any bytes came */
+    private boolean serve(int ops) {
         try {
-            int ready = key.readyOps();
-            if ((ready & SelectionKey.OP_WRITE) != 0) {
+            if ((ops & SelectionKey.OP_WRITE) != 0) {
                 drain();
             }
-            if ((ready & SelectionKey.OP_READ) != 0 && open) {
-                read();
-            }
+            return (ops & SelectionKey.OP_READ) != 0 && open && read();
         } catch (CancelledKeyException closedMeanwhile) {
             // another thread closed the connection; it has told the core already
         } catch (IOException e) {
@@ -459,6 +492,7 @@ final class TcpConnection implements Connection, IoHandler {
             method.log(this, e.getMessage());
             fail(e);
         }
+        return false;
     }
 
     /** @return whether any bytes came */
@@ -471,6 +505,7 @@ final class TcpConnection implements Connection, IoHandler {
             return false;
         }
         lastReceive = System.nanoTime();
+        sendsSinceRead = 0;
         long framesBefore = framesReceived.get();
         if (largeFrame != null) {
             if (!largeFrame.hasRemaining()) {
@@ -548,6 +583,7 @@ final class TcpConnection implements Connection, IoHandler {
     }
 
     private void deliver(ByteBuffer frame) {
+        framesSinceSend++;
         framesReceived.incrementAndGet();
         bytesReceived.addAndGet(frame.remaining());
         if (!receiver.onFrame(frame)) {
