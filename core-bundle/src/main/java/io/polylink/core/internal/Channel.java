@@ -361,6 +361,25 @@ final class Channel implements FrameReceiver {
         flushLater();
     }
 
+    /**
+     * On an orderly close of this context: tells the peer what this channel's flows delivered, so
+     * it neither keeps those RSRs to send again nor warns that they went unacknowledged. Never
+     * waits: what the connection does not take at once is left to the peer's retries.
+     */
+    void acknowledgeDelivered() {
+        for (ReceiveStack stack : receiveStacks) {
+            InboundFlow flow = stack == null ? null : stack.flow();
+            if (flow != null) {
+                synchronized (flow) {
+                    if (flow.unacknowledged()) {
+                        queued.add(new Queued(Control.ACK, flow.acknowledgement()));
+                    }
+                }
+            }
+        }
+        flushFromReceiver();
+    }
+
     /** Caller holds the lock. @return whether the connection took the frame without waiting */
     private boolean tryWriteControl(Queued frame) {
         ByteBuffer payload = frame.payload();

@@ -662,6 +662,7 @@ final class ContextRuntime implements Context, InboundSink {
             return;
         }
         closed = true;
+        channels.values().forEach(Channel::acknowledgeDelivered);
         for (InstalledMethod m : List.copyOf(methods.values())) {
             removeMethod(m.method());
         }

@@ -131,6 +131,25 @@ class AcknowledgementTest {
         }
     }
 
+    @Test
+    void aReceiverThatClosesAcknowledgesWhatItDelivered() {
+        AtomicInteger arrived = new AtomicInteger();
+        Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> arrived.incrementAndGet());
+        Startpoint toB = a.context().startpoint(sink.startpoint().toText());
+        MessageBuffer message = a.context().allocateBuffer(8);
+        for (long i = 0; i < 10; i++) {
+            toB.send(1, message.clear().putLong(i)); // far below what makes the sender ask
+        }
+        Await.until(() -> arrived.get() == 10, Duration.ofSeconds(10), () -> arrived.get() + " of 10 arrived");
+        Flow flow = onlyFlow(a);
+        assertEquals(10, flow.unacknowledged(), "b acknowledges only when asked, and nothing asked");
+
+        b.close();
+
+        Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
+            () -> flow.unacknowledged() + " of the 10 RSRs b delivered still unacknowledged after b closed");
+    }
+
     private void streamAndAwaitAcknowledged() {
         AtomicInteger arrived = new AtomicInteger();
         Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> arrived.incrementAndGet());
