@@ -65,15 +65,16 @@ final class TcpConnection implements Connection, IoHandler {
     private final SendQueue queue = new SendQueue();
     /** When {@link #queue} last took bytes: its memory goes after {@link #SPARE_IDLE_NANOS} unused. */
     private long queueUsed;
-    private final ByteBuffer prefix = ByteBuffer.allocate(4);
-    private final ByteBuffer[] gather = new ByteBuffer[3];
-    private final ByteBuffer[] direct = new ByteBuffer[2];
+    /** The staged prefix and header, then the payload: see {@link #staging}. */
+    private final ByteBuffer[] gather = new ByteBuffer[2];
     /**
      * A frame up to {@link #MAX_STAGING} is copied here and written with one {@code write}: the JDK
      * would copy each heap buffer of a gathering write into a temporary direct buffer of its own
-     * anyway, and then pay for three buffer-cache lookups and a {@code writev}. Grown to the
-     * largest frame staged, so a connection carrying small RSRs holds little, and back to its
-     * first size after {@link #SPARE_IDLE_NANOS} without a frame that needed more.
+     * anyway, and then pay for three buffer-cache lookups and a {@code writev}. A larger frame, or
+     * a large direct payload (the core's copy of a large RSR), has only its prefix and header
+     * staged, and the payload goes out behind them as it is. Grown to the largest frame staged, so
+     * a connection carrying small RSRs holds little, and back to its first size after
+     * {@link #SPARE_IDLE_NANOS} without a frame that needed more.
      */
     private ByteBuffer staging = ByteBuffer.allocateDirect(MIN_STAGING);
     private long stagedLarge;
@@ -232,7 +233,7 @@ final class TcpConnection implements Connection, IoHandler {
         } catch (IOException e) {
             throw failed(e);
         } finally {
-            gather[1] = gather[2] = null;
+            gather[0] = gather[1] = null;
             lock.unlock();
         }
     }
@@ -253,7 +254,7 @@ final class TcpConnection implements Connection, IoHandler {
         } catch (IOException e) {
             throw failed(e);
         } finally {
-            gather[1] = gather[2] = null;
+            gather[0] = gather[1] = null;
             lock.unlock();
         }
     }
@@ -273,11 +274,8 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** Writes what the socket takes now, behind anything queued, and queues the rest; lock held. */
     private void writeOrQueue(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
-        if (payload.isDirect() && payload.remaining() > MIN_STAGING) {
-            writeOrQueueDirect(header, payload, length);
-            return;
-        }
-        if (queue.isEmpty() && 4 + length <= MAX_STAGING) {
+        boolean largeDirect = payload.isDirect() && payload.remaining() > MIN_STAGING;
+        if (queue.isEmpty() && 4 + length <= MAX_STAGING && !largeDirect) {
             ByteBuffer frame = staging(4 + length).putInt(length).put(header).put(payload).flip();
             channel.write(frame);
             if (frame.hasRemaining()) {
@@ -290,10 +288,8 @@ final class TcpConnection implements Connection, IoHandler {
             }
             return;
         }
-        prefix.clear().putInt(0, length);
-        gather[0] = prefix;
-        gather[1] = header;
-        gather[2] = payload;
+        gather[0] = staging(4 + header.remaining()).putInt(length).put(header).flip();
+        gather[1] = payload;
         if (queue.isEmpty()) {
             channel.write(gather);
             if (!payload.hasRemaining()) {
@@ -302,29 +298,6 @@ final class TcpConnection implements Connection, IoHandler {
             }
         }
         enqueueRest(length);
-    }
-
-    /**
-     * A direct payload goes out as it is, behind its prefix and header: one gathering write and
-     * no copy of the payload before the kernel's. Lock held.
-     */
-    private void writeOrQueueDirect(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
-        ByteBuffer head = staging(4 + header.remaining()).putInt(length).put(header).flip();
-        direct[0] = head;
-        direct[1] = payload;
-        try {
-            if (queue.isEmpty()) {
-                channel.write(direct);
-            }
-            if (payload.hasRemaining()) {
-                queue.add(head);
-                queue.add(payload);
-                queued();
-            }
-            sent(length);
-        } finally {
-            direct[1] = null;
-        }
     }
 
     /** @return {@link #staging}, cleared, grown by doubling if {@code bytes} do not fit; lock held */
@@ -337,9 +310,8 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** Queues what is left of {@link #gather}; lock held. */
     private void enqueueRest(int length) {
-        queue.add(prefix);
+        queue.add(gather[0]);
         queue.add(gather[1]);
-        queue.add(gather[2]);
         queued();
         sent(length);
     }
