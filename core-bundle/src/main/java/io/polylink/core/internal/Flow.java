@@ -67,20 +67,21 @@ final class Flow {
     private static final int MAX_SPARE = 1024;
     private static final long MAX_SPARE_BYTES = 1L << 20;
     /**
-     * A copy larger than this is kept for reuse only within {@link #MAX_SPARE_LARGE_BYTES}. Not
-     * 64 KiB: acknowledgements free a stream's copies in bursts of megabytes, and sixteen 64 KiB
-     * copies (what {@link #MAX_SPARE_BYTES} holds) left most sends of such a stream allocating.
+     * A copy larger than this is kept for reuse only while the flow's copies, pending and spare,
+     * stay within {@link #MAX_PENDING_BYTES}. Not 64 KiB: acknowledgements free a stream's copies
+     * in bursts of megabytes, and sixteen 64 KiB copies (what {@link #MAX_SPARE_BYTES} holds) left
+     * most sends of such a stream allocating.
      */
     private static final int SMALL_COPY = 16 * 1024;
     /**
-     * Large copies kept for reuse, in bytes: a stream of large RSRs reuses the copies the peer
-     * acknowledged instead of allocating (and having the JVM zero) one per send, which cost more
-     * than the copy itself at 1 MiB. While RSRs flow the pool may hold a burst's worth: where the
-     * peer's acknowledgements lag (its thread without a core of its own for a few milliseconds),
-     * a 64 KiB stream over shm kept 5 to 8 MiB unacknowledged, and with 4 MiB of spares allocated
-     * nearly every copy. A second after the last send it shrinks to {@link #IDLE_SPARE_LARGE_BYTES}.
+     * Large copies kept for reuse once sends stop for {@link #SHRINK_AFTER_MS}, in bytes. While
+     * RSRs flow the pool may hold whatever one acknowledgement frees, up to the pending bound: a
+     * stream of large RSRs then reuses the copies the peer acknowledged instead of allocating
+     * (and having the JVM zero) one per send, which cost more than the copy itself at 1 MiB.
+     * Acknowledgements lag whenever the peer's thread lacks a core of its own for a few
+     * milliseconds; with the pool capped at 16 MiB, a 64 KiB shm stream in spin mode then spent
+     * 6% of the machine's time zeroing fresh copies.
      */
-    private static final long MAX_SPARE_LARGE_BYTES = 16L << 20;
     private static final long IDLE_SPARE_LARGE_BYTES = 4L << 20;
     private static final long SHRINK_AFTER_MS = 1000;
     private static final VarHandle ACKED;
@@ -807,7 +808,7 @@ final class Flow {
                 spare.add(p);
                 spareBytes += p.copy.capacity();
             }
-        } else if (spareLargeBytes + p.copy.capacity() <= MAX_SPARE_LARGE_BYTES) {
+        } else if (spareLargeBytes + pendingBytes + p.copy.capacity() <= MAX_PENDING_BYTES) {
             spareLarge.addLast(p);
             spareLargeBytes += p.copy.capacity();
             if (spareLargeBytes > IDLE_SPARE_LARGE_BYTES && !shrinkDue) {

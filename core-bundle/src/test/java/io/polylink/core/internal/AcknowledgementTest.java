@@ -92,18 +92,18 @@ class AcknowledgementTest {
         Startpoint toB = a.context().startpoint(sink.startpoint().toText());
         MessageBuffer large = a.context().allocateBuffer(64 * 1024).putRaw(new byte[64 * 1024], 0, 64 * 1024);
 
-        // The receiver holds the first, so 200 copies (12.5 MiB) wait to be acknowledged at once.
-        for (int i = 0; i < 200; i++) {
+        // The receiver holds the first, so 400 copies (25 MiB) wait to be acknowledged at once.
+        for (int i = 0; i < 400; i++) {
             toB.send(1, large);
         }
         release.countDown();
-        Await.until(() -> arrived.get() == 200, Duration.ofSeconds(10), () -> arrived.get() + " of 200 arrived");
+        Await.until(() -> arrived.get() == 400, Duration.ofSeconds(10), () -> arrived.get() + " of 400 arrived");
         Flow flow = onlyFlow(a);
         // All but the last few, sent after the last acknowledgement request (one per MiB).
         Await.until(() -> flow.unacknowledged() < 16, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " still unacknowledged");
         long kept = flow.spareLargeBytes();
-        assertTrue(kept > 4 << 20, "kept " + kept + " bytes of acknowledged copies for reuse");
+        assertTrue(kept > 20 << 20, "kept " + kept + " bytes of 25 MiB of acknowledged copies for reuse");
 
         Await.until(() -> flow.spareLargeBytes() <= 4 << 20, Duration.ofSeconds(10),
             () -> flow.spareLargeBytes() + " bytes of spare copies still kept after sends stopped");
