@@ -18,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  * or two frames between two records, the gap counts as short, however long it was. Where
  * something else keeps the gaps long, the short spin makes way for a full one once in
  * {@link #PROBE_EVERY} gaps.
+ *
+ * <p>Spin never parks, but where the gaps keep being long it yields between polls once
+ * {@link #SHORT_SPIN_NANOS} passed without a record. On two cores a stream runs three threads:
+ * its sender, the receiver's poller and the sender's poller, which only hears acknowledgements.
+ * Spinning at full speed, that last one took the sender's core from it half the time.
  */
 final class Backoff {
 
@@ -29,6 +34,7 @@ final class Backoff {
 
     private final long spinNanos;
     private final long shortSpinNanos;
+    private final boolean spinForever;
     private int longGaps;
     private int sinceProbe;
     private long next;
@@ -42,6 +48,7 @@ final class Backoff {
         this.shortSpinNanos = strategy == IdleStrategy.SPIN_THEN_PARK
             ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
         this.next = spinNanos;
+        this.spinForever = strategy == IdleStrategy.SPIN;
     }
 
     /**
@@ -62,6 +69,11 @@ final class Backoff {
         } else {
             next = shortSpinNanos;
         }
+    }
+
+    /** @return how long a poller that never parks polls flat out after the last record before yielding between polls */
+    long yieldNanos() {
+        return spinForever && longGaps == LONG_GAPS ? SHORT_SPIN_NANOS : Long.MAX_VALUE;
     }
 
     /** @return how long to spin after the last record before parking */

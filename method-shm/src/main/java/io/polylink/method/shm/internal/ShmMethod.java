@@ -380,6 +380,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         boolean worked = false;
         int sendsSeen = 0;
         int loops = 0;
+        boolean yielding = false;
         while (running) {
             try {
                 int records;
@@ -394,7 +395,11 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                 }
                 // The clock costs as much as an empty poll or more: read it only every CLOCK_LOOPS turns.
                 if ((++loops & CLOCK_LOOPS - 1) != 0) {
-                    if (records == 0) {
+                    if (records > 0) {
+                        yielding = false;
+                    } else if (yielding) {
+                        Thread.yield();
+                    } else {
                         Thread.onSpinWait();
                     }
                     continue;
@@ -412,6 +417,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                     tick();
                     nextTick = now + TICK_NANOS;
                 }
+                yielding = records == 0 && now - lastWork >= backoff.yieldNanos();
                 if (records > 0) {
                     continue;
                 }

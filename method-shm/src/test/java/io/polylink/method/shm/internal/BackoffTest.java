@@ -63,6 +63,34 @@ class BackoffTest {
     }
 
     @Test
+    void spinYieldsBetweenPollsOnlyWhereTheGapsKeepBeingLong() {
+        Backoff b = new Backoff(IdleStrategy.SPIN, SPIN_MICROS);
+        for (int i = 0; i < 10 * LONG_GAPS; i++) {
+            b.workAfter(ACK_GAP, 1 + i % CONVERSATION_SENDS);
+            assertEquals(Long.MAX_VALUE, b.yieldNanos(), "a conversation yielded after answer " + i);
+        }
+        for (int i = 1; i < LONG_GAPS; i++) {
+            b.workAfter(ACK_GAP, 16);
+            assertEquals(Long.MAX_VALUE, b.yieldNanos(), "yielded after " + i + " long gaps");
+        }
+        b.workAfter(ACK_GAP, 16);
+        assertEquals(SHORT_SPIN_NANOS, b.yieldNanos());
+        b.workAfter(REPLY_GAP, 0);
+        assertEquals(Long.MAX_VALUE, b.yieldNanos(), "one short gap ends the yielding");
+    }
+
+    @Test
+    void onlySpinYields() {
+        for (IdleStrategy strategy : new IdleStrategy[] {IdleStrategy.SPIN_THEN_PARK, IdleStrategy.PARK}) {
+            Backoff b = new Backoff(strategy, SPIN_MICROS);
+            for (int i = 0; i < 10 * LONG_GAPS; i++) {
+                b.workAfter(ACK_GAP, 0);
+                assertEquals(Long.MAX_VALUE, b.yieldNanos(), strategy + " after gap " + i);
+            }
+        }
+    }
+
+    @Test
     void spinNeverParksAndParkNeverSpins() {
         Backoff spin = new Backoff(IdleStrategy.SPIN, SPIN_MICROS);
         Backoff park = new Backoff(IdleStrategy.PARK, SPIN_MICROS);
