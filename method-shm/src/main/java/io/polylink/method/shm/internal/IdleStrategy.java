@@ -6,7 +6,10 @@ package io.polylink.method.shm.internal;
  * record within a few hundred nanoseconds, but burns a core.
  */
 enum IdleStrategy {
-    /** Poll without ever parking: lowest latency, one core busy for good. */
+    /**
+     * Poll without ever parking: lowest latency, one core busy for good. While records keep coming
+     * far apart it yields between polls (see {@link Backoff}).
+     */
     SPIN,
     /**
      * Poll for {@code spinMicros} after the last record, then park: fast under traffic, quiet when
