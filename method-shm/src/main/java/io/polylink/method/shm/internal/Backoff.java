@@ -71,7 +71,7 @@ final class Backoff {
         }
     }
 
-    /** @return how long a poller that never parks polls flat out after the last record before yielding between polls */
+    /** @return how long a poller that never parks polls flat out after the last record, then yields between polls */
     long yieldNanos() {
         return spinForever && longGaps == LONG_GAPS ? SHORT_SPIN_NANOS : Long.MAX_VALUE;
     }

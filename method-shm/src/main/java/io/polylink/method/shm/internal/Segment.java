@@ -243,8 +243,9 @@ final class Segment {
      */
     int claimSlot(long session, ContextId producer, byte[] address) {
         long pid = ProcessHandle.current().pid();
+        long claimed = InboxLayout.slotState(pid, SLOT_CLAIMED);
         for (int slot = 0; slot < slots; slot++) {
-            if (slotState(slot) == SLOT_FREE && casSlotState(slot, SLOT_FREE, InboxLayout.slotState(pid, SLOT_CLAIMED))) {
+            if (slotState(slot) == SLOT_FREE && casSlotState(slot, SLOT_FREE, claimed)) {
                 int at = slotOffset(slot);
                 map.putLong(at + SLOT_SESSION_OFFSET, session);
                 map.putLong(at + SLOT_PEER_HIGH_OFFSET, producer.high());

@@ -606,9 +606,9 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     @Override
     public void onSkipped(int slot, int bytes) {
         errors.incrementAndGet();
-        log("shm inbox " + own.path() + ": skipped a " + bytes + "-byte record " + (slot < 0 ? "" : "of slot " + slot + " ")
-            + "left unfinished for " + settings.unblockTimeoutMs() + " ms (its sender's process ended or was stopped "
-            + "mid-write)");
+        String of = slot < 0 ? "" : "of slot " + slot + " ";
+        log("shm inbox " + own.path() + ": skipped a " + bytes + "-byte record " + of + "left unfinished for "
+            + settings.unblockTimeoutMs() + " ms (its sender's process ended or was stopped mid-write)");
         if (slot >= 0 && slot < views.length && views[slot].connection != null) {
             // The frame it belonged to is lost: the connection cannot keep its promise of order.
             views[slot].connection.fail(new IOException("a record from this sender was skipped as stalled"));
