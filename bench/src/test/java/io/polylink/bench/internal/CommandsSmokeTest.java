@@ -7,11 +7,13 @@ import io.polylink.bench.internal.pingpong.MultiCommand;
 import io.polylink.bench.internal.pingpong.PingPongCommand;
 import io.polylink.bench.internal.swap.SwapCommand;
 import io.polylink.bench.internal.transforms.TransformsCommand;
+import io.polylink.testkit.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -96,6 +98,42 @@ class CommandsSmokeTest {
     }
 
     @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aPingpongStoppedMidRunStopsItsPeersAndLeavesNoFiles() throws Exception {
+        stopMidRun(Process::destroy); // SIGTERM, as kill or Ctrl-C: the command stops its peers
+    }
+
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void thePeersOfAPingpongKilledMidRunStopAndLeaveNoFiles() throws Exception {
+        stopMidRun(Process::destroyForcibly); // SIGKILL: the peers see their stdin close
+    }
+
+    private static void stopMidRun(java.util.function.Consumer<Process> stop) throws Exception {
+        Set<Path> before = benchFiles();
+        Process command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "pingpong", "--impl", "polylink:shm",
+            "--sizes", "16", "--count", "100000000", "--warmup", "0")
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<ProcessHandle> peers = List.of();
+        try {
+            // Server and client each make a directory for their segments as they start.
+            Await.until(() -> newBenchFiles(before).size() == 2, Duration.ofSeconds(60),
+                () -> "the peers' directories: " + newBenchFiles(before));
+            peers = command.descendants().toList();
+            stop.accept(command);
+            assertTrue(command.waitFor(30, TimeUnit.SECONDS), "the command did not stop");
+            for (ProcessHandle peer : peers) {
+                peer.onExit().get(30, TimeUnit.SECONDS);
+            }
+            assertNoneLeftBut(before);
+        } finally {
+            peers.forEach(ProcessHandle::destroyForcibly);
+            command.destroyForcibly();
+        }
+    }
+
+    @Test
     void everyCommandExplainsItself() throws Exception {
         for (Command command : List.<Command>of(PingPongCommand::run, MultiCommand::run, TransformsCommand::run,
                 SwapCommand::run)) {
@@ -112,6 +150,16 @@ class CommandsSmokeTest {
         Set<Path> left = benchFiles();
         left.removeAll(before);
         assertTrue(left.isEmpty(), "left behind: " + left);
+    }
+
+    private static Set<Path> newBenchFiles(Set<Path> before) {
+        try {
+            Set<Path> now = benchFiles();
+            now.removeAll(before);
+            return now;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static Set<Path> benchFiles() throws Exception {

@@ -13,12 +13,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * A child JVM running this jar's {@code Main} with one command. Its stdout is read line by line
  * for the parent; its stderr goes to the parent's stderr. Closing it closes its stdin (the child's
- * signal to exit) and kills it if it does not; a shutdown hook kills it if the parent is stopped
- * first, so no child survives the command.
+ * signal to exit) and kills it if it does not; a shutdown hook stops it if the parent is stopped
+ * first, so no child survives the command. The hook asks first (SIGTERM), so that the child's own
+ * hooks delete its temporary files, and kills it only if it is still there after
+ * {@value #STOP_SECONDS} s.
  */
 public final class ChildJvm implements AutoCloseable {
 
     private static final String MAIN = "io.polylink.bench.internal.Main";
+    private static final int STOP_SECONDS = 5;
 
     private final String name;
     private final Process process;
@@ -29,7 +32,7 @@ public final class ChildJvm implements AutoCloseable {
     private ChildJvm(String name, Process process) {
         this.name = name;
         this.process = process;
-        this.hook = new Thread(process::destroyForcibly, "pingpong-kill-" + name);
+        this.hook = new Thread(this::stop, "pingpong-stop-" + name);
         Runtime.getRuntime().addShutdownHook(hook);
         Thread reader = new Thread(this::read, "pingpong-read-" + name);
         reader.setDaemon(true);
@@ -110,6 +113,19 @@ public final class ChildJvm implements AutoCloseable {
         var in = process.getOutputStream();
         in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
         in.flush();
+    }
+
+    /** In the parent's shutdown hook. */
+    private void stop() {
+        process.destroy();
+        try {
+            if (process.waitFor(STOP_SECONDS, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process.destroyForcibly();
     }
 
     @Override
