@@ -35,7 +35,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     int failureTimeoutMs() default 1000;
 
     @AttributeDefinition(description = "A record claimed but not finished for this long is skipped if its "
-        + "producer's process has ended or is stopped, in ms")
+        + "producer's process has ended or is stopped, in ms; a claim its producer has not yet marked waits "
+        + "while any producer is stopped")
     int unblockTimeoutMs() default 1000;
 
     @AttributeDefinition(description = "Host identity to advertise; empty: machine id and boot id of this host")

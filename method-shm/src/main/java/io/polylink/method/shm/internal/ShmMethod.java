@@ -580,18 +580,35 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         if (slot >= 0) {
             return slot >= views.length || producerAbandoned(segment.slotState(slot));
         }
-        // No header yet, so no slot: any producer may have claimed it; wait while they all run.
+        return headerlessClaimAbandoned(views.length, segment::slotState);
+    }
+
+    /**
+     * A claim whose producer has not written its header may be any producer's. It is skipped once
+     * a producer's process is gone, or none is left, and none is stopped. A stopped producer may be
+     * the owner: continued, it would mark and fill space the receiver had already skipped and
+     * zeroed, where its compare-and-sets find the zeroes they expect, and leave a record behind
+     * the receiver that a later lap could read. So while one is stopped, the claim waits.
+     *
+     * @param slotState the state word of each producer slot
+     */
+    static boolean headerlessClaimAbandoned(int slots, java.util.function.IntToLongFunction slotState) {
         boolean anyActive = false;
-        for (int s = 0; s < views.length; s++) {
-            long state = segment.slotState(s);
-            if (state != SLOT_FREE) {
-                anyActive = true;
-                if (producerAbandoned(state)) {
-                    return true;
-                }
+        boolean anyGone = false;
+        for (int s = 0; s < slots; s++) {
+            long state = slotState.applyAsLong(s);
+            if (state == SLOT_FREE) {
+                continue;
+            }
+            anyActive = true;
+            long pid = state >>> 2;
+            if (!Liveness.alive(pid, 0)) {
+                anyGone = true;
+            } else if (Liveness.stopped(pid)) {
+                return false;
             }
         }
-        return !anyActive;
+        return !anyActive || anyGone;
     }
 
     /** @param slotState a producer slot's state word */

@@ -32,6 +32,37 @@ class LivenessTest {
         assertFalse(Liveness.stopped(ProcessHandle.current().pid()));
     }
 
+    @Test
+    void aClaimWithoutItsHeaderIsSkippedOnceAProducerIsGoneAndOnlyWhileNoneIsStopped() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "the process table is read from /proc");
+        Process a = new ProcessBuilder("sleep", "60").start();
+        Process b = new ProcessBuilder("sleep", "60").start();
+        try {
+            long[] slots = {InboxLayout.SLOT_FREE, InboxLayout.slotState(a.pid(), InboxLayout.SLOT_ACTIVE),
+                InboxLayout.slotState(b.pid(), InboxLayout.SLOT_ACTIVE)};
+            assertFalse(abandoned(slots), "both producers run: the claim's owner will finish it");
+
+            b.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            assertTrue(abandoned(slots), "b is gone, and may have owned it");
+
+            signal("STOP", a.pid());
+            Await.until(() -> Liveness.stopped(a.pid()), Duration.ofSeconds(10), () -> "SIGSTOP not seen");
+            assertFalse(abandoned(slots), "a is stopped and may own it: continued, it would write behind the receiver");
+
+            signal("CONT", a.pid());
+            Await.until(() -> !Liveness.stopped(a.pid()), Duration.ofSeconds(10), () -> "SIGCONT not seen");
+            assertTrue(abandoned(slots), "a runs again, b is gone");
+        } finally {
+            a.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            b.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        assertTrue(abandoned(new long[] {InboxLayout.SLOT_FREE}), "no producer is left to finish it");
+    }
+
+    private static boolean abandoned(long[] slots) {
+        return ShmMethod.headerlessClaimAbandoned(slots.length, s -> slots[s]);
+    }
+
     private static void signal(String name, long pid) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
         assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + name + " failed");
