@@ -146,9 +146,8 @@ class CommandsSmokeTest {
      * The peers' temporary directories (shm segments, the raw-shm file, Aeron's driver) are gone:
      * none is there that was not there before (another run on this machine may own those).
      */
-    private static void assertNoneLeftBut(Set<Path> before) throws Exception {
-        Set<Path> left = benchFiles();
-        left.removeAll(before);
+    private static void assertNoneLeftBut(Set<Path> before) {
+        Set<Path> left = newBenchFiles(before);
         assertTrue(left.isEmpty(), "left behind: " + left);
     }
 

@@ -141,4 +141,9 @@ final class InboxLayout {
     static long slotState(long pid, long phase) {
         return pid << 2 | phase;
     }
+
+    /** @return the process id in a producer slot's state word */
+    static long slotPid(long slotState) {
+        return slotState >>> 2;
+    }
 }

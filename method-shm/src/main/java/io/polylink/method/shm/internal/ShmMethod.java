@@ -550,7 +550,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             if (state == SLOT_FREE) {
                 continue;
             }
-            long pid = state >>> 2;
+            long pid = slotPid(state);
             if (Liveness.alive(pid, 0)) {
                 continue;
             }
@@ -601,7 +601,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                 continue;
             }
             anyActive = true;
-            long pid = state >>> 2;
+            long pid = slotPid(state);
             if (!Liveness.alive(pid, 0)) {
                 anyGone = true;
             } else if (Liveness.stopped(pid)) {
@@ -616,7 +616,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         if (slotState == SLOT_FREE) {
             return true;
         }
-        long pid = slotState >>> 2;
+        long pid = slotPid(slotState);
         return !Liveness.alive(pid, 0) || Liveness.stopped(pid);
     }
 
