@@ -111,15 +111,18 @@ class CommandsSmokeTest {
 
     private static void stopMidRun(java.util.function.Consumer<Process> stop) throws Exception {
         Set<Path> before = benchFiles();
+        Path output = Files.createTempFile("pingpong-stopped-", ".log");
         Process command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"), Main.class.getName(), "pingpong", "--impl", "polylink:shm",
             "--sizes", "16", "--count", "100000000", "--warmup", "0")
-            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         List<ProcessHandle> peers = List.of();
         try {
-            // Server and client each make a directory for their segments as they start.
-            Await.until(() -> newBenchFiles(before).size() == 2, Duration.ofSeconds(60),
-                () -> "the peers' directories: " + newBenchFiles(before));
+            // Once the client measures, both peers have started (a peer stopped while its shm method
+            // starts may leave its directory: the method creates the directory it is given).
+            Await.until(() -> read(output).contains("measured round trips"), Duration.ofSeconds(60),
+                () -> "the run did not get under way:\n" + read(output));
+            assertEquals(2, newBenchFiles(before).size(), "the peers' directories: " + newBenchFiles(before));
             peers = command.descendants().toList();
             stop.accept(command);
             assertTrue(command.waitFor(30, TimeUnit.SECONDS), "the command did not stop");
@@ -130,6 +133,15 @@ class CommandsSmokeTest {
         } finally {
             peers.forEach(ProcessHandle::destroyForcibly);
             command.destroyForcibly();
+            Files.deleteIfExists(output);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -24,9 +24,19 @@ public final class TempDirectory implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
-    /** @param prefix the start of the directory's name */
+    /**
+     * @param prefix the start of the directory's name
+     * @throws IllegalStateException if the process is already shutting down (it was stopped as it
+     *     started); the directory is deleted again
+     */
     public static TempDirectory create(String prefix) throws IOException {
-        return new TempDirectory(Files.createTempDirectory(Files.createDirectories(base()), prefix));
+        Path path = Files.createTempDirectory(Files.createDirectories(base()), prefix);
+        try {
+            return new TempDirectory(path);
+        } catch (IllegalStateException shuttingDown) {
+            Files.deleteIfExists(path);
+            throw shuttingDown;
+        }
     }
 
     /** Where the directories go: child processes inherit the environment, and so the choice. */
