@@ -34,7 +34,12 @@ final class InboundHandshake implements IoHandler {
     }
 
     @Override
-    public void ready(SelectionKey key) {
+    public boolean ready(SelectionKey key) {
+        read(key);
+        return true;
+    }
+
+    private void read(SelectionKey key) {
         try {
             if (channel.read(hello) < 0) {
                 refuse(key, "closed before completing the handshake");

@@ -5,7 +5,11 @@ import java.nio.channels.SelectionKey;
 /** What the I/O loop calls for a ready key; runs on the loop's thread. */
 interface IoHandler {
 
-    void ready(SelectionKey key);
+    /**
+     * @return whether this was traffic: the loop spins on after traffic, as more may follow soon,
+     *     and may sleep at once after a heartbeat
+     */
+    boolean ready(SelectionKey key);
 
     /** @return whether the loop may {@link #poll} this handler's channel instead of selecting */
     default boolean pollable() {
@@ -16,7 +20,7 @@ interface IoHandler {
      * Reads whatever came, without the selector's word that anything did: for a loop that spins
      * on the channel it last read.
      *
-     * @return whether anything came
+     * @return whether traffic came, as for {@link #ready}
      */
     default boolean poll() {
         return false;

@@ -8,6 +8,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -23,7 +24,7 @@ final class IoLoop implements AutoCloseable {
     private final IdleStrategy idle;
     private final long spinNanos;
     private final long blockMillis;
-    private final Runnable tick;
+    private final BooleanSupplier tick;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -41,11 +42,18 @@ final class IoLoop implements AutoCloseable {
      */
     private SelectionKey hot;
     private int turns;
+    /** Whether a handler's key, in this select, had traffic. Loop thread only. */
+    private boolean traffic;
+    /** Whether {@link #tick} has timers to run, and when next. Loop thread only. */
+    private boolean ticking = true;
+    private long nextTick;
 
     /**
-     * @param tick runs on the loop at least every {@code blockMillis}, for timers
+     * @param tick runs on the loop at least every {@code blockMillis} while it returns true (it has
+     *     timers to run); once it returns false, an idle loop sleeps until a channel is registered
+     *     or becomes ready, or a task comes
      */
-    IoLoop(String name, IdleStrategy idle, long spinNanos, long blockMillis, Runnable tick) throws IOException {
+    IoLoop(String name, IdleStrategy idle, long spinNanos, long blockMillis, BooleanSupplier tick) throws IOException {
         this.selector = Selector.open();
         this.idle = idle;
         this.spinNanos = spinNanos;
@@ -58,6 +66,11 @@ final class IoLoop implements AutoCloseable {
 
     boolean inLoop() {
         return Thread.currentThread() == thread;
+    }
+
+    /** @return whether the loop is blocked in the selector, or about to be */
+    boolean asleep() {
+        return sleeping;
     }
 
     /** Runs {@code task} on the loop, soon. */
@@ -74,6 +87,10 @@ final class IoLoop implements AutoCloseable {
      * @return its key, or {@code null} if the channel was closed before the loop got to it
      */
     SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
+        if (!ticking) {
+            ticking = true; // a new channel may need its timers
+            nextTick = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(blockMillis);
+        }
         try {
             return channel.register(selector, ops, handler);
         } catch (ClosedChannelException closed) {
@@ -83,16 +100,15 @@ final class IoLoop implements AutoCloseable {
 
     private void run() {
         long lastWork = System.nanoTime();
-        long nextTick = lastWork + TimeUnit.MILLISECONDS.toNanos(blockMillis);
+        nextTick = lastWork + TimeUnit.MILLISECONDS.toNanos(blockMillis);
         while (running) {
             try {
                 SelectionKey direct = hotTurn();
-                boolean worked = direct != null
-                    ? ((IoHandler) direct.attachment()).poll() : selector.selectNow(dispatch) > 0;
+                boolean worked = direct != null ? ((IoHandler) direct.attachment()).poll() : selectNow();
                 worked |= runTasks();
                 long now = System.nanoTime();
-                if (now - nextTick >= 0) {
-                    tick.run();
+                if (ticking && now - nextTick >= 0) {
+                    ticking = tick.getAsBoolean();
                     nextTick = now + TimeUnit.MILLISECONDS.toNanos(blockMillis);
                 }
                 if (worked) {
@@ -102,8 +118,12 @@ final class IoLoop implements AutoCloseable {
                     Thread.onSpinWait();
                 } else {
                     sleeping = true;
-                    if (tasks.isEmpty()
-                        && selector.select(dispatch, Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now))) > 0) {
+                    traffic = false;
+                    if (tasks.isEmpty()) {
+                        long timeout = ticking ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now)) : 0;
+                        selector.select(dispatch, timeout); // 0: until woken
+                    }
+                    if (traffic) {
                         lastWork = System.nanoTime();
                     }
                     sleeping = false;
@@ -112,6 +132,13 @@ final class IoLoop implements AutoCloseable {
                 LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
             }
         }
+    }
+
+    /** @return whether a ready key had traffic */
+    private boolean selectNow() throws IOException {
+        traffic = false;
+        selector.selectNow(dispatch);
+        return traffic;
     }
 
     /** @return the {@link #hot} key on the turns it is read directly, null on the selector's */
@@ -131,7 +158,7 @@ final class IoLoop implements AutoCloseable {
             if ((key.readyOps() & SelectionKey.OP_READ) != 0) {
                 hot = key;
             }
-            ((IoHandler) key.attachment()).ready(key);
+            traffic |= ((IoHandler) key.attachment()).ready(key);
         }
     }
 

@@ -427,8 +427,8 @@ final class TcpConnection implements Connection, IoHandler {
     // ---- receiving, on the I/O thread
 
     @Override
-    public void ready(SelectionKey key) {
-        serve(key.readyOps());
+    public boolean ready(SelectionKey key) {
+        return serve(key.readyOps());
     }
 
     /**
@@ -448,13 +448,16 @@ final class TcpConnection implements Connection, IoHandler {
         return serve(SelectionKey.OP_READ);
     }
 
-    /** @return whether any bytes came */
+    /** @return whether the socket took queued bytes, or bytes other than heartbeats came */
     private boolean serve(int ops) {
         try {
-            if ((ops & SelectionKey.OP_WRITE) != 0) {
+            boolean writable = (ops & SelectionKey.OP_WRITE) != 0;
+            if (writable) {
                 drain();
             }
-            return (ops & SelectionKey.OP_READ) != 0 && open && read();
+            long frames = framesReceived.get();
+            boolean came = (ops & SelectionKey.OP_READ) != 0 && open && read();
+            return writable || came && (framesReceived.get() != frames || partialSince != 0);
         } catch (CancelledKeyException closedMeanwhile) {
             // another thread closed the connection; it has told the core already
         } catch (IOException e) {

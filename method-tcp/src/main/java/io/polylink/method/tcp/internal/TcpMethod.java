@@ -125,7 +125,10 @@ public final class TcpMethod implements CommunicationMethod {
             address = TcpAddress.encode(advertised);
             IoLoop accepting = acceptor;
             ServerSocketChannel listening = server; // if stop() closed it first, nothing registers
-            accepting.execute(() -> accepting.register(listening, SelectionKey.OP_ACCEPT, key -> accept()));
+            accepting.execute(() -> accepting.register(listening, SelectionKey.OP_ACCEPT, key -> {
+                accept();
+                return true;
+            }));
             long beat = Math.max(10, Math.min(100, settings.link().heartbeatIntervalMs() / 5));
             timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "polylink-tcp-timer");
@@ -488,21 +491,29 @@ public final class TcpMethod implements CommunicationMethod {
     /**
      * On the I/O thread: dead peers. Time the loop spent away (a long inline handler) is not the
      * peers' fault, so their clocks are moved on by it first.
+     *
+     * @return whether there are connections to watch; the loop stops ticking until one registers
      */
-    private void tick() {
+    private boolean tick() {
         long now = System.nanoTime();
         long away = lastTick == 0 ? 0 : now - lastTick - TimeUnit.MILLISECONDS.toNanos(2 * TICK_MILLIS);
-        lastTick = now;
-        for (TcpConnection c : snapshot()) {
+        List<TcpConnection> connections = snapshot();
+        lastTick = connections.isEmpty() ? 0 : now;
+        for (TcpConnection c : connections) {
             if (away > 0) {
                 c.excuse(away);
             }
             c.checkLiveness(now);
         }
+        return !connections.isEmpty();
     }
 
-    /** On the acceptor's thread: handshakes that took too long. */
-    private void expireHandshakes() {
+    /**
+     * On the acceptor's thread: handshakes that took too long.
+     *
+     * @return whether handshakes are under way; the loop stops ticking until one registers
+     */
+    private boolean expireHandshakes() {
         long now = System.nanoTime();
         for (InboundHandshake h : List.copyOf(handshakes)) {
             if (now - h.deadline() > 0) {
@@ -510,6 +521,7 @@ public final class TcpMethod implements CommunicationMethod {
                     + settings.link().connectTimeoutMs() + " ms");
             }
         }
+        return !handshakes.isEmpty();
     }
 
     /** On the timer thread, so heartbeats go out even while the I/O thread runs a long handler. */

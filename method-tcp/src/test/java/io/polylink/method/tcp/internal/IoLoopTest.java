@@ -1,5 +1,6 @@
 package io.polylink.method.tcp.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.testkit.Await;
@@ -8,9 +9,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectionKey;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +25,9 @@ class IoLoopTest {
         final AtomicLong polls = new AtomicLong();
 
         @Override
-        public void ready(SelectionKey key) {
+        public boolean ready(SelectionKey key) {
             drain(key);
+            return true;
         }
 
         @Override
@@ -47,7 +52,7 @@ class IoLoopTest {
 
     @Test
     void aChannelReadDirectlyLeavesTheSelectorToTheOthers() throws Exception {
-        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, 100, () -> { });
+        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, 100, () -> true);
         Pipe talking = Pipe.open();
         Pipe other = Pipe.open();
         try {
@@ -61,6 +66,7 @@ class IoLoopTest {
                 loop.register(other.source(), SelectionKey.OP_READ, key -> {
                     drain(key);
                     otherRead.countDown();
+                    return true;
                 });
                 registered.countDown();
             });
@@ -76,6 +82,55 @@ class IoLoopTest {
             loop.close();
             talking.sink().close();
             other.sink().close();
+        }
+    }
+
+    @Test
+    void aLoopWithoutTimersSleepsUntilAChannelIsRegistered() throws Exception {
+        AtomicInteger ticks = new AtomicInteger();
+        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.BLOCK, 0, 5, () -> ticks.incrementAndGet() > 1);
+        Pipe pipe = Pipe.open();
+        try {
+            Await.until(() -> ticks.get() == 1, Duration.ofSeconds(10), () -> "the loop never ticked");
+            new CountDownLatch(1).await(200, TimeUnit.MILLISECONDS); // forty tick intervals
+            assertEquals(1, ticks.get(), "ticks after the tick said it has no timers");
+            pipe.source().configureBlocking(false);
+            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, key -> true));
+            Await.until(() -> ticks.get() >= 3, Duration.ofSeconds(10),
+                () -> "a registered channel did not start the ticks again: " + ticks.get());
+        } finally {
+            loop.close();
+            pipe.sink().close();
+        }
+    }
+
+    @Test
+    void aLoopDoesNotSpinAfterAReadyKeyThatWasNoTraffic() throws Exception {
+        long spinNanos = TimeUnit.MILLISECONDS.toNanos(300);
+        IoLoop loop = new IoLoop("polylink-test-quiet", IdleStrategy.SPIN_THEN_BLOCK, spinNanos, 1000, () -> false);
+        Pipe pipe = Pipe.open();
+        try {
+            Thread thread = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("polylink-test-quiet")).findFirst().orElseThrow();
+            CountDownLatch beat = new CountDownLatch(1);
+            pipe.source().configureBlocking(false);
+            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, key -> {
+                drain(key);
+                beat.countDown();
+                return false; // a heartbeat
+            }));
+            Await.until(loop::asleep, Duration.ofSeconds(10), () -> "the loop never stopped spinning");
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            assertTrue(beat.await(10, TimeUnit.SECONDS), "the loop never read the pipe");
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            long cpu = mx.getThreadCpuTime(thread.getId());
+            long wall = System.nanoTime();
+            new CountDownLatch(1).await(250, TimeUnit.MILLISECONDS); // inside the spin a beat must not start
+            double share = (double) (mx.getThreadCpuTime(thread.getId()) - cpu) / (System.nanoTime() - wall);
+            assertTrue(share < 0.2, "the loop spun after a heartbeat: " + share * 100 + "% of a core");
+        } finally {
+            loop.close();
+            pipe.sink().close();
         }
     }
 }
