@@ -2,6 +2,7 @@ package io.polylink.method.tcp.internal;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
@@ -154,11 +155,13 @@ final class IoLoop implements AutoCloseable {
 
     private void dispatch(SelectionKey key) {
         sleeping = false; // awake from here on: a task queued by a handler needs no wake-up
-        if (key.isValid()) {
+        try {
             if ((key.readyOps() & SelectionKey.OP_READ) != 0) {
                 hot = key;
             }
             traffic |= ((IoHandler) key.attachment()).ready(key);
+        } catch (CancelledKeyException closedMeanwhile) {
+            // another thread closed the channel, and told whoever needs to know
         }
     }
 
