@@ -46,6 +46,7 @@ final class TcpConnection implements Connection, IoHandler {
     private static final long SPARE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** At most this many frames sent between two reads make a conversation. */
     private static final int CONVERSATION_SENDS = 2;
+    private static final long BUSY_BEAT_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final TcpMethod method;
     private final SocketChannel channel;
@@ -372,10 +373,22 @@ final class TcpConnection implements Connection, IoHandler {
         }
     }
 
-    /** Sends a heartbeat if nothing else went out lately; from the method's timer thread. */
-    void heartbeat(long now) {
-        if (now - lastSend < TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs()) || !lock.tryLock()) {
-            return;
+    /**
+     * Sends a heartbeat if nothing else went out lately; from the method's timer thread.
+     *
+     * @return nanoseconds until this connection needs the timer again
+     */
+    long heartbeat(long now) {
+        long interval = TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs());
+        long quiet = now - lastSend;
+        if (!open) {
+            return Long.MAX_VALUE;
+        }
+        if (quiet < interval) {
+            return interval - quiet;
+        }
+        if (!lock.tryLock()) {
+            return BUSY_BEAT_RETRY_NANOS; // a sender holds it, and is about to move lastSend
         }
         try {
             if (open && queue.isEmpty()) {
@@ -392,6 +405,7 @@ final class TcpConnection implements Connection, IoHandler {
         } finally {
             lock.unlock();
         }
+        return interval;
     }
 
     private void enableWrite() {

@@ -30,7 +30,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -63,6 +65,8 @@ public final class TcpMethod implements CommunicationMethod {
     static final String NAME = "tcp";
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
     private static final long TICK_MILLIS = 50;
+    /** How often the heartbeat timer looks when no connection needs it sooner; a new one wakes it. */
+    private static final long IDLE_BEAT_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How long a dial answered {@code DUPLICATE} first waits for the peer's connection before asking again. */
     private static final long FIRST_REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
 
@@ -86,7 +90,9 @@ public final class TcpMethod implements CommunicationMethod {
     private volatile MethodContext context;
     private volatile IoLoop loop;
     private volatile IoLoop acceptor;
-    private ScheduledExecutorService timer;
+    private volatile ScheduledExecutorService timer;
+    /** The heartbeat run whose successor is scheduled; a new connection starts another, ending this one. */
+    private final AtomicInteger beats = new AtomicInteger();
     private ServerSocketChannel server;
     private byte[] address;
     private List<InetSocketAddress> advertised;
@@ -129,13 +135,12 @@ public final class TcpMethod implements CommunicationMethod {
                 accept();
                 return true;
             }));
-            long beat = Math.max(10, Math.min(100, settings.link().heartbeatIntervalMs() / 5));
             timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "polylink-tcp-timer");
                 t.setDaemon(true);
                 return t;
             });
-            timer.scheduleAtFixedRate(this::heartbeats, beat, beat, TimeUnit.MILLISECONDS);
+            heartbeatsNow();
         } catch (IOException | RuntimeException e) {
             stop();
             throw new IOException("tcp cannot listen on " + settings.bindAddress() + ":" + settings.port()
@@ -317,6 +322,7 @@ public final class TcpMethod implements CommunicationMethod {
                         established.put(key, connection);
                         connectLock.notifyAll();
                     }
+                    heartbeatsNow();
                     handedOver = true;
                     connection.start(context.inbound().open(connection), io);
                     return connection;
@@ -462,6 +468,7 @@ public final class TcpMethod implements CommunicationMethod {
             established.put(peerKey, connection);
             connectLock.notifyAll();
         }
+        heartbeatsNow();
         if (replaced != null) {
             replaced.fail(new IOException("context " + hello.from() + " dialled again, so its end of this "
                 + "connection is gone"));
@@ -524,11 +531,38 @@ public final class TcpMethod implements CommunicationMethod {
         return !handshakes.isEmpty();
     }
 
-    /** On the timer thread, so heartbeats go out even while the I/O thread runs a long handler. */
-    private void heartbeats() {
+    /**
+     * Starts a heartbeat run now, for a new connection whose first heartbeat may be due before the
+     * current run's next turn; that run then ends.
+     */
+    private void heartbeatsNow() {
+        scheduleHeartbeats(beats.incrementAndGet(), 0);
+    }
+
+    /**
+     * On the timer thread, so heartbeats go out even while the I/O thread runs a long handler. It
+     * wakes when the next heartbeat is due, not on a fixed period: an idle context should not wake
+     * its threads more often than its peers need.
+     */
+    private void heartbeats(int run) {
         long now = System.nanoTime();
+        long next = IDLE_BEAT_CHECK_NANOS;
         for (TcpConnection c : snapshot()) {
-            c.heartbeat(now);
+            next = Math.min(next, c.heartbeat(now));
+        }
+        if (beats.get() == run) {
+            scheduleHeartbeats(run, next);
+        }
+    }
+
+    private void scheduleHeartbeats(int run, long delayNanos) {
+        ScheduledExecutorService t = timer;
+        try {
+            if (t != null) {
+                t.schedule(() -> heartbeats(run), delayNanos, TimeUnit.NANOSECONDS);
+            }
+        } catch (RejectedExecutionException stopping) {
+            // stop() shut the timer down: no more heartbeats
         }
     }
 

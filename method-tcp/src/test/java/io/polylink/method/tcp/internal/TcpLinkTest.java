@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.Context;
+import io.polylink.ContextId;
 import io.polylink.Endpoint;
 import io.polylink.LinkException;
 import io.polylink.MessageBuffer;
@@ -18,6 +19,7 @@ import io.polylink.NoApplicableMethodException;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.spi.Connection;
+import java.io.DataInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -27,6 +29,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -209,6 +212,32 @@ class TcpLinkTest {
         Await.until(() -> received.get() == total, Duration.ofSeconds(20), () -> received.get() + " of " + total);
         assertEquals(0, b.statistics().errors());
         assertEquals(1, methods.get(0).connectionCount(), "the connection was never replaced");
+    }
+
+    @Test
+    void heartbeatsFollowTheLinksIntervalNotOnlyTheMethodsDefault() throws Exception {
+        // Alone, b would look at its connections every 100 ms: five times the interval this link asks for.
+        Context b = context(Map.of("bindAddress", "127.0.0.1", "heartbeatIntervalMs", "500", "failureTimeoutMs", "2000"));
+        try (Socket raw = new Socket()) {
+            raw.connect(listening(b), 2000);
+            raw.setSoTimeout(5000);
+            raw.getOutputStream().write(Handshake.hello(ContextId.random(), b.id(), 0, 20, 1000).array());
+            DataInputStream in = new DataInputStream(raw.getInputStream());
+            ByteBuffer welcome = ByteBuffer.wrap(in.readNBytes(Handshake.WELCOME_LENGTH));
+            assertEquals(Handshake.Status.ACCEPTED, Handshake.readWelcome(welcome, 0).status());
+            long[] gaps = new long[25];
+            long last = System.nanoTime();
+            for (int i = 0; i < gaps.length; i++) {
+                assertEquals(0, in.readInt(), "an idle connection sends only heartbeats");
+                raw.getOutputStream().write(new byte[4]); // one back, so b hears this side is alive
+                long now = System.nanoTime();
+                gaps[i] = now - last;
+                last = now;
+            }
+            Arrays.sort(gaps);
+            long median = TimeUnit.NANOSECONDS.toMillis(gaps[gaps.length / 2]);
+            assertTrue(median < 50, "heartbeats every " + median + " ms for a link that asked for 20 ms");
+        }
     }
 
     @Test
