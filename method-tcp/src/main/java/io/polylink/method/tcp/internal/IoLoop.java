@@ -9,8 +9,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The method's event thread: one selector, a task queue for other threads, and an idle strategy.
@@ -20,12 +20,17 @@ final class IoLoop implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
     private static final int SELECT_EVERY = 4;
+    /** What a tick returns when it has no timers to run. */
+    static final long NO_TIMERS = Long.MAX_VALUE;
+    /** Ticks come at most this often, so a timer that cannot act yet does not take the thread. */
+    private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A turn's work longer than this held the loop: what it handled, not what it waited for. */
+    private static final long HELD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final Selector selector;
     private final IdleStrategy idle;
     private final long spinNanos;
-    private final long blockMillis;
-    private final BooleanSupplier tick;
+    private final LongUnaryOperator tick;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -47,18 +52,20 @@ final class IoLoop implements AutoCloseable {
     private boolean traffic;
     /** Whether {@link #tick} has timers to run, and when next. Loop thread only. */
     private boolean ticking = true;
-    private long nextTick;
+    private long nextTick = System.nanoTime();
+    /** When a blocking select's first ready key came, for what its handlers took; 0 before. Loop thread only. */
+    private long woke;
 
     /**
-     * @param tick runs on the loop at least every {@code blockMillis} while it returns true (it has
-     *     timers to run); once it returns false, an idle loop sleeps until a channel is registered
-     *     or becomes ready, or a task comes
+     * @param tick the timers: runs on the loop when due, first at once, with the nanoseconds the
+     *     loop was held since the last tick (turns longer than {@link #HELD_NANOS}: long handlers,
+     *     pauses), and returns the nanoseconds until it is due again; {@link #NO_TIMERS} lets an
+     *     idle loop sleep until a channel is registered or becomes ready, or a task comes
      */
-    IoLoop(String name, IdleStrategy idle, long spinNanos, long blockMillis, BooleanSupplier tick) throws IOException {
+    IoLoop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick) throws IOException {
         this.selector = Selector.open();
         this.idle = idle;
         this.spinNanos = spinNanos;
-        this.blockMillis = blockMillis;
         this.tick = tick;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
@@ -89,8 +96,8 @@ final class IoLoop implements AutoCloseable {
      */
     SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
         if (!ticking) {
-            ticking = true; // a new channel may need its timers
-            nextTick = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(blockMillis);
+            ticking = true; // a new channel may need its timers: the tick says when
+            nextTick = System.nanoTime();
         }
         try {
             return channel.register(selector, ops, handler);
@@ -101,16 +108,23 @@ final class IoLoop implements AutoCloseable {
 
     private void run() {
         long lastWork = System.nanoTime();
-        nextTick = lastWork + TimeUnit.MILLISECONDS.toNanos(blockMillis);
+        long turnEnd = lastWork;
+        long held = 0;
         while (running) {
             try {
                 SelectionKey direct = hotTurn();
                 boolean worked = direct != null ? ((IoHandler) direct.attachment()).poll() : selectNow();
                 worked |= runTasks();
                 long now = System.nanoTime();
+                if (now - turnEnd > HELD_NANOS) {
+                    held += now - turnEnd;
+                }
+                turnEnd = now;
                 if (ticking && now - nextTick >= 0) {
-                    ticking = tick.getAsBoolean();
-                    nextTick = now + TimeUnit.MILLISECONDS.toNanos(blockMillis);
+                    long in = tick.applyAsLong(held);
+                    held = 0;
+                    ticking = in != NO_TIMERS;
+                    nextTick = ticking ? now + Math.max(MIN_TICK_NANOS, in) : now;
                 }
                 if (worked) {
                     lastWork = now;
@@ -120,12 +134,17 @@ final class IoLoop implements AutoCloseable {
                 } else {
                     sleeping = true;
                     traffic = false;
+                    woke = 0;
                     if (tasks.isEmpty()) {
-                        long timeout = ticking ? Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now)) : 0;
-                        selector.select(dispatch, timeout); // 0: until woken
+                        long millis = TimeUnit.NANOSECONDS.toMillis(nextTick - now + 999_999); // rounded up
+                        selector.select(dispatch, ticking ? Math.max(1, millis) : 0); // 0: until woken
+                    }
+                    turnEnd = System.nanoTime();
+                    if (woke != 0 && turnEnd - woke > HELD_NANOS) {
+                        held += turnEnd - woke;
                     }
                     if (traffic) {
-                        lastWork = System.nanoTime();
+                        lastWork = turnEnd;
                     }
                     sleeping = false;
                 }
@@ -154,7 +173,10 @@ final class IoLoop implements AutoCloseable {
     }
 
     private void dispatch(SelectionKey key) {
-        sleeping = false; // awake from here on: a task queued by a handler needs no wake-up
+        if (sleeping) { // the first key of a blocking select: a task queued by a handler needs no wake-up now
+            sleeping = false;
+            woke = System.nanoTime();
+        }
         try {
             if ((key.readyOps() & SelectionKey.OP_READ) != 0) {
                 hot = key;

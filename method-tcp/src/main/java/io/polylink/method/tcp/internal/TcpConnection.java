@@ -584,10 +584,14 @@ final class TcpConnection implements Connection, IoHandler {
     /**
      * Declares the peer dead if it has been silent too long or is dribbling a frame; on the loop.
      * Reads first, so a loop that was busy in a long handler does not blame the peer.
+     *
+     * @return nanoseconds until the next check is due: when the peer would have been silent too
+     *     long, or a frame incomplete too long, and at the latest after {@link #SPARE_IDLE_NANOS},
+     *     for buffers unused meanwhile
      */
-    void checkLiveness(long now) {
+    long checkLiveness(long now) {
         if (!open) {
-            return;
+            return IoLoop.NO_TIMERS;
         }
         releaseIdleMemory(now);
         long silence = now - lastReceive;
@@ -596,15 +600,16 @@ final class TcpConnection implements Connection, IoHandler {
         boolean silent = silence > failureNanos;
         boolean dribbling = partialSince != 0 && now - partialSince > frameNanos;
         if (!silent && !dribbling) {
-            return;
+            long due = Math.min(SPARE_IDLE_NANOS, failureNanos - silence);
+            return partialSince == 0 ? due : Math.min(due, frameNanos - (now - partialSince));
         }
         try {
             if (silent && read()) {
-                return;
+                return 0; // bytes waited in the socket while the loop was away: look again soon
             }
         } catch (IOException e) {
             fail(e);
-            return;
+            return IoLoop.NO_TIMERS;
         }
         String why = silent ? "peer silent for " + TimeUnit.NANOSECONDS.toMillis(silence) + " ms"
             : "a " + partialLength + "-byte frame still incomplete after "
@@ -612,6 +617,7 @@ final class TcpConnection implements Connection, IoHandler {
         errors.incrementAndGet();
         method.log(this, "closing " + this + ": " + why);
         fail(new IOException(why));
+        return IoLoop.NO_TIMERS;
     }
 
     /** Lets buffers go back to their first size once unused for {@link #SPARE_IDLE_NANOS}; on the loop. */

@@ -64,7 +64,6 @@ public final class TcpMethod implements CommunicationMethod {
 
     static final String NAME = "tcp";
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
-    private static final long TICK_MILLIS = 50;
     /** How often the heartbeat timer looks when no connection needs it sooner; a new one wakes it. */
     private static final long IDLE_BEAT_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How long a dial answered {@code DUPLICATE} first waits for the peer's connection before asking again. */
@@ -96,7 +95,6 @@ public final class TcpMethod implements CommunicationMethod {
     private ServerSocketChannel server;
     private byte[] address;
     private List<InetSocketAddress> advertised;
-    private long lastTick;
 
     /** For Declarative Services: the configuration's properties, keyed as {@link TcpConfig}. */
     @Activate
@@ -120,9 +118,9 @@ public final class TcpMethod implements CommunicationMethod {
             stopped = false;
         }
         long spinNanos = TimeUnit.MICROSECONDS.toNanos(settings.spinMicros());
-        loop = new IoLoop("polylink-tcp-io", settings.idleStrategy(), spinNanos, TICK_MILLIS, this::tick);
+        loop = new IoLoop("polylink-tcp-io", settings.idleStrategy(), spinNanos, this::tick);
         try {
-            acceptor = new IoLoop("polylink-tcp-accept", IdleStrategy.BLOCK, 0, TICK_MILLIS, this::expireHandshakes);
+            acceptor = new IoLoop("polylink-tcp-accept", IdleStrategy.BLOCK, 0, held -> expireHandshakes());
             server = ServerSocketChannel.open();
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()), 128);
@@ -496,39 +494,43 @@ public final class TcpMethod implements CommunicationMethod {
     // ---- timers
 
     /**
-     * On the I/O thread: dead peers. Time the loop spent away (a long inline handler) is not the
-     * peers' fault, so their clocks are moved on by it first.
+     * On the I/O thread: dead peers, and buffers unused for long. Time the loop was held (a long
+     * inline handler) is not the peers' fault, so their clocks are moved on by it first.
      *
-     * @return whether there are connections to watch; the loop stops ticking until one registers
+     * @param held nanoseconds the loop was held since the last tick
+     * @return nanoseconds until the next connection's check is due; {@link IoLoop#NO_TIMERS} if there
+     *     is none, until one registers
      */
-    private boolean tick() {
+    private long tick(long held) {
         long now = System.nanoTime();
-        long away = lastTick == 0 ? 0 : now - lastTick - TimeUnit.MILLISECONDS.toNanos(2 * TICK_MILLIS);
-        List<TcpConnection> connections = snapshot();
-        lastTick = connections.isEmpty() ? 0 : now;
-        for (TcpConnection c : connections) {
-            if (away > 0) {
-                c.excuse(away);
+        long next = IoLoop.NO_TIMERS;
+        for (TcpConnection c : snapshot()) {
+            if (held > 0) {
+                c.excuse(held);
             }
-            c.checkLiveness(now);
+            next = Math.min(next, c.checkLiveness(now));
         }
-        return !connections.isEmpty();
+        return next;
     }
 
     /**
      * On the acceptor's thread: handshakes that took too long.
      *
-     * @return whether handshakes are under way; the loop stops ticking until one registers
+     * @return nanoseconds until the next handshake's deadline; {@link IoLoop#NO_TIMERS} if none is under
+     *     way, until one registers
      */
-    private boolean expireHandshakes() {
+    private long expireHandshakes() {
         long now = System.nanoTime();
+        long next = IoLoop.NO_TIMERS;
         for (InboundHandshake h : List.copyOf(handshakes)) {
             if (now - h.deadline() > 0) {
                 h.refuse(null, "handshake not completed within "
                     + settings.link().connectTimeoutMs() + " ms");
+            } else {
+                next = Math.min(next, h.deadline() - now);
             }
         }
-        return !handshakes.isEmpty();
+        return next;
     }
 
     /**

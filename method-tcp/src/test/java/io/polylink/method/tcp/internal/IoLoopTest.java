@@ -52,7 +52,7 @@ class IoLoopTest {
 
     @Test
     void aChannelReadDirectlyLeavesTheSelectorToTheOthers() throws Exception {
-        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, 100, () -> true);
+        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, held -> TimeUnit.MILLISECONDS.toNanos(100));
         Pipe talking = Pipe.open();
         Pipe other = Pipe.open();
         try {
@@ -88,7 +88,9 @@ class IoLoopTest {
     @Test
     void aLoopWithoutTimersSleepsUntilAChannelIsRegistered() throws Exception {
         AtomicInteger ticks = new AtomicInteger();
-        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.BLOCK, 0, 5, () -> ticks.incrementAndGet() > 1);
+        long fiveMillis = TimeUnit.MILLISECONDS.toNanos(5);
+        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.BLOCK, 0,
+            held -> ticks.incrementAndGet() > 1 ? fiveMillis : IoLoop.NO_TIMERS);
         Pipe pipe = Pipe.open();
         try {
             Await.until(() -> ticks.get() == 1, Duration.ofSeconds(10), () -> "the loop never ticked");
@@ -107,7 +109,8 @@ class IoLoopTest {
     @Test
     void aLoopDoesNotSpinAfterAReadyKeyThatWasNoTraffic() throws Exception {
         long spinNanos = TimeUnit.MILLISECONDS.toNanos(300);
-        IoLoop loop = new IoLoop("polylink-test-quiet", IdleStrategy.SPIN_THEN_BLOCK, spinNanos, 1000, () -> false);
+        IoLoop loop = new IoLoop("polylink-test-quiet", IdleStrategy.SPIN_THEN_BLOCK, spinNanos,
+            held -> IoLoop.NO_TIMERS);
         Pipe pipe = Pipe.open();
         try {
             Thread thread = Thread.getAllStackTraces().keySet().stream()
@@ -128,6 +131,46 @@ class IoLoopTest {
             new CountDownLatch(1).await(250, TimeUnit.MILLISECONDS); // inside the spin a beat must not start
             double share = (double) (mx.getThreadCpuTime(thread.getId()) - cpu) / (System.nanoTime() - wall);
             assertTrue(share < 0.2, "the loop spun after a heartbeat: " + share * 100 + "% of a core");
+        } finally {
+            loop.close();
+            pipe.sink().close();
+        }
+    }
+
+    @Test
+    void theTickHearsHowLongAHandlerHeldTheLoopButNotHowLongItSlept() throws Exception {
+        AtomicLong mostHeld = new AtomicLong();
+        AtomicInteger ticks = new AtomicInteger();
+        long tenMillis = TimeUnit.MILLISECONDS.toNanos(10);
+        IoLoop loop = new IoLoop("polylink-test-held", IdleStrategy.BLOCK, 0, held -> {
+            mostHeld.accumulateAndGet(held, Math::max);
+            ticks.incrementAndGet();
+            return tenMillis;
+        });
+        Pipe pipe = Pipe.open();
+        try {
+            CountDownLatch handled = new CountDownLatch(1);
+            pipe.source().configureBlocking(false);
+            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, key -> {
+                drain(key);
+                try {
+                    new CountDownLatch(1).await(200, TimeUnit.MILLISECONDS); // a slow inline handler
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                handled.countDown();
+                return true;
+            }));
+            Await.until(() -> ticks.get() > 20, Duration.ofSeconds(10), () -> "the loop ticked " + ticks + " times");
+            // Not 0: a turn preempted or paused for more than 10 ms counts too, rightly.
+            assertTrue(mostHeld.get() < TimeUnit.MILLISECONDS.toNanos(100),
+                "a loop sleeping between ticks was held " + TimeUnit.NANOSECONDS.toMillis(mostHeld.get()) + " ms");
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            assertTrue(handled.await(10, TimeUnit.SECONDS), "the loop never read the pipe");
+            int after = ticks.get();
+            Await.until(() -> ticks.get() > after, Duration.ofSeconds(10), () -> "no tick after the handler");
+            long heldMillis = TimeUnit.NANOSECONDS.toMillis(mostHeld.get());
+            assertTrue(heldMillis >= 190, "the handler held the loop 200 ms, the tick heard " + heldMillis + " ms");
         } finally {
             loop.close();
             pipe.sink().close();

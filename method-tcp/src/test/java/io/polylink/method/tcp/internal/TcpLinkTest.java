@@ -511,6 +511,39 @@ class TcpLinkTest {
         Await.until(() -> fromC.get() == 1, Duration.ofSeconds(10), () -> "c's RSR never arrived");
     }
 
+    /**
+     * An inline handler holds the I/O thread for three failure timeouts, while the next frame may
+     * be half read: neither the peer's silence nor its unfinished frame is the peer's fault.
+     */
+    @Test
+    void aHandlerHoldingTheIoThreadPastTheFailureTimeoutClosesNoLivePeer() throws Exception {
+        Map<String, Object> quick = Map.of("bindAddress", "127.0.0.1", "failureTimeoutMs", "300",
+            "heartbeatIntervalMs", "100");
+        Context a = context(quick);
+        Context b = context(quick);
+        AtomicLong received = new AtomicLong();
+        CountDownLatch held = new CountDownLatch(1);
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
+            if (received.incrementAndGet() == 1) {
+                held.countDown();
+                try {
+                    new CountDownLatch(1).await(900, TimeUnit.MILLISECONDS); // holds the loop, as a slow handler would
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }).startpoint());
+        try (LogCapture log = new LogCapture("io.polylink.method.tcp")) {
+            s.send(1, a.allocateBuffer(0));
+            s.send(1, a.allocateBuffer(100_000));
+            assertTrue(held.await(10, TimeUnit.SECONDS), "the handler never ran");
+            Await.until(() -> received.get() == 2, Duration.ofSeconds(20), () -> "the second RSR never arrived");
+            assertEquals(List.of(), log.lines(), "a live peer was closed");
+            assertEquals(0, b.statistics().errors());
+            assertEquals(0, a.statistics().errors());
+        }
+    }
+
     @Test
     void aConnectionGivesBackTheBuffersALargeFrameGrewOnceIdle() throws Exception {
         Context a = context();
