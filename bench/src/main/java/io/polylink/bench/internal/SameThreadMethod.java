@@ -74,6 +74,11 @@ final class SameThreadMethod implements CommunicationMethod {
                 }
                 try {
                     to.receive(frame);
+                } catch (RuntimeException | Error e) {
+                    synchronized (this) {
+                        delivering = false; // the next send delivers what is still queued
+                    }
+                    throw e;
                 } finally {
                     synchronized (this) {
                         free.add(frame);
