@@ -616,6 +616,9 @@ final class TcpConnection implements Connection, IoHandler {
                 + TimeUnit.NANOSECONDS.toMillis(now - partialSince) + " ms";
         errors.incrementAndGet();
         method.log(this, "closing " + this + ": " + why);
+        if (silent) {
+            method.silent(peer, failureNanos);
+        }
         fail(new IOException(why));
         return IoLoop.NO_TIMERS;
     }

@@ -77,6 +77,12 @@ public final class TcpMethod implements CommunicationMethod {
     private final Map<Key, TcpConnection> established = new HashMap<>();
     private final Set<Key> dialling = new HashSet<>();
     /**
+     * Peers a connection was closed to for silence, and until when they are not dialled again: a
+     * stopped peer's kernel still accepts a dial, and a send would wait out the connect timeout
+     * for a handshake the peer cannot answer, on top of the failure timeout it waited already.
+     */
+    private final Map<ContextId, Long> silentUntil = new HashMap<>();
+    /**
      * Set by {@link #stop} as it takes the connections to close, guarded by {@link #connectLock}:
      * a dial or an accept finishing later closes its socket instead of adding a connection nobody
      * would close.
@@ -232,6 +238,7 @@ public final class TcpMethod implements CommunicationMethod {
             if (existing != null && existing.isOpen()) {
                 return existing;
             }
+            refuseIfSilent(peer, link);
             dialling.add(key);
         }
         List<String> failures = new ArrayList<>();
@@ -256,6 +263,31 @@ public final class TcpMethod implements CommunicationMethod {
             }
         }
         throw new LinkException(String.join("; ", failures));
+    }
+
+    /** A connection to {@code peer} was closed for silence: dials to it fail at once for {@code nanos}. */
+    void silent(ContextId peer, long nanos) {
+        long now = System.nanoTime();
+        synchronized (connectLock) {
+            silentUntil.values().removeIf(until -> now - until >= 0);
+            silentUntil.put(peer, now + nanos);
+        }
+    }
+
+    /** Caller holds {@link #connectLock}. */
+    private void refuseIfSilent(ContextId peer, TcpSettings.Link link) {
+        Long until = silentUntil.get(peer);
+        if (until == null) {
+            return;
+        }
+        long left = until - System.nanoTime();
+        if (left <= 0) {
+            silentUntil.remove(peer);
+            return;
+        }
+        throw new LinkException("context " + peer + " went silent (no heartbeat for " + link.failureTimeoutMs()
+            + " ms), so it is not dialled again for " + TimeUnit.NANOSECONDS.toMillis(left) + " ms; it is reached "
+            + "again once it runs and answers, or when it dials this context");
     }
 
     /** Dials {@code target} until it gives a connection or the connect timeout has passed. */
@@ -463,6 +495,7 @@ public final class TcpMethod implements CommunicationMethod {
             // is a stranger's bytes to the dialler, which drops the socket; the connection, never
             // started, then tells nobody when it closes, and links on it wait for good.
             answer(channel, Handshake.Status.ACCEPTED);
+            silentUntil.remove(hello.from()); // it speaks again
             established.put(peerKey, connection);
             connectLock.notifyAll();
         }

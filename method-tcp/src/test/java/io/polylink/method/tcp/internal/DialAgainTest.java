@@ -152,6 +152,25 @@ class DialAgainTest {
         }
     }
 
+    /**
+     * A peer that stops (SIGSTOP, a debugger) goes silent, but its kernel still accepts a dial: a
+     * send that dialled it again at once waited out the connect timeout too, and a sender blocked
+     * on the dead connection heard of it after 3 s instead of the 1 s failure timeout.
+     */
+    @Test
+    void aPeerClosedForSilenceIsNotDialledAgainAtOnce() throws Exception {
+        method.start(context(connection -> new Quiet()));
+        try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Connection silent = dialledBy(peer, PEER, SELF);
+            Await.until(() -> !silent.isOpen(), java.time.Duration.ofMillis(LIMIT_MS),
+                () -> "a peer that never sent a heartbeat was not closed");
+            LinkException refused = org.junit.jupiter.api.Assertions.assertThrows(LinkException.class,
+                () -> method.connect(PEER, addressOf(peer), Map.of()));
+            String said = refused.getMessage();
+            assertTrue(said.contains("went silent (no heartbeat for 1000 ms), so it is not dialled again"), said);
+        }
+    }
+
     /** The dials crossed: the peer with the higher id accepted this side's and will use it. */
     @Test
     void aDialFromAPeerWithTheHigherIdWhileThisSideHoldsTheOneItDialledIsADuplicate() throws Exception {
