@@ -135,7 +135,9 @@ final class IoLoop implements AutoCloseable {
                     sleeping = true;
                     traffic = false;
                     woke = 0;
-                    if (tasks.isEmpty()) {
+                    // running too: a selectNow since close() called wakeup() took its effect, and
+                    // without timers nothing else would end this select.
+                    if (tasks.isEmpty() && running) {
                         long millis = TimeUnit.NANOSECONDS.toMillis(nextTick - now + 999_999); // rounded up
                         selector.select(dispatch, ticking ? Math.max(1, millis) : 0); // 0: until woken
                     }
