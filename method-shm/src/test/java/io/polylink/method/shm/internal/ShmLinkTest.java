@@ -2,6 +2,7 @@ package io.polylink.method.shm.internal;
 
 import io.polylink.testkit.Await;
 import io.polylink.testkit.LogCapture;
+import io.polylink.testkit.ThreadCpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,8 +22,6 @@ import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.spi.Connection;
 import io.polylink.method.tcp.internal.TcpMethod;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
@@ -564,24 +563,14 @@ class ShmLinkTest {
         Context b = context();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> { }).startpoint());
         s.send(1, a.allocateBuffer(0));
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
             .filter(t -> t.getName().startsWith("polylink-shm")).toList();
         assertEquals(4, threads.size(), "poller and timer per context: " + threads);
         new CountDownLatch(1).await(300, TimeUnit.MILLISECONDS); // past the spin phase
-        long[] before = threads.stream().mapToLong(t -> mx.getThreadCpuTime(t.getId())).toArray();
-        long wallBefore = System.nanoTime();
-        new CountDownLatch(1).await(2, TimeUnit.SECONDS);
-        long wall = System.nanoTime() - wallBefore;
-        long cpu = 0;
-        StringBuilder each = new StringBuilder();
-        for (int i = 0; i < threads.size(); i++) {
-            long used = mx.getThreadCpuTime(threads.get(i).getId()) - before[i];
-            cpu += used;
-            each.append(String.format(" %s %.3f%%", threads.get(i).getName(), 100.0 * used / wall));
-        }
-        double share = (double) cpu / wall / 2;
-        System.out.printf("idle shm threads: %.3f%% of a core per context (poller + timer);%s%n", 100 * share, each);
+        ThreadCpu used = ThreadCpu.measure(threads, Duration.ofSeconds(2));
+        double share = used.share() / 2;
+        System.out.printf("idle shm threads: %.3f%% of a core per context (poller + timer); %s%n",
+            100 * share, used.each());
         assertTrue(share < 0.02, share * 100 + "% of a core");
     }
 

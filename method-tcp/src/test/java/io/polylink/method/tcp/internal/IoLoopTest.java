@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.testkit.Await;
+import io.polylink.testkit.ThreadCpu;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectionKey;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -125,11 +125,8 @@ class IoLoopTest {
             Await.until(loop::asleep, Duration.ofSeconds(10), () -> "the loop never stopped spinning");
             pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
             assertTrue(beat.await(10, TimeUnit.SECONDS), "the loop never read the pipe");
-            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-            long cpu = mx.getThreadCpuTime(thread.getId());
-            long wall = System.nanoTime();
-            new CountDownLatch(1).await(250, TimeUnit.MILLISECONDS); // inside the spin a beat must not start
-            double share = (double) (mx.getThreadCpuTime(thread.getId()) - cpu) / (System.nanoTime() - wall);
+            // Inside the 300 ms a beat must not start spinning.
+            double share = ThreadCpu.measure(List.of(thread), Duration.ofMillis(250)).share();
             assertTrue(share < 0.2, "the loop spun after a heartbeat: " + share * 100 + "% of a core");
         } finally {
             loop.close();

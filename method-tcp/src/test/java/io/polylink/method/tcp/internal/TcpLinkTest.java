@@ -2,6 +2,7 @@ package io.polylink.method.tcp.internal;
 
 import io.polylink.testkit.Await;
 import io.polylink.testkit.LogCapture;
+import io.polylink.testkit.ThreadCpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,8 +23,6 @@ import io.polylink.spi.Connection;
 import java.io.DataInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -585,25 +584,14 @@ class TcpLinkTest {
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> arrived.countDown()).startpoint());
         s.send(1, a.allocateBuffer(0));
         assertTrue(arrived.await(10, TimeUnit.SECONDS), "the RSR never arrived");
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
             .filter(t -> t.getName().startsWith("polylink-tcp")).toList();
         assertEquals(6, threads.size(), "I/O, acceptor and timer threads per context: " + threads);
         new CountDownLatch(1).await(1, TimeUnit.SECONDS); // the "1 s without traffic"
-        long[] before = threads.stream().mapToLong(t -> mx.getThreadCpuTime(t.getId())).toArray();
-        long wallBefore = System.nanoTime();
-        new CountDownLatch(1).await(2, TimeUnit.SECONDS);
-        long wall = System.nanoTime() - wallBefore;
-        long cpu = 0;
-        StringBuilder each = new StringBuilder();
-        for (int i = 0; i < threads.size(); i++) {
-            long used = mx.getThreadCpuTime(threads.get(i).getId()) - before[i];
-            cpu += used;
-            each.append(String.format(" %s %.3f%%", threads.get(i).getName(), 100.0 * used / wall));
-        }
-        double share = (double) cpu / wall / 2;
-        System.out.printf("idle tcp threads: %.3f%% of a core per context (I/O, acceptor, timer);%s%n",
-            100 * share, each);
+        ThreadCpu used = ThreadCpu.measure(threads, Duration.ofSeconds(2));
+        double share = used.share() / 2;
+        System.out.printf("idle tcp threads: %.3f%% of a core per context (I/O, acceptor, timer); %s%n",
+            100 * share, used.each());
         assertTrue(share < 0.02, share * 100 + "% of a core");
     }
 
