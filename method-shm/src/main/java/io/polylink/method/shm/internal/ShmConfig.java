@@ -28,7 +28,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     int sendTimeoutMs() default 5000;
 
     @AttributeDefinition(description = "The inbox heartbeat is written this often, in ms")
-    int heartbeatIntervalMs() default 250;
+    int heartbeatIntervalMs() default 100;
 
     @AttributeDefinition(description = "A receiver whose heartbeat and inbox stood still this long is declared "
         + "dead if its process is stopped (SIGSTOP, a debugger), in ms; one whose process runs is only slow")

@@ -72,7 +72,7 @@ record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrateg
             IdleStrategy.parse(text(p, "idleStrategy", "spin-then-park")),
             integer(p, "spinMicros", 200),
             integer(p, "sendTimeoutMs", 5000),
-            integer(p, "heartbeatIntervalMs", 250),
+            integer(p, "heartbeatIntervalMs", 100),
             integer(p, "failureTimeoutMs", 1000),
             integer(p, "unblockTimeoutMs", 1000),
             text(p, "hostId", ""));
