@@ -28,7 +28,8 @@ public record ThreadCpu(double share, String each) {
         for (int i = 0; i < threads.size(); i++) {
             long used = mx.getThreadCpuTime(threads.get(i).getId()) - before[i];
             cpu += used;
-            each.append(String.format("%s%s %.3f%%", i == 0 ? "" : ", ", threads.get(i).getName(), 100.0 * used / wall));
+            each.append(i == 0 ? "" : ", ")
+                .append(String.format("%s %.3f%%", threads.get(i).getName(), 100.0 * used / wall));
         }
         return new ThreadCpu((double) cpu / wall, each.toString());
     }

@@ -379,11 +379,11 @@ final class TcpConnection implements Connection, IoHandler {
      * @return nanoseconds until this connection needs the timer again
      */
     long heartbeat(long now) {
-        long interval = TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs());
-        long quiet = now - lastSend;
         if (!open) {
             return Long.MAX_VALUE;
         }
+        long interval = TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs());
+        long quiet = now - lastSend;
         if (quiet < interval) {
             return interval - quiet;
         }
@@ -469,9 +469,8 @@ final class TcpConnection implements Connection, IoHandler {
             if (writable) {
                 drain();
             }
-            long frames = framesReceived.get();
-            boolean came = (ops & SelectionKey.OP_READ) != 0 && open && read();
-            return writable || came && (framesReceived.get() != frames || partialSince != 0);
+            boolean traffic = (ops & SelectionKey.OP_READ) != 0 && open && read() == Read.TRAFFIC;
+            return traffic || writable;
         } catch (CancelledKeyException closedMeanwhile) {
             // another thread closed the connection; it has told the core already
         } catch (IOException e) {
@@ -484,14 +483,17 @@ final class TcpConnection implements Connection, IoHandler {
         return false;
     }
 
-    /** @return whether any bytes came */
-    boolean read() throws IOException {
+    /** What a {@link #read} found: traffic keeps the loop spinning, heartbeats only keep the peer alive. */
+    enum Read { NOTHING, HEARTBEATS, TRAFFIC }
+
+    /** @return whether any bytes came, and whether any were more than heartbeats */
+    Read read() throws IOException {
         int n = largeFrame != null ? channel.read(largeFrame) : channel.read(readBuffer);
         if (n < 0) {
             throw new EOFException("peer closed the connection");
         }
         if (n == 0) {
-            return false;
+            return Read.NOTHING;
         }
         lastReceive = System.nanoTime();
         sendsSinceRead = 0;
@@ -519,7 +521,7 @@ final class TcpConnection implements Connection, IoHandler {
         boolean partial = largeFrame != null || readBuffer.position() > 0;
         boolean progressed = framesReceived.get() != framesBefore;
         partialSince = !partial ? 0 : progressed || partialSince == 0 ? lastReceive : partialSince;
-        return true;
+        return progressed || partial ? Read.TRAFFIC : Read.HEARTBEATS;
     }
 
     private void parse() {
@@ -604,7 +606,7 @@ final class TcpConnection implements Connection, IoHandler {
             return partialSince == 0 ? due : Math.min(due, frameNanos - (now - partialSince));
         }
         try {
-            if (silent && read()) {
+            if (silent && read() != Read.NOTHING) {
                 return 0; // bytes waited in the socket while the loop was away: look again soon
             }
         } catch (IOException e) {

@@ -3,6 +3,7 @@ package io.polylink.method.tcp.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.ContextId;
@@ -164,8 +165,7 @@ class DialAgainTest {
             Connection silent = dialledBy(peer, PEER, SELF);
             Await.until(() -> !silent.isOpen(), java.time.Duration.ofMillis(LIMIT_MS),
                 () -> "a peer that never sent a heartbeat was not closed");
-            LinkException refused = org.junit.jupiter.api.Assertions.assertThrows(LinkException.class,
-                () -> method.connect(PEER, addressOf(peer), Map.of()));
+            LinkException refused = assertThrows(LinkException.class, () -> method.connect(PEER, addressOf(peer), Map.of()));
             String said = refused.getMessage();
             assertTrue(said.contains("went silent (no heartbeat for 1000 ms), so it is not dialled again"), said);
         }
