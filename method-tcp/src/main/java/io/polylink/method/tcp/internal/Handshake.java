@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  * acceptor heartbeats at the smaller interval and waits out the larger failure timeout of the two
  * sides, so neither declares a live peer dead. After
  * an accepted welcome both sides send frames: {@code length:u32 frame}, where length 0 is a
- * heartbeat.
+ * heartbeat and length 0xFFFFFFFF a goodbye, the last thing a side that closes in order sends.
  */
 final class Handshake {
 

@@ -42,6 +42,12 @@ final class TcpConnection implements Connection, IoHandler {
     /** A frame in flight may take this long per MiB beyond the failure timeout, for slow links. */
     private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
+    /**
+     * The length that says the sender closes in order and sends nothing more: without it, a peer's
+     * shutdown reads as the end of the stream, as a crash does, and was logged as a lost connection.
+     */
+    private static final int GOODBYE = -1;
+    private static final ByteBuffer GOODBYE_FRAME = ByteBuffer.allocate(4).putInt(0, GOODBYE);
     private static final long FLUSH_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long SPARE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** At most this many frames sent between two reads make a conversation. */
@@ -159,7 +165,7 @@ final class TcpConnection implements Connection, IoHandler {
                 lock.unlock();
             }
             if (!registered) {
-                close(new java.nio.channels.ClosedChannelException()); // the socket closed before it was registered
+                fail(new java.nio.channels.ClosedChannelException()); // the socket closed before it was registered
             }
         };
         if (loop.inLoop()) {
@@ -528,6 +534,12 @@ final class TcpConnection implements Connection, IoHandler {
         while (open && readBuffer.remaining() >= 4) {
             int at = readBuffer.position();
             int length = readBuffer.getInt(at);
+            if (length == GOODBYE) {
+                readBuffer.position(at + 4);
+                method.closedInOrder(this);
+                close(null, false);
+                return;
+            }
             if (length < 0 || length > maxFrame) {
                 throw new ProtocolException("closing " + this + ": frame length " + Integer.toUnsignedString(length)
                     + " exceeds the maximum of " + maxFrame + " (not Polylink framing, or a corrupt stream)");
@@ -654,19 +666,28 @@ final class TcpConnection implements Connection, IoHandler {
     private volatile Throwable closeCause;
 
     void fail(Throwable cause) {
-        close(cause);
+        close(cause, false);
     }
 
+    /** Closes in order: the peer reads a goodbye, not just the end of the stream. */
     @Override
     public void close() {
-        close(null);
+        close(null, true);
     }
 
-    private void close(Throwable cause) {
+    private void close(Throwable cause, boolean sayGoodbye) {
         lock.lock();
         try {
             if (!open) {
                 return;
+            }
+            // Only between frames: with bytes queued, a frame may be half on the wire already.
+            if (sayGoodbye && queue.isEmpty()) {
+                try {
+                    channel.write(GOODBYE_FRAME.duplicate());
+                } catch (IOException e) {
+                    // the peer is gone already; it learns of the close from the socket, as of a crash
+                }
             }
             closeCause = cause;
             open = false;

@@ -616,6 +616,10 @@ public final class TcpMethod implements CommunicationMethod {
         }
     }
 
+    void closedInOrder(TcpConnection connection) {
+        LOG.log(Level.DEBUG, () -> connection + ": the peer closed it in order");
+    }
+
     void log(TcpConnection connection, String line) {
         if (limiter.allow()) {
             LOG.log(Level.WARNING, line);

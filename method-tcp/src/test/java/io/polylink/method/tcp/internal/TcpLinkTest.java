@@ -306,6 +306,35 @@ class TcpLinkTest {
     }
 
     @Test
+    void aPeerThatClosesInOrderIsNotReportedAsALostConnection() {
+        Context a = context();
+        Context b = context();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        TcpMethod atA = methods.get(0);
+        try (LogCapture core = new LogCapture("io.polylink.core");
+             LogCapture tcp = new LogCapture("io.polylink.method.tcp")) {
+            contexts.get(1).close();
+            Await.until(() -> atA.connectionCount() == 0, Duration.ofSeconds(5),
+                () -> "a still holds its connection to b, which closed");
+            assertEquals(List.of(), core.lines(), "a's core on b's orderly shutdown");
+            assertEquals(List.of(), tcp.lines(), "a's tcp method on b's orderly shutdown");
+        }
+    }
+
+    @Test
+    void aPeerThatDropsTheSocketWithoutAGoodbyeIsReportedAsLost() throws Exception {
+        Context b = context();
+        try (LogCapture core = new LogCapture("io.polylink.core")) {
+            handshaken(b).close();
+            Await.until(() -> core.lines().stream().anyMatch(l -> l.contains("closed: peer closed the connection")),
+                Duration.ofSeconds(5), () -> "b's core said nothing of a peer that vanished: " + core.lines());
+        }
+    }
+
+    @Test
     void anHttpRequestToThePortIsRefusedWithOneLineAndOtherLinksKeepWorking() throws Exception {
         Context a = context();
         Context b = context();
