@@ -276,10 +276,7 @@ class TcpLinkTest {
         Context a = context();
         Context b = context();
         List<Integer> seen = new CopyOnWriteArrayList<>();
-        Endpoint sink = b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt()));
-        Startpoint s = in(a, sink.startpoint());
-        s.send(1, a.allocateBuffer(4).putInt(1));
-        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        Startpoint s = linked(a, b, seen);
 
         contexts.get(1).close();
         long stopped = System.nanoTime();
@@ -310,9 +307,7 @@ class TcpLinkTest {
         Context a = context();
         Context b = context();
         List<Integer> seen = new CopyOnWriteArrayList<>();
-        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
-        s.send(1, a.allocateBuffer(4).putInt(1));
-        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        Startpoint s = linked(a, b, seen);
         TcpMethod atA = methods.get(0);
         try (LogCapture core = new LogCapture("io.polylink.core");
              LogCapture tcp = new LogCapture("io.polylink.method.tcp")) {
@@ -339,9 +334,7 @@ class TcpLinkTest {
         Context a = context();
         Context b = context();
         List<Integer> seen = new CopyOnWriteArrayList<>();
-        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
-        s.send(1, a.allocateBuffer(4).putInt(1));
-        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        Startpoint s = linked(a, b, seen);
         int threadsBefore = Await.threads("polylink-").size();
 
         try (LogCapture log = new LogCapture("io.polylink.method.tcp");
@@ -622,6 +615,14 @@ class TcpLinkTest {
         System.out.printf("idle tcp threads: %.3f%% of a core per context (I/O, acceptor, timer); %s%n",
             100 * share, used.each());
         assertTrue(share < 0.02, share * 100 + "% of a core");
+    }
+
+    /** @return a startpoint in {@code a} to a sink in {@code b} that keeps each RSR's int, proven by RSR 1 */
+    private static Startpoint linked(Context a, Context b, List<Integer> seen) {
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
+        s.send(1, a.allocateBuffer(4).putInt(1));
+        Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        return s;
     }
 
     /** Reads until the peer closes (heartbeats may come first); fails on a read timeout. */
