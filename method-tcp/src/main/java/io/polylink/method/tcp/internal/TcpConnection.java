@@ -631,7 +631,7 @@ final class TcpConnection implements Connection, IoHandler {
         errors.incrementAndGet();
         method.log(this, "closing " + this + ": " + why);
         if (silent) {
-            method.silent(peer, failureNanos);
+            method.silent(peer, settings.failureTimeoutMs());
         }
         fail(new IOException(why));
         return IoLoop.NO_TIMERS;

@@ -76,12 +76,9 @@ public final class TcpMethod implements CommunicationMethod {
     private final Object connectLock = new Object();
     private final Map<Key, TcpConnection> established = new HashMap<>();
     private final Set<Key> dialling = new HashSet<>();
-    /**
-     * Peers a connection was closed to for silence, and until when they are not dialled again: a
-     * stopped peer's kernel still accepts a dial, and a send would wait out the connect timeout
-     * for a handshake the peer cannot answer, on top of the failure timeout it waited already.
-     */
-    private final Map<ContextId, Long> silentUntil = new HashMap<>();
+    private final SilentPeers silent = new SilentPeers();
+    /** Dials to silent peers under way in the background; interrupted by {@link #stop}. */
+    private final Set<Thread> backgroundDials = ConcurrentHashMap.newKeySet();
     /**
      * Set by {@link #stop} as it takes the connections to close, guarded by {@link #connectLock}:
      * a dial or an accept finishing later closes its socket instead of adding a connection nobody
@@ -171,6 +168,7 @@ public final class TcpMethod implements CommunicationMethod {
             connectLock.notifyAll();
         }
         open.forEach(TcpConnection::close);
+        backgroundDials.forEach(Thread::interrupt); // an interrupt closes the channel it waits on
         if (server != null) {
             try {
                 server.close();
@@ -238,17 +236,49 @@ public final class TcpMethod implements CommunicationMethod {
             if (existing != null && existing.isOpen()) {
                 return existing;
             }
-            refuseIfSilent(peer, link);
+            String refusal = silent.refusal(peer, () -> dialInBackground(key, targets, link));
+            if (refusal != null) {
+                throw new LinkException(refusal);
+            }
             dialling.add(key);
         }
+        return dialAny(key, targets, link);
+    }
+
+    /** Caller holds {@link #connectLock}. */
+    private void dialInBackground(Key key, List<InetSocketAddress> targets, TcpSettings.Link link) {
+        dialling.add(key);
+        Thread dial = new Thread(() -> {
+            try {
+                dialAny(key, targets, link);
+            } catch (LinkException e) {
+                // dialAny noted whether the peer is still silent; senders hear the rest from their own dials
+            } finally {
+                backgroundDials.remove(Thread.currentThread());
+            }
+        }, "polylink-tcp-dial");
+        dial.setDaemon(true);
+        backgroundDials.add(dial);
+        dial.start();
+    }
+
+    /**
+     * Dials each of the peer's addresses in turn until one answers; {@link #dialling} holds the
+     * key already. A peer none of whose addresses answered in time is marked silent.
+     */
+    private Connection dialAny(Key key, List<InetSocketAddress> targets, TcpSettings.Link link) {
         List<String> failures = new ArrayList<>();
+        boolean unanswered = false;
+        Connection connection = null;
         try {
             for (InetSocketAddress target : targets) {
                 try {
-                    return dial(target, key, link);
+                    connection = dial(target, key, link);
+                    return connection;
                 } catch (ConnectException e) {
                     failures.add("connection refused " + TcpAddress.describe(target));
                 } catch (SocketTimeoutException e) {
+                    unanswered = true;
                     failures.add("no answer from " + TcpAddress.describe(target) + " within "
                         + link.connectTimeoutMs() + " ms");
                 } catch (IOException e) {
@@ -260,34 +290,23 @@ public final class TcpMethod implements CommunicationMethod {
         } finally {
             synchronized (connectLock) {
                 dialling.remove(key);
+                if (connection == null && unanswered) {
+                    silent.mark(key.peer(), "it answered no dial within " + link.connectTimeoutMs() + " ms",
+                        TimeUnit.MILLISECONDS.toNanos(link.failureTimeoutMs()));
+                } else {
+                    silent.forget(key.peer());
+                }
             }
         }
         throw new LinkException(String.join("; ", failures));
     }
 
-    /** A connection to {@code peer} was closed for silence: dials to it fail at once for {@code nanos}. */
-    void silent(ContextId peer, long nanos) {
-        long now = System.nanoTime();
+    /** A connection to {@code peer} was closed for silence: see {@link SilentPeers}. */
+    void silent(ContextId peer, int failureTimeoutMs) {
         synchronized (connectLock) {
-            silentUntil.values().removeIf(until -> now - until >= 0);
-            silentUntil.put(peer, now + nanos);
+            silent.mark(peer, "no heartbeat for " + failureTimeoutMs + " ms",
+                TimeUnit.MILLISECONDS.toNanos(failureTimeoutMs));
         }
-    }
-
-    /** Caller holds {@link #connectLock}. */
-    private void refuseIfSilent(ContextId peer, TcpSettings.Link link) {
-        Long until = silentUntil.get(peer);
-        if (until == null) {
-            return;
-        }
-        long left = until - System.nanoTime();
-        if (left <= 0) {
-            silentUntil.remove(peer);
-            return;
-        }
-        throw new LinkException("context " + peer + " went silent (no heartbeat for " + link.failureTimeoutMs()
-            + " ms), so it is not dialled again for " + TimeUnit.NANOSECONDS.toMillis(left) + " ms; it is reached "
-            + "again once it runs and answers, or when it dials this context");
     }
 
     /** Dials {@code target} until it gives a connection or the connect timeout has passed. */
@@ -495,7 +514,7 @@ public final class TcpMethod implements CommunicationMethod {
             // is a stranger's bytes to the dialler, which drops the socket; the connection, never
             // started, then tells nobody when it closes, and links on it wait for good.
             answer(channel, Handshake.Status.ACCEPTED);
-            silentUntil.remove(hello.from()); // it speaks again
+            silent.forget(hello.from()); // it speaks again
             established.put(peerKey, connection);
             connectLock.notifyAll();
         }

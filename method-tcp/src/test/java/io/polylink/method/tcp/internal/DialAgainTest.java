@@ -162,12 +162,62 @@ class DialAgainTest {
     void aPeerClosedForSilenceIsNotDialledAgainAtOnce() throws Exception {
         method.start(context(connection -> new Quiet()));
         try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Connection silent = dialledBy(peer, PEER, SELF);
-            Await.until(() -> !silent.isOpen(), java.time.Duration.ofMillis(LIMIT_MS),
-                () -> "a peer that never sent a heartbeat was not closed");
+            closedForSilence(peer);
             LinkException refused = assertThrows(LinkException.class, () -> method.connect(PEER, addressOf(peer), Map.of()));
             String said = refused.getMessage();
-            assertTrue(said.contains("went silent (no heartbeat for 1000 ms), so it is not dialled again"), said);
+            assertTrue(said.contains("went silent (no heartbeat for 1000 ms); it is dialled in the background, not on "
+                + "the sender's thread (next in "), said);
+        }
+    }
+
+    /**
+     * And after the failure timeout: a send that dialled the still silent peer waited out the
+     * connect timeout for a handshake it could not answer, 2 to 4 s for each send, for as long as
+     * the peer stayed stopped. Now the dial goes in the background, and once the peer answers it
+     * the links have their connection.
+     */
+    @Test
+    void aSilentPeerIsDialledInTheBackgroundNeverOnTheSendersThread() throws Exception {
+        method.start(context(connection -> new Quiet()));
+        try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedForSilence(peer);
+            CompletableFuture<Socket> backgroundDial = CompletableFuture.supplyAsync(() -> {
+                try {
+                    peer.setSoTimeout((int) LIMIT_MS);
+                    return peer.accept();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            long longest = 0;
+            for (int attempt = 0; !backgroundDial.isDone(); attempt++) {
+                assertTrue(attempt < 200, "no dial reached the peer in the background after " + attempt + " sends");
+                long start = System.nanoTime();
+                LinkException refused = assertThrows(LinkException.class,
+                    () -> method.connect(PEER, addressOf(peer), Map.of()));
+                longest = Math.max(longest, System.nanoTime() - start);
+                assertTrue(refused.getMessage().contains("went silent"), refused.getMessage());
+                try {
+                    backgroundDial.get(50, TimeUnit.MILLISECONDS); // paces the sends
+                } catch (java.util.concurrent.TimeoutException stillSilent) {
+                    // the peer has not been dialled yet
+                }
+            }
+            assertTrue(longest < TimeUnit.MILLISECONDS.toNanos(250), "a send to the silent peer was held "
+                + TimeUnit.NANOSECONDS.toMillis(longest) + " ms");
+            Socket answering = backgroundDial.get(LIMIT_MS, TimeUnit.MILLISECONDS);
+            sockets.add(answering);
+            answering.setSoTimeout((int) LIMIT_MS);
+            answering.getInputStream().readNBytes(Handshake.hello(SELF, PEER, 0, 250, 1000).remaining());
+            answering.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, PEER).array());
+            Await.until(() -> {
+                try {
+                    return method.connect(PEER, addressOf(peer), Map.of()).isOpen();
+                } catch (LinkException stillSilent) {
+                    return false;
+                }
+            }, java.time.Duration.ofMillis(LIMIT_MS), () -> "the peer answered the background dial, but sends "
+                + "still find no connection");
         }
     }
 
@@ -231,6 +281,13 @@ class DialAgainTest {
         accepted.getInputStream().readNBytes(Handshake.hello(self, as, 0, 250, 1000).remaining());
         accepted.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, as).array());
         return dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Has the method dial {@code peer}, which never sends a heartbeat, and close it for that. */
+    private void closedForSilence(ServerSocket peer) throws Exception {
+        Connection silent = dialledBy(peer, PEER, SELF);
+        Await.until(() -> !silent.isOpen(), java.time.Duration.ofMillis(LIMIT_MS),
+            () -> "a peer that never sent a heartbeat was not closed");
     }
 
     private static byte[] addressOf(ServerSocket peer) {

@@ -1,0 +1,57 @@
+package io.polylink.method.tcp.internal;
+
+import io.polylink.ContextId;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Peers that went silent: a connection to one was closed for want of heartbeats, or a dial to it
+ * got no answer in time. A stopped or cut-off peer's kernel may still accept a dial, so dialling
+ * it on a sender's thread held the sender for the whole connect timeout, 2 to 4 s each send while
+ * the peer stayed silent. Dials to such a peer are refused at once instead; once the failure
+ * timeout has passed, the next one asked for is made in the background, and the peer is reached
+ * again when that one is answered or the peer dials this side. Guarded by the method's connect lock.
+ */
+final class SilentPeers {
+
+    private static final class Silence {
+        String why;
+        long until;
+        boolean dialling;
+    }
+
+    private final Map<ContextId, Silence> peers = new HashMap<>();
+
+    /** Refuses dials to {@code peer} for {@code nanos}, then lets one through in the background. */
+    void mark(ContextId peer, String why, long nanos) {
+        Silence s = peers.computeIfAbsent(peer, p -> new Silence());
+        s.why = why;
+        s.until = System.nanoTime() + nanos;
+        s.dialling = false;
+    }
+
+    /** The peer answered, dialled this side, or refused outright: dial it as any other. */
+    void forget(ContextId peer) {
+        peers.remove(peer);
+    }
+
+    /**
+     * @param dialInBackground started, once, when the peer is due to be dialled again
+     * @return why a sender must not dial {@code peer} now, or {@code null} if it may
+     */
+    String refusal(ContextId peer, Runnable dialInBackground) {
+        Silence s = peers.get(peer);
+        if (s == null) {
+            return null;
+        }
+        long left = s.until - System.nanoTime();
+        if (left <= 0 && !s.dialling) {
+            s.dialling = true;
+            dialInBackground.run();
+        }
+        return "context " + peer + " went silent (" + s.why + "); it is dialled in the background, not on the "
+            + "sender's thread (" + (s.dialling ? "a dial is under way" : "next in " + TimeUnit.NANOSECONDS.toMillis(left)
+            + " ms") + "), and reached again once it answers, or when it dials this context";
+    }
+}
