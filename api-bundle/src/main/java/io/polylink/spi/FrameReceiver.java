@@ -13,14 +13,15 @@ public interface FrameReceiver {
      *
      * @param frame the frame's bytes
      * @return {@code false} if the frame was malformed and the method must close the channel
-     *     (the core has logged why)
+     *     (the core has logged why, and logs nothing more when the close comes)
      */
     boolean onFrame(ByteBuffer frame);
 
     /**
      * The channel closed; no more frames will come.
      *
-     * @param cause why, or {@code null} for an orderly close
+     * @param cause why, or {@code null} for an orderly close; the core logs it once, naming the
+     *     connection, so the method need not log it too
      */
     void onClosed(Throwable cause);
 }

@@ -61,6 +61,8 @@ final class Channel implements FrameReceiver {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private volatile Throwable failure;
     private volatile boolean closed;
+    /** This side refused a frame, and so the method closes the channel: see {@link #onFrame}. */
+    private volatile boolean refusedFrame;
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] encodeScratch;
     private final Set<Long> sentTables = new HashSet<>();
@@ -447,14 +449,17 @@ final class Channel implements FrameReceiver {
             receive(frame);
             return true;
         } catch (MalformedMessageException | MessageTooLargeException e) {
-            counters.error();
-            runtime.badFrame(this, e);
-            return false;
+            refused(e);
         } catch (RuntimeException e) {
-            counters.error();
-            runtime.badFrame(this, new MalformedMessageException("transform failed on a frame: " + e, e));
-            return false;
+            refused(new MalformedMessageException("transform failed on a frame: " + e, e));
         }
+        return false;
+    }
+
+    private void refused(RuntimeException why) {
+        counters.error();
+        refusedFrame = true;
+        runtime.badFrame(this, why);
     }
 
     private void receive(ByteBuffer frame) {
@@ -775,7 +780,8 @@ final class Channel implements FrameReceiver {
     public void onClosed(Throwable cause) {
         failure = cause;
         closed = true;
-        runtime.channelClosed(this, cause);
+        // A close that follows a refused frame was logged, with its reason, when the frame was.
+        runtime.channelClosed(this, refusedFrame ? null : cause);
         sessions.values().forEach(TransformSession::close);
         sessions.clear();
     }

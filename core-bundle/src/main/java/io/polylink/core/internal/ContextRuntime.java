@@ -575,6 +575,7 @@ final class ContextRuntime implements Context, InboundSink {
         counters.error();
     }
 
+    /** @param cause why it failed, unless that was logged already or it closed in order */
     void channelClosed(Channel channel, Throwable cause) {
         channels.remove(channel.connection(), channel);
         pool.forget(channel);
@@ -590,7 +591,8 @@ final class ContextRuntime implements Context, InboundSink {
             }
         }
         if (cause != null) {
-            log.warn("connection lost", channel + " closed: " + cause.getMessage(), null);
+            // Per connection: under one key for all, a second peer lost within the interval went unnamed.
+            log.warn("connection lost: " + channel, channel + " closed: " + cause.getMessage(), null);
         }
     }
 

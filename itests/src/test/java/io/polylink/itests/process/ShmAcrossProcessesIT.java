@@ -273,7 +273,7 @@ class ShmAcrossProcessesIT {
         Driver.await(() -> echoes.echoed.get() == 1, Duration.ofSeconds(30), () -> "no echo");
         assertEquals("shm", chosen(echoes.echo));
 
-        try (LogCapture log = new LogCapture("io.polylink.method.shm")) {
+        try (LogCapture log = new LogCapture("io.polylink.core")) {
             b.signal("STOP");
             long stopped = System.nanoTime();
             String said = "process " + b.pid() + " of context ";

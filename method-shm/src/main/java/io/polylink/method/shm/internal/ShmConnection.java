@@ -348,9 +348,7 @@ final class ShmConnection implements Connection {
 
     private void protocolError(String what) {
         errors.incrementAndGet();
-        String line = "closing " + this + ": " + what;
-        method.log(line);
-        fail(new IOException(line));
+        fail(new IOException(what)); // the core logs why, naming this connection
     }
 
     // ---- liveness, on the timer thread

@@ -563,7 +563,6 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             }
             if (c != null) {
                 errors.incrementAndGet();
-                log("shm: process " + pid + " of context " + c.peer() + " is gone; closing " + c);
                 c.fail(new IOException("process " + pid + " of context " + c.peer() + " is gone"));
             }
         }
@@ -665,8 +664,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                 String dead = c.isOpen() ? c.checkReceiver(now, failureNanos) : null;
                 if (dead != null) {
                     errors.incrementAndGet();
-                    log("closing " + c + ": " + dead);
-                    c.fail(new IOException(dead));
+                    c.fail(new IOException(dead)); // the core logs why, naming the connection
                 }
             }
         } catch (RuntimeException e) {

@@ -483,8 +483,7 @@ final class TcpConnection implements Connection, IoHandler {
             fail(e);
         } catch (ProtocolException e) {
             errors.incrementAndGet();
-            method.log(this, e.getMessage());
-            fail(e);
+            fail(e); // the core logs why, naming this connection
         }
         return false;
     }
@@ -541,7 +540,7 @@ final class TcpConnection implements Connection, IoHandler {
                 return;
             }
             if (length < 0 || length > maxFrame) {
-                throw new ProtocolException("closing " + this + ": frame length " + Integer.toUnsignedString(length)
+                throw new ProtocolException("frame length " + Integer.toUnsignedString(length)
                     + " exceeds the maximum of " + maxFrame + " (not Polylink framing, or a corrupt stream)");
             }
             partialLength = length;
@@ -629,7 +628,6 @@ final class TcpConnection implements Connection, IoHandler {
             : "a " + partialLength + "-byte frame still incomplete after "
                 + TimeUnit.NANOSECONDS.toMillis(now - partialSince) + " ms";
         errors.incrementAndGet();
-        method.log(this, "closing " + this + ": " + why);
         if (silent) {
             method.silent(peer, settings.failureTimeoutMs());
         }
@@ -724,7 +722,7 @@ final class TcpConnection implements Connection, IoHandler {
         return "tcp connection to " + peer + " at " + TcpAddress.describe(remote);
     }
 
-    /** A peer broke the protocol; the message is the log line. */
+    /** A peer broke the protocol; the message says how. */
     static final class ProtocolException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 

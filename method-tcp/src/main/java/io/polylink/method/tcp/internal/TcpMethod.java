@@ -639,12 +639,6 @@ public final class TcpMethod implements CommunicationMethod {
         LOG.log(Level.DEBUG, () -> connection + ": the peer closed it in order");
     }
 
-    void log(TcpConnection connection, String line) {
-        if (limiter.allow()) {
-            LOG.log(Level.WARNING, line);
-        }
-    }
-
     void logRefusal(String line) {
         if (limiter.allow()) {
             LOG.log(Level.WARNING, line);
