@@ -8,7 +8,7 @@
  * {@link io.polylink.DescriptorTable}, automatically or under the control of the startpoint.
  */
 @Export
-@Version("0.1.0")
+@Version("0.2.0")
 package io.polylink;
 
 import org.osgi.annotation.bundle.Export;

@@ -559,6 +559,11 @@ final class ContextRuntime implements Context, InboundSink {
         return channelFor(connection);
     }
 
+    /** @return the open connections of one method, for the shell */
+    List<Connection> connections(String method) {
+        return channels.keySet().stream().filter(c -> c.method().equals(method) && c.isOpen()).toList();
+    }
+
     private Channel channelFor(Connection connection) {
         return channels.computeIfAbsent(connection, c -> new Channel(this, c));
     }

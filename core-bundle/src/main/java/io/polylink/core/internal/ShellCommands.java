@@ -6,6 +6,7 @@ import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
+import io.polylink.spi.Connection;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -82,24 +83,30 @@ public final class ShellCommands {
         return runtime.explainFlow(link);
     }
 
-    /** polylink:stats — RSRs, bytes and errors of the context and of each method. */
+    /**
+     * polylink:stats — RSRs, bytes and errors of the context, then frames, bytes, errors and the
+     * bytes queued of each method and each of its open connections.
+     */
     public String stats() {
         ContextRuntime runtime = (ContextRuntime) context;
-        StringBuilder out = new StringBuilder(String.format("%-12s %12s %14s %12s %14s %8s%n",
-            "", "SENT", "BYTES SENT", "RECEIVED", "BYTES RECV", "ERRORS"));
-        row(out, "context", context.statistics());
+        StringBuilder out = new StringBuilder(String.format("%-12s %12s %14s %12s %14s %8s %12s%n",
+            "", "SENT", "BYTES SENT", "RECEIVED", "BYTES RECV", "ERRORS", "QUEUED"));
+        row(out, "context", context.statistics(), "");
         for (String name : context.methods()) {
             var method = runtime.method(name);
             if (method != null) {
-                row(out, name, method.statistics());
+                row(out, name, method.statistics(), "");
+                for (Connection c : runtime.connections(name)) {
+                    row(out, "", c.statistics(), " " + c);
+                }
             }
         }
         return out.toString();
     }
 
-    private static void row(StringBuilder out, String name, Statistics s) {
-        out.append(String.format("%-12s %12d %14d %12d %14d %8d%n", name, s.messagesSent(), s.bytesSent(),
-            s.messagesReceived(), s.bytesReceived(), s.errors()));
+    private static void row(StringBuilder out, String name, Statistics s, String what) {
+        out.append(String.format("%-12s %12d %14d %12d %14d %8d %12d%s%n", name, s.messagesSent(), s.bytesSent(),
+            s.messagesReceived(), s.bytesReceived(), s.errors(), s.queuedBytes(), what));
     }
 
     /** polylink:ping — round trips to a context's system endpoint. */

@@ -34,7 +34,9 @@ class ShellCommandsTest {
         String result = shell.ping(b.systemStartpoint().toText(), 32, 20);
         assertTrue(result.startsWith("20 round trips of 32 bytes via pipe: min "), result);
         String stats = shell.stats();
-        assertTrue(stats.lines().anyMatch(l -> l.matches("context\\s+20\\s+\\d+\\s+20\\s+\\d+\\s+0")), stats);
+        assertTrue(stats.lines().anyMatch(l -> l.matches("context\\s+20\\s+\\d+\\s+20\\s+\\d+\\s+0\\s+0")), stats);
+        assertTrue(stats.lines().anyMatch(l -> l.matches("\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+0\\s+0 pipe "
+            + ".*" + b.context().id() + ".*")), "no row for the connection to b:\n" + stats);
         assertThrows(IllegalArgumentException.class, () -> shell.ping(b.systemStartpoint().toText(), 1, 0));
     }
 

@@ -447,10 +447,11 @@ final class ShmConnection implements Connection {
         }
     }
 
+    /** The queue is the peer's inbox: what waits there, from every context that sends to it. */
     @Override
     public Statistics statistics() {
         return new Statistics(framesSent.get(), bytesSent.get(), framesReceived.get(), bytesReceived.get(),
-            errors.get());
+            errors.get(), open ? out.used() : 0);
     }
 
     @Override

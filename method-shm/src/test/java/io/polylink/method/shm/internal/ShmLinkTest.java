@@ -256,6 +256,9 @@ class ShmLinkTest {
                 + "is slow or stalled"), full.getMessage());
             assertTrue(accepted < 20, accepted + " RSRs fit in a 64 KiB ring");
             Connection connection = methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+            long queued = connection.statistics().queuedBytes();
+            assertTrue(queued > 65536 - 2 * (4096 + 64) && queued <= 65536, queued + " bytes waiting in a full 64 KiB ring");
+            assertEquals(queued, methods.get(0).statistics().queuedBytes(), "the method's queue depth");
             ByteBuffer header = ByteBuffer.allocate(16);
             ByteBuffer payload = ByteBuffer.allocate(4096);
             assertFalse(connection.trySend(header, payload), "a send that would wait is declined");
@@ -270,6 +273,8 @@ class ShmLinkTest {
             () -> received.get() + " of " + expected + " accepted RSRs arrived");
         s.send(1, big);
         Await.until(() -> received.get() == expected + 1, Duration.ofSeconds(10), () -> "the link did not recover");
+        Await.until(() -> methods.get(0).statistics().queuedBytes() == 0, Duration.ofSeconds(5),
+            () -> methods.get(0).statistics().queuedBytes() + " bytes still waiting in b's inbox after all arrived");
     }
 
     @Test

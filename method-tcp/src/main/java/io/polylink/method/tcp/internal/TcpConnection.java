@@ -714,7 +714,7 @@ final class TcpConnection implements Connection, IoHandler {
     @Override
     public Statistics statistics() {
         return new Statistics(framesSent.get(), bytesSent.get(), framesReceived.get(), bytesReceived.get(),
-            errors.get());
+            errors.get(), queuedBytes());
     }
 
     @Override

@@ -468,14 +468,15 @@ class TcpLinkTest {
             assertTrue(full.getMessage().contains("is full") && full.getMessage().contains("for 200 ms"),
                 full.getMessage());
             TcpConnection connection = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
-            assertTrue(connection.queuedBytes() <= 65536 + 8192 + 16, connection.queuedBytes() + " bytes queued");
-            long queued = connection.queuedBytes();
+            long queued = connection.statistics().queuedBytes();
+            assertTrue(queued > 0 && queued <= 65536 + 8192 + 16, queued + " bytes queued");
+            assertEquals(queued, methods.get(0).statistics().queuedBytes(), "the method's queue depth");
             ByteBuffer header = ByteBuffer.allocate(16);
             ByteBuffer payload = ByteBuffer.allocate(8192);
             assertFalse(connection.trySend(header, payload), "a send that would wait is declined");
             assertEquals(16, header.remaining(), "a declined frame's header is not consumed");
             assertEquals(8192, payload.remaining(), "a declined frame's payload is not consumed");
-            assertEquals(queued, connection.queuedBytes(), "a declined frame is not queued");
+            assertEquals(queued, connection.statistics().queuedBytes(), "a declined frame is not queued");
             assertTrue(connection.isOpen(), "backpressure does not break the link");
         } finally {
             release.countDown();
@@ -483,6 +484,8 @@ class TcpLinkTest {
         long expected = sent - 1;
         Await.until(() -> received.get() == expected, Duration.ofSeconds(30),
             () -> received.get() + " of " + expected + " accepted RSRs arrived");
+        Await.until(() -> methods.get(0).statistics().queuedBytes() == 0, Duration.ofSeconds(5),
+            () -> methods.get(0).statistics().queuedBytes() + " bytes still queued after all arrived");
     }
 
     @Test
