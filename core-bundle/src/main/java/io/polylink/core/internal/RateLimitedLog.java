@@ -3,11 +3,10 @@ package io.polylink.core.internal;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Logs at most one line per kind of problem per interval, and says how many it held back, so a
- * peer that sends garbage in a loop cannot flood the log.
+ * Logs a few lines per kind of problem per interval, and says how many it held back, so a peer
+ * that sends garbage in a loop cannot flood the log.
  */
 final class RateLimitedLog {
 
@@ -27,23 +26,36 @@ final class RateLimitedLog {
      * @param message the line, naming the thing that was wrong
      */
     void warn(String kind, String message, Throwable cause) {
+        warn(kind, 1, message, cause);
+    }
+
+    /** @param perInterval lines of this kind logged per interval, for kinds where each line names another thing */
+    void warn(String kind, int perInterval, String message, Throwable cause) {
         if (windows.size() >= MAX_KINDS && !windows.containsKey(kind)) {
             windows.clear();
         }
         Window w = windows.computeIfAbsent(kind, k -> new Window());
-        long now = System.nanoTime();
-        long last = w.lastLogged.get();
-        if (now - last >= intervalNanos && w.lastLogged.compareAndSet(last, now)) {
-            long held = w.suppressed.getAndSet(0);
-            String line = held == 0 ? message : message + " (" + held + " more like it held back)";
-            logger.log(Level.WARNING, line, cause);
-        } else {
-            w.suppressed.incrementAndGet();
+        String line;
+        synchronized (w) {
+            long now = System.nanoTime();
+            if (w.used == 0 || now - w.start >= intervalNanos) {
+                w.start = now;
+                w.used = 0;
+            }
+            if (w.used == perInterval) {
+                w.suppressed++;
+                return;
+            }
+            w.used++;
+            line = w.suppressed == 0 ? message : message + " (" + w.suppressed + " more like it held back)";
+            w.suppressed = 0;
         }
+        logger.log(Level.WARNING, line, cause);
     }
 
     private static final class Window {
-        final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - Long.MAX_VALUE / 2);
-        final AtomicLong suppressed = new AtomicLong();
+        long start;
+        int used;
+        long suppressed;
     }
 }

@@ -21,13 +21,21 @@ final class SilentPeers {
         boolean dialling;
     }
 
+    /**
+     * A silence nobody asked to dial for this long is forgotten, so peers gone for good do not
+     * pile up; the next send to such a peer dials it itself, once, and marks it again.
+     */
+    private static final long FORGET_NANOS = TimeUnit.MINUTES.toNanos(1);
+
     private final Map<ContextId, Silence> peers = new HashMap<>();
 
     /** Refuses dials to {@code peer} for {@code nanos}, then lets one through in the background. */
     void mark(ContextId peer, String why, long nanos) {
+        long now = System.nanoTime();
+        peers.values().removeIf(s -> !s.dialling && now - s.until > FORGET_NANOS);
         Silence s = peers.computeIfAbsent(peer, p -> new Silence());
         s.why = why;
-        s.until = System.nanoTime() + nanos;
+        s.until = now + nanos;
         s.dialling = false;
     }
 
