@@ -1,6 +1,7 @@
 package io.polylink.spi;
 
 import io.polylink.ContextId;
+import java.nio.ByteBuffer;
 import org.osgi.annotation.versioning.ProviderType;
 
 /** What a transform session may use of its connection: who is at each end, and a way to talk. */
@@ -25,5 +26,5 @@ public interface TransformPeer {
      * @throws io.polylink.LinkException if the connection failed
      * @throws IllegalArgumentException if the message is too long
      */
-    void sendHandshake(java.nio.ByteBuffer message);
+    void sendHandshake(ByteBuffer message);
 }

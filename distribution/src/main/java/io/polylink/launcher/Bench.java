@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -150,7 +151,7 @@ final class Bench {
         tree.forEach(ProcessHandle::destroy);
         for (ProcessHandle p : tree) {
             try {
-                p.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+                p.onExit().get(5, TimeUnit.SECONDS);
             } catch (Exception notYet) {
                 p.destroyForcibly();
             }

@@ -1,5 +1,6 @@
 package io.polylink.launcher;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -69,7 +70,7 @@ final class RttChart {
             String impl = impls.get(i);
             String colour = COLOURS[i % COLOURS.length];
             List<PingPongRow> series = rows.stream().filter(r -> r.impl().equals(impl))
-                .sorted(java.util.Comparator.comparingInt(PingPongRow::size)).toList();
+                .sorted(Comparator.comparingInt(PingPongRow::size)).toList();
             line(svg, series, true, colour);
             line(svg, series, false, colour);
             int ly = TOP + 20 + i * 36;

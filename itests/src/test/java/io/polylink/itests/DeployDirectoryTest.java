@@ -12,6 +12,7 @@ import io.polylink.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -66,7 +67,7 @@ class DeployDirectoryTest {
                 + "no bundle repository is configured"), gone.getMessage());
         } finally {
             try (var files = Files.walk(storage)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
         Await.until(() -> Await.threads("polylink-udp").isEmpty(), Duration.ofSeconds(10),

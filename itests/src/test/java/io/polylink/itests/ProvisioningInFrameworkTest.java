@@ -9,10 +9,12 @@ import io.polylink.Descriptor;
 import io.polylink.Explanation;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
+import io.polylink.core.internal.Provisioner;
 import io.polylink.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Hashtable;
 import java.util.List;
@@ -55,7 +57,7 @@ class ProvisioningInFrameworkTest {
         assertTrue(Udp.installed(bundle).isEmpty(), "udp must not be installed before the test");
         ContextId before = Udp.context(bundle).id();
         // bound to the core bundle, so Config Admin sends one update and no location change
-        String coreLocation = java.util.Arrays.stream(bundle.getBundles())
+        String coreLocation = Arrays.stream(bundle.getBundles())
             .filter(b -> "io.polylink.core".equals(b.getSymbolicName())).findFirst().orElseThrow().getLocation();
         core = configurations.getConfiguration("io.polylink.core", coreLocation);
         Hashtable<String, Object> properties = new Hashtable<>();
@@ -71,20 +73,20 @@ class ProvisioningInFrameworkTest {
     /** Waits for a new context with a provisioner of this repository ("": none) registered after it. */
     private void awaitRestart(ContextId before, String repository) {
         Await.until(() -> {
-            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.Provisioner)");
+            ServiceReference<?> provisioner = reference("(objectClass=Provisioner)");
             ServiceReference<?> context = reference("(objectClass=io.polylink.Context)");
             return provisioner != null && context != null && !Udp.context(bundle).id().equals(before)
                 && repository.equals(provisioner.getProperty("repository"))
                 && (Long) provisioner.getProperty("service.id") > (Long) context.getProperty("service.id");
         }, Duration.ofSeconds(10), () -> "the core did not restart with repository=" + repository + "; provisioners: "
-            + describe("(objectClass=io.polylink.core.internal.Provisioner)") + ", contexts: "
+            + describe("(objectClass=Provisioner)") + ", contexts: "
             + describe("(objectClass=io.polylink.Context)"));
     }
 
     private String describe(String filter) {
         try {
             ServiceReference<?>[] refs = bundle.getServiceReferences((String) null, filter);
-            return refs == null ? "none" : java.util.Arrays.stream(refs).map(r -> "id " + r.getProperty("service.id")
+            return refs == null ? "none" : Arrays.stream(refs).map(r -> "id " + r.getProperty("service.id")
                 + " repository=" + r.getProperty("repository")).toList().toString();
         } catch (InvalidSyntaxException e) {
             throw new AssertionError(e);
@@ -173,7 +175,7 @@ class ProvisioningInFrameworkTest {
         AtomicReference<Object> found = new AtomicReference<>();
         Await.until(() -> {
             ServiceReference<?> ref = reference(command);
-            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.Provisioner)");
+            ServiceReference<?> provisioner = reference("(objectClass=Provisioner)");
             if (ref == null || provisioner == null
                 || (Long) ref.getProperty("service.id") < (Long) provisioner.getProperty("service.id")) {
                 return false;

@@ -9,6 +9,7 @@ import io.polylink.Startpoint;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,7 +66,7 @@ public final class EchoStreams implements AutoCloseable {
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "%s: sent %d, delivered %d, lost %d, duplicated %d, reordered %d, corrupted %d, "
+            return String.format(Locale.ROOT, "%s: sent %d, delivered %d, lost %d, duplicated %d, reordered %d, corrupted %d, "
                 + "longest send stall %.1f ms, longest gap between echoes %.1f ms, refused sends %d%s",
                 name, sent, delivered, lost, duplicated, reordered, corrupted, maxStallNanos / 1e6, maxGapNanos / 1e6,
                 refused, refusals.isEmpty() ? "" : " " + refusals);

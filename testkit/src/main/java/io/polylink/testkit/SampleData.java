@@ -1,6 +1,7 @@
 package io.polylink.testkit;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -32,7 +33,7 @@ public final class SampleData {
                 .append(",\"ms\":").append(random.nextInt(2_000)).append("}\n");
         }
         byte[] bytes = out.toString().getBytes(StandardCharsets.US_ASCII);
-        return java.util.Arrays.copyOf(bytes, length);
+        return Arrays.copyOf(bytes, length);
     }
 
     public static byte[] random(int length, long seed) {

@@ -8,10 +8,12 @@ import io.polylink.spi.Connection;
 import io.polylink.spi.InboundSink;
 import io.polylink.spi.MethodContext;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -148,7 +150,7 @@ public final class WireTap implements CommunicationMethod {
 
     private final class Tapped implements Connection {
         private final Connection inner;
-        private final Map<Integer, String> stacks = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<Integer, String> stacks = new ConcurrentHashMap<>();
 
         Tapped(Connection inner) {
             this.inner = inner;
@@ -190,7 +192,7 @@ public final class WireTap implements CommunicationMethod {
                 stackOf.put(frame, frame[1] == 0 ? "" : stacks.getOrDefault(frame[1] & 0xFF, "?"));
             } else if (frame[3] == STACK_ANNOUNCEMENT && frame[2] == 0 && frame.length >= 25) {
                 stacks.put(frame[12] & 0xFF, new String(frame, 25, frame.length - 25,
-                    java.nio.charset.StandardCharsets.US_ASCII));
+                    StandardCharsets.US_ASCII));
             }
         }
 

@@ -12,6 +12,8 @@ import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +56,7 @@ final class Channel implements FrameReceiver {
     private final ConcurrentLinkedQueue<Queued> queued = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     /** RSRs waiting, in send order, for their stack to be ready; guarded by its own monitor. */
-    private final java.util.ArrayDeque<Deferred> deferred = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
     private long deferredBytes;
     /** Whether {@link #deferred} holds any: read by every send, so not under the monitor. */
     private volatile boolean anyDeferred;
@@ -100,7 +102,7 @@ final class Channel implements FrameReceiver {
         Deferred(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
                  EncodedTable[] tables, int tableCount) {
             this(stack, flags, handler, endpoint, sequence, ByteBuffer.allocate(payload.remaining())
-                .put(payload.duplicate()).flip(), java.util.Arrays.copyOf(tables == null ? new EncodedTable[0] : tables,
+                .put(payload.duplicate()).flip(), Arrays.copyOf(tables == null ? new EncodedTable[0] : tables,
                 tableCount));
         }
     }

@@ -4,6 +4,7 @@ import io.polylink.ContextId;
 import io.polylink.spi.Connection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -27,7 +28,7 @@ final class ChannelPool {
      * @param channelOf the channel state for a connection
      * @return an open channel
      */
-    Channel get(Key key, Supplier<Connection> connect, java.util.function.Function<Connection, Channel> channelOf) {
+    Channel get(Key key, Supplier<Connection> connect, Function<Connection, Channel> channelOf) {
         Slot slot = slots.computeIfAbsent(key, k -> new Slot());
         synchronized (slot) {
             if (slot.channel == null || !slot.channel.isOpen()) {

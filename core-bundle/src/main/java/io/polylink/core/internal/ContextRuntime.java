@@ -21,6 +21,7 @@ import io.polylink.spi.Transform;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +31,14 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The runtime of one context: its methods and transforms, its descriptor table, its endpoints,
@@ -410,7 +414,7 @@ final class ContextRuntime implements Context, InboundSink {
         long flowId;
         Flow flow;
         do {
-            flowId = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+            flowId = ThreadLocalRandom.current().nextLong();
             flow = new Flow(this, key, table, flowId);
         } while (flowsById.putIfAbsent(flowId, flow) != null);
         return flow;
@@ -453,7 +457,7 @@ final class ContextRuntime implements Context, InboundSink {
                     flow.reconnected(index, works);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
+        } catch (RejectedExecutionException closing) {
             flow.reconnected(index, false);
         }
     }
@@ -462,7 +466,7 @@ final class ContextRuntime implements Context, InboundSink {
     void later(Runnable task, long delayMs) {
         try {
             retries.schedule(task, delayMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
+        } catch (RejectedExecutionException closing) {
             // the context is closing: the flows the task would move or tidy go with it
         }
     }
@@ -480,7 +484,7 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     /** @return the flows to peers, for tests */
-    java.util.Collection<Flow> flows() {
+    Collection<Flow> flows() {
         return flows.values();
     }
 
@@ -500,7 +504,7 @@ final class ContextRuntime implements Context, InboundSink {
         Flow flow = matching.get(0);
         io.polylink.Explanation e = flow.explanation(0);
         return flow + (e == null ? ": not bound yet" : "\n" + e.entries().stream()
-            .map(x -> "  " + (x.index() + 1) + ". " + x).collect(java.util.stream.Collectors.joining("\n")));
+            .map(x -> "  " + (x.index() + 1) + ". " + x).collect(Collectors.joining("\n")));
     }
 
     /** A flow with RSRs unacknowledged found no way to its peer: it tries again in a second. */
@@ -514,7 +518,7 @@ final class ContextRuntime implements Context, InboundSink {
     void moveLater(Flow flow) {
         try {
             executor.execute(flow::recover);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
+        } catch (RejectedExecutionException closing) {
             // the context is closing: nothing to move to
         }
     }

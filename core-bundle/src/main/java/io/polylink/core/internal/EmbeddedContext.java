@@ -65,7 +65,7 @@ public final class EmbeddedContext implements AutoCloseable {
     }
 
     /** @return one line per flow, what {@code polylink:links} prints: for a failing test's message */
-    public java.util.List<String> links() {
+    public List<String> links() {
         return runtime.describeFlows();
     }
 

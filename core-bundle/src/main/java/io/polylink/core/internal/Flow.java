@@ -7,6 +7,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -119,8 +122,8 @@ final class Flow {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     /** RSRs from receiving threads that found the lock held: see {@link #handOff}. */
-    private final java.util.concurrent.ConcurrentLinkedQueue<HandOff> handOffs =
-        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<HandOff> handOffs =
+        new ConcurrentLinkedQueue<>();
     private final ArrayDeque<Pending> spare = new ArrayDeque<>();
     private long spareBytes;
     /** Acknowledged copies above {@link #SMALL_COPY}, most recently used last. */
@@ -147,7 +150,7 @@ final class Flow {
      * read the clock to see whether a probe is due.
      */
     private boolean betterPossible;
-    private java.util.BitSet connectFailed = new java.util.BitSet();
+    private BitSet connectFailed = new BitSet();
     private long probeAt;
     /** When to connect again, in the background, to a better entry that failed to connect. */
     private long reconnectAt;
@@ -214,7 +217,7 @@ final class Flow {
             if (ReceivingThread.now() && explanation != null) {
                 // Not waiting for the holder: see handOff. Sends through this route bind the flow.
                 return new Selector.Selection<>(explanation(endpoint),
-                    new FlowRoute(runtime, this, endpoint, runtime.generation()), new java.util.BitSet());
+                    new FlowRoute(runtime, this, endpoint, runtime.generation()), new BitSet());
             }
             lock.lock();
         }
@@ -451,7 +454,7 @@ final class Flow {
 
     private static boolean uses(Binding b, String name) {
         return b.channel().connection().method().equals(name)
-            || java.util.Arrays.asList(b.stack().transforms().split("\\+")).contains(name);
+            || Arrays.asList(b.stack().transforms().split("\\+")).contains(name);
     }
 
     /** What a flow wants done after one of the context's channels closed. */
@@ -800,7 +803,7 @@ final class Flow {
     private void recycle(Pending p) {
         pendingBytes -= p.length;
         if (p.tableCount > 0) {
-            java.util.Arrays.fill(p.tables, 0, p.tableCount, null);
+            Arrays.fill(p.tables, 0, p.tableCount, null);
             p.tableCount = 0;
         }
         if (p.copy.capacity() <= SMALL_COPY) {

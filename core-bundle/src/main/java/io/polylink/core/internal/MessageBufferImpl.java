@@ -9,6 +9,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A message over a {@link ByteBuffer} region {@code [base, base + length)}, read and written with
@@ -194,7 +195,7 @@ final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public MessageBuffer putBytes(byte[] value, int offset, int count) {
-        java.util.Objects.checkFromIndexSize(offset, count, value.length);
+        Objects.checkFromIndexSize(offset, count, value.length);
         int at = reserve(4 + count);
         bytes.putInt(at, count).put(at + 4, value, offset, count);
         return this;
@@ -202,7 +203,7 @@ final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public MessageBuffer putRaw(byte[] value, int offset, int count) {
-        java.util.Objects.checkFromIndexSize(offset, count, value.length);
+        Objects.checkFromIndexSize(offset, count, value.length);
         int at = reserve(count);
         bytes.put(at, value, offset, count);
         return this;
@@ -276,7 +277,7 @@ final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public void getRaw(byte[] target, int offset, int count) {
-        java.util.Objects.checkFromIndexSize(offset, count, target.length);
+        Objects.checkFromIndexSize(offset, count, target.length);
         bytes.get(consume(count, "raw bytes"), target, offset, count);
     }
 

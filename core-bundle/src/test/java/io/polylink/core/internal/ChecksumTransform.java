@@ -4,8 +4,10 @@ import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.Transform;
+import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
@@ -30,9 +32,9 @@ final class ChecksumTransform implements Transform {
     }
 
     @Override
-    public TransformSession open(io.polylink.spi.TransformPeer peer) {
+    public TransformSession open(TransformPeer peer) {
         openSessions.incrementAndGet();
-        int salt = new java.util.Random().nextInt();
+        int salt = new Random().nextInt();
         peer.sendHandshake(ByteBuffer.allocate(4).putInt(salt).flip());
         return new TransformSession() {
             private boolean closed;

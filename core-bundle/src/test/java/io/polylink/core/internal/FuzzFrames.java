@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -90,7 +91,7 @@ final class FuzzFrames {
             targets[i] = new StartpointCodec.TargetRef(FAR_CONTEXT, endpoint + i, tables[i]);
         }
         String text = StartpointCodec.toText(targets);
-        return java.util.Base64.getUrlDecoder().decode(text.substring(StartpointCodec.TEXT_PREFIX.length()));
+        return Base64.getUrlDecoder().decode(text.substring(StartpointCodec.TEXT_PREFIX.length()));
     }
 
     /** Writes a handler script: each item is an operation followed by what it reads. */

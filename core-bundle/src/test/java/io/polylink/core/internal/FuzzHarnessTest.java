@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.ContextId;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.Transform;
+import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.io.IOException;
 import java.io.InputStream;
@@ -107,7 +108,7 @@ class FuzzHarnessTest {
         }
 
         @Override
-        public TransformSession open(io.polylink.spi.TransformPeer peer) {
+        public TransformSession open(TransformPeer peer) {
             return new TransformSession() {
                 @Override
                 public ByteBuffer encode(ByteBuffer header, ByteBuffer input, BufferSource output) {

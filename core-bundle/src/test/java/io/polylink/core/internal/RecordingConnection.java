@@ -5,6 +5,7 @@ import io.polylink.LinkException;
 import io.polylink.Statistics;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
+import io.polylink.spi.InboundSink;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ final class RecordingConnection implements Connection {
     }
 
     /** Opens the core's side, as a method does once per established connection. */
-    synchronized FrameReceiver attachTo(io.polylink.spi.InboundSink sink) {
+    synchronized FrameReceiver attachTo(InboundSink sink) {
         receiver = sink.open(this);
         return receiver;
     }

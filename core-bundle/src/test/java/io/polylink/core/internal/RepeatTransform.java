@@ -4,6 +4,7 @@ import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.Transform;
+import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 
@@ -26,7 +27,7 @@ final class RepeatTransform implements Transform {
     }
 
     @Override
-    public TransformSession open(io.polylink.spi.TransformPeer peer) {
+    public TransformSession open(TransformPeer peer) {
         return new Session();
     }
 

@@ -10,6 +10,7 @@ import io.polylink.testkit.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +84,7 @@ class StrandedFlowTest {
         assertTrue(waiting(a.links().get(0)) == WAITING, "unacknowledged yet: " + a.links());
     }
 
-    private void awaitLink(java.util.function.Predicate<String> state, String what) {
+    private void awaitLink(Predicate<String> state, String what) {
         Await.until(() -> a.links().size() == 1 && state.test(a.links().get(0)), Duration.ofSeconds(10),
             () -> "the flow is not " + what + ": " + a.links());
     }

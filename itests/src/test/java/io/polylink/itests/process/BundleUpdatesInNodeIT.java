@@ -9,13 +9,16 @@ import io.polylink.method.compress.internal.Lz4Transform;
 import io.polylink.method.crypto.internal.AeadTransform;
 import io.polylink.testkit.EchoStreams;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,8 +50,8 @@ class BundleUpdatesInNodeIT {
     private static final int PAYLOAD = 128;
     private static final Duration STEP_LIMIT = Duration.ofSeconds(30);
     private static final Pattern BUNDLE_ID = Pattern.compile("Bundle ID: (\\d+)");
-    private static final String PSK = java.util.Base64.getEncoder().encodeToString(
-        "bundle updates in a node: 32 byte".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    private static final String PSK = Base64.getEncoder().encodeToString(
+        "bundle updates in a node: 32 byte".getBytes(StandardCharsets.US_ASCII));
 
     @TempDir
     Path temp;
@@ -133,7 +136,7 @@ class BundleUpdatesInNodeIT {
             worstStep = "none";
             commandNanos = 0;
             commands = 0;
-            java.util.Map<String, Integer> requestStacks = new java.util.TreeMap<>();
+            Map<String, Integer> requestStacks = new TreeMap<>();
             streams.begin(phase, requests, replies);
             EchoStreams.Result result;
             try {

@@ -9,10 +9,13 @@ import io.polylink.method.shm.internal.ShmMethod;
 import io.polylink.method.tcp.internal.TcpMethod;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The test's own context: core and tcp (and shm, if asked, in the installation's segment
@@ -39,11 +42,11 @@ final class Driver implements AutoCloseable {
     Driver(Path home, Map<String, Object> shm, Map<String, Object> tcp) {
         EmbeddedContext context = EmbeddedContext.open();
         if (!shm.isEmpty()) {
-            Map<String, Object> properties = new java.util.HashMap<>(shm);
+            Map<String, Object> properties = new HashMap<>(shm);
             properties.putIfAbsent("directory", Installation.shmDirectory(home).toString());
             context.add(new ShmMethod(properties), 20);
         }
-        Map<String, Object> tcpProperties = new java.util.HashMap<>(tcp);
+        Map<String, Object> tcpProperties = new HashMap<>(tcp);
         tcpProperties.put("bindAddress", "127.0.0.1");
         // Short, so a link to a stopped peer fails within the tests' bounds rather than after 2 s.
         tcpProperties.putIfAbsent("connectTimeoutMs", "500");
@@ -76,7 +79,7 @@ final class Driver implements AutoCloseable {
         }
     }
 
-    static void await(java.util.function.BooleanSupplier condition, Duration limit, java.util.function.Supplier<String> what) {
+    static void await(BooleanSupplier condition, Duration limit, Supplier<String> what) {
         await(condition, limit, what, TimeUnit.MILLISECONDS.toNanos(1));
     }
 
@@ -85,13 +88,13 @@ final class Driver implements AutoCloseable {
      * lost inside the window fails the test with {@code what} instead of hanging it; the short
      * park leaves the cores to the nodes without slowing the stream.
      */
-    static void awaitWindow(java.util.function.BooleanSupplier open, java.util.function.Supplier<String> what) {
+    static void awaitWindow(BooleanSupplier open, Supplier<String> what) {
         await(open, Duration.ofMinutes(1), () -> "the window did not open: " + what.get(),
             TimeUnit.MICROSECONDS.toNanos(50));
     }
 
-    private static void await(java.util.function.BooleanSupplier condition, Duration limit,
-            java.util.function.Supplier<String> what, long parkNanos) {
+    private static void await(BooleanSupplier condition, Duration limit,
+            Supplier<String> what, long parkNanos) {
         long deadline = System.nanoTime() + limit.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {

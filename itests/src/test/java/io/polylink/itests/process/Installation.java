@@ -1,9 +1,12 @@
 package io.polylink.itests.process;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.stream.Stream;
 
 /** A private copy of the unpacked distribution for one test, with tcp on loopback and its own shm directory. */
@@ -45,7 +48,7 @@ final class Installation {
 
     /** @return a port of 127.0.0.1 free just now, for a method that must come back at the same address */
     static int freePort() throws IOException {
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return probe.getLocalPort();
         }
     }
@@ -53,6 +56,6 @@ final class Installation {
     /** Appends {@code key=value} to a conf file (a later line wins in a .cfg). */
     static void set(Path home, String file, String key, String value) throws IOException {
         Files.writeString(home.resolve("conf").resolve(file), "\n" + key + "=" + value + "\n",
-            java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.CREATE);
+            StandardOpenOption.APPEND, StandardOpenOption.CREATE);
     }
 }

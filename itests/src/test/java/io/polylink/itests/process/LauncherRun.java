@@ -7,7 +7,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One run of {@code bin/polylink} with its output (both streams) in a log file, bounded in time;
@@ -62,7 +65,7 @@ record LauncherRun(long pid, int exitCode, String output) {
                     throw new AssertionError("polylink " + String.join(" ", args) + " never printed '" + line
                         + "' within " + limit + ":\n" + Files.readString(log, StandardCharsets.UTF_8));
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
             }
             Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
@@ -104,7 +107,7 @@ record LauncherRun(long pid, int exitCode, String output) {
         for (ProcessHandle p : tree) {
             try {
                 p.onExit().get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 throw new AssertionError("process " + p.pid() + " survived kill -9", e);
             }
         }

@@ -1,6 +1,9 @@
 package io.polylink.itests.process;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,9 +96,9 @@ final class NodeProcess implements AutoCloseable {
 
     /** The shell node's output into its log file, and the shell's lines into {@link #shellLines}. */
     private void copyOutput() {
-        try (java.io.PrintWriter file = new java.io.PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true);
-             java.io.BufferedReader out = new java.io.BufferedReader(
-                 new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (PrintWriter file = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true);
+             BufferedReader out = new BufferedReader(
+                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 file.println(line);
                 while (line.startsWith(PROMPT)) {

@@ -12,6 +12,7 @@ import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.method.compress.internal.Lz4Transform;
 import io.polylink.method.shm.internal.ShmMethod;
 import io.polylink.method.tcp.internal.TcpMethod;
+import io.polylink.spi.CommunicationMethod;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -135,10 +137,10 @@ class SwapAcrossProcessesIT {
     }
 
     /** Replaces one method of the driver by a fresh instance, again and again, under traffic. */
-    private record Swap(String name, Supplier<io.polylink.spi.CommunicationMethod> fresh, int preference,
+    private record Swap(String name, Supplier<CommunicationMethod> fresh, int preference,
                         EmbeddedContext here) {
         void cycles(Senders senders) {
-            io.polylink.spi.CommunicationMethod current = here.method(name);
+            CommunicationMethod current = here.method(name);
             for (int i = 0; i < CYCLES; i++) {
                 here.remove(current);
                 senders.awaitProgress(PROGRESS);
@@ -268,7 +270,7 @@ class SwapAcrossProcessesIT {
                 if (now - deadline > 0) {
                     throw new AssertionError("echoes stalled at " + seen + ": " + summary() + "; failures " + failures);
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                LockSupport.parkNanos(100_000);
             }
         }
 

@@ -10,10 +10,15 @@ import io.polylink.MessageBuffer;
 import io.polylink.NoApplicableMethodException;
 import io.polylink.Startpoint;
 import io.polylink.testkit.SequenceCheck;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -73,8 +78,8 @@ class TcpAcrossProcessesIT {
     }
 
     /** A port nobody listens on now, so a restarted node can come back at the same address. */
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return probe.getLocalPort();
         }
     }
@@ -109,7 +114,7 @@ class TcpAcrossProcessesIT {
             long inFlight = seq;
             Driver.awaitWindow(() -> inFlight - check.delivered() < window, () -> check.summary(inFlight));
             byte[] body = new byte[(int) (seq % 97)];
-            java.util.Arrays.fill(body, (byte) seq);
+            Arrays.fill(body, (byte) seq);
             relayAtA.send(Driver.RELAY, message.clear().putStartpoint(echoAtB).putInt(Driver.ECHO)
                 .putStartpoint(back).putInt(SINK).putLong(seq).putBytes(body).putLong(checksum(seq, body)));
         }
@@ -193,7 +198,7 @@ class TcpAcrossProcessesIT {
         NodeProcess a = node(home, "a", "-Xmx256m");
         Driver driver = driver(home);
         Context me = driver.context();
-        java.util.concurrent.CountDownLatch stall = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch stall = new CountDownLatch(1);
         AtomicLong arrived = new AtomicLong();
         Endpoint slow = me.createEndpoint().register(SINK, (e, m) -> {
             if (arrived.incrementAndGet() == 1) {

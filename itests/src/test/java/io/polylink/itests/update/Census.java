@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -197,7 +198,7 @@ record Census(Map<String, Integer> threads, Map<String, Integer> descriptors, Li
         String prefix = shm.toString() + "/";
         try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
             return lines.filter(l -> l.contains(prefix)).map(l -> l.substring(l.indexOf(prefix)))
-                .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+                .collect(Collectors.toCollection(TreeSet::new));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -5,6 +5,7 @@ import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,7 +80,7 @@ final class BackgroundPingPong implements AutoCloseable {
         thread.join(TimeUnit.SECONDS.toMillis(35));
         endpoint.close();
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        System.err.printf(java.util.Locale.ROOT, "background tcp ping-pong: %d round trips of %d B in %.1f s (%.0f/s)%n",
+        System.err.printf(Locale.ROOT, "background tcp ping-pong: %d round trips of %d B in %.1f s (%.0f/s)%n",
             roundTrips, SIZE, seconds, roundTrips / seconds);
         if (thread.isAlive()) {
             throw new IllegalStateException("the background tcp ping-pong did not stop");

@@ -1,6 +1,7 @@
 package io.polylink.bench.internal.pingpong;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ public final class ChildJvm implements AutoCloseable {
         List<String> classPath = new ArrayList<>();
         classPathFirst.forEach(p -> classPath.add(p.toString()));
         classPath.add(System.getProperty("java.class.path"));
-        command.add(String.join(java.io.File.pathSeparator, classPath));
+        command.add(String.join(File.pathSeparator, classPath));
         command.add(MAIN);
         command.addAll(args);
         Process process = new ProcessBuilder(command)

@@ -12,6 +12,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The netty-nio server: one NIO event loop accepting and serving, frames cut by
@@ -75,6 +76,6 @@ final class NettyServer implements PingPongServer {
     @Override
     public void close() throws Exception {
         listener.close().sync();
-        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).await(5_000);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(5_000);
     }
 }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The two child processes of {@link PingPongCommand}: {@code pingpong-server} and
@@ -44,7 +45,7 @@ public final class PeerCommand {
         rest.remove(at);
         PingPongOptions options = PingPongOptions.parse(rest.toArray(String[]::new), Peers.ALL);
         String impl = only(options);
-        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean finished = new AtomicBoolean();
         Thread watchdog = new Thread(() -> {
             drain(System.in);
             if (!finished.get()) {

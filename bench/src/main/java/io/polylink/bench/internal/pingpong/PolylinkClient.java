@@ -42,7 +42,7 @@ final class PolylinkClient implements PingPongClient {
      * @param serverText the server endpoint's startpoint
      */
     PolylinkClient(String impl, String idle, String wait, boolean handlerDriven, String serverText)
-            throws java.io.IOException {
+            throws IOException {
         this.handlerDriven = handlerDriven;
         replies = new ReplySignal(wait);
         acks = new ReplySignal(wait);

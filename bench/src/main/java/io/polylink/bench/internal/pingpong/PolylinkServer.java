@@ -5,6 +5,7 @@ import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import java.io.IOException;
 
 /**
  * The polylink server: an endpoint whose inline handlers run on the method's I/O thread (the tcp
@@ -28,7 +29,7 @@ final class PolylinkServer implements PingPongServer {
     private Startpoint background;
     private MessageBuffer backgroundReply;
 
-    PolylinkServer(String impl, String idle) throws java.io.IOException {
+    PolylinkServer(String impl, String idle) throws IOException {
         node = PolylinkNode.open(impl, idle);
         context = node.context();
         ack = context.allocateBuffer(Long.BYTES);

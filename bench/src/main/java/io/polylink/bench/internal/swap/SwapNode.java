@@ -1,5 +1,6 @@
 package io.polylink.bench.internal.swap;
 
+import io.polylink.spi.Transform;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -129,7 +130,7 @@ public final class SwapNode {
         }
         ServiceReference<?> context = awaitService("(&(objectClass=io.polylink.Context)(polylink.methods=tcp)"
             + "(polylink.methods=shm))", "context with methods tcp and shm");
-        awaitService("(&(objectClass=io.polylink.spi.Transform)(polylink.transform=lz4))", "lz4 transform");
+        awaitService("(&(objectClass=Transform)(polylink.transform=lz4))", "lz4 transform");
         return "context " + context.getProperty("polylink.context.id");
     }
 
@@ -263,7 +264,7 @@ public final class SwapNode {
                 Object name = c.getAttributes().get(namespace);
                 return namespace.equals("polylink.method")
                     ? "(&(objectClass=io.polylink.Context)(polylink.methods=" + name + "))"
-                    : "(&(objectClass=io.polylink.spi.Transform)(polylink.transform=" + name + "))";
+                    : "(&(objectClass=Transform)(polylink.transform=" + name + "))";
             }
         }
         throw new IllegalArgumentException(b.getSymbolicName() + " provides no polylink.method or polylink.transform");

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import javax.crypto.Cipher;
 
 /**
  * The {@code transforms} command: throughput of the lz4 and aead transforms against the raw
@@ -26,7 +27,7 @@ public final class TransformsCommand {
                 instance, fast compressor and safe decompressor, one block per message, as the
                 transform uses them
           aead  the transform (method-crypto, Conscrypt, pre-shared key set in the bench)
-                against javax.crypto.Cipher from the same Conscrypt with the same cipher and key
+                against Cipher from the same Conscrypt with the same cipher and key
                 size: per message init with a fresh nonce, the 12-byte frame header as
                 associated data, seal; then init, the same, open
         Data: JSON-like log records (field names repeat, ids and times vary; testkit SampleData),

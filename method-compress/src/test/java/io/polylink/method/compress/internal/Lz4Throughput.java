@@ -1,11 +1,12 @@
 package io.polylink.method.compress.internal;
 
-import io.polylink.testkit.SampleData;
-
 import io.polylink.ContextId;
 import io.polylink.MessageTooLargeException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.TransformSession;
+import io.polylink.testkit.SampleData;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
@@ -106,7 +107,7 @@ public final class Lz4Throughput {
      *     time: on a busy machine other processes take wall time from the loop, much less its CPU time
      */
     private static double run(Runnable op, double seconds) {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long limit = (long) (seconds * 1e9);
         long start = System.nanoTime();
         long cpuStart = threads.getCurrentThreadCpuTime();

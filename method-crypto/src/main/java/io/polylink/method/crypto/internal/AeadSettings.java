@@ -1,6 +1,7 @@
 package io.polylink.method.crypto.internal;
 
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -66,7 +67,7 @@ record AeadSettings(PreSharedKey psk, Suite suite, String provider, int handshak
         String scope = text(p, "scope");
         return new AeadSettings(key,
             suite == null ? Suite.AES_256_GCM : Suite.parse(suite),
-            provider == null ? CipherProvider.CONSCRYPT : provider.toLowerCase(java.util.Locale.ROOT),
+            provider == null ? CipherProvider.CONSCRYPT : provider.toLowerCase(Locale.ROOT),
             integer(p, "handshakeTimeoutMs", DEFAULT_HANDSHAKE_TIMEOUT_MS),
             number(p, "rekeyIntervalMs", DEFAULT_REKEY_INTERVAL_MS),
             integer(p, "rekeyFrames", MAX_FRAMES_PER_KEY),

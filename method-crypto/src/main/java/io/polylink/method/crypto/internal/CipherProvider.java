@@ -1,11 +1,13 @@
 package io.polylink.method.crypto.internal;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.Security;
 import java.util.Arrays;
 import java.util.function.Supplier;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 import org.conscrypt.Conscrypt;
@@ -80,7 +82,7 @@ record CipherProvider(String name, Provider provider) {
             Cipher cipher = cipher(suite);
             SecretKeySpec key = new SecretKeySpec(new byte[Suite.KEY_LENGTH], suite.keyAlgorithm());
             byte[] nonce = new byte[Suite.NONCE_LENGTH];
-            byte[] plain = "polylink aead self-test".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] plain = "polylink aead self-test".getBytes(StandardCharsets.US_ASCII);
             cipher.init(Cipher.ENCRYPT_MODE, key, suite.parameters(nonce));
             cipher.updateAAD(new byte[] {1, 2, 3});
             byte[] sealed = cipher.doFinal(plain);
@@ -97,7 +99,7 @@ record CipherProvider(String name, Provider provider) {
             try {
                 cipher.doFinal(sealed);
                 throw new IllegalStateException("a changed message was accepted");
-            } catch (javax.crypto.AEADBadTagException expected) {
+            } catch (AEADBadTagException expected) {
                 // as it should be
             }
         } catch (GeneralSecurityException | RuntimeException e) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Provider;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Dictionary;
 import java.util.HexFormat;
 import java.util.List;
@@ -89,7 +90,7 @@ class AeadSetupTest {
             NO_NATIVE_LIBRARY);
 
         assertTrue(off.startsWith("aead transform off: Conscrypt cannot run on "
-            + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + " (java.lang.UnsatisfiedLinkError: "
+            + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + " (UnsatisfiedLinkError: "
             + "no conscrypt_openjdk_jni-linux-x86_64 in java.library.path); the aead transform stays off rather than "
             + "encrypt with a provider nobody chose. Set provider=jdk in io.polylink.method.crypto"), off);
         assertEquals(1, osgi.registered.size(), "only the explicit jdk configuration registered");
@@ -117,7 +118,7 @@ class AeadSetupTest {
 
     @Test
     void badKeysAreRefusedWithoutShowingThem(@TempDir Path dir) throws Exception {
-        String shortKey = java.util.Base64.getEncoder().encodeToString(new byte[16]);
+        String shortKey = Base64.getEncoder().encodeToString(new byte[16]);
         String notBase64 = "this is not base64 but a secret passphrase!";
         Path keyFile = Files.writeString(dir.resolve("psk"), "  " + SessionPair.PSK.substring(0, 20) + "\n"
             + SessionPair.PSK.substring(20) + "\n");

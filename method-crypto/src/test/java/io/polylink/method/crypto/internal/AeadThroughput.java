@@ -1,11 +1,13 @@
 package io.polylink.method.crypto.internal;
 
-import io.polylink.testkit.SampleData;
-
 import io.polylink.MessageTooLargeException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.TransformSession;
+import io.polylink.testkit.SampleData;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Map;
 import javax.crypto.Cipher;
@@ -99,7 +101,7 @@ public final class AeadThroughput {
                         open.updateAAD(aad);
                         int back = open.doFinal(sealed, 0, n, opened, 0);
                         sink += opened[back - 1];
-                    } catch (java.security.GeneralSecurityException e) {
+                    } catch (GeneralSecurityException e) {
                         throw new IllegalStateException(e);
                     }
                 };
@@ -130,7 +132,7 @@ public final class AeadThroughput {
      *     time: on a busy machine other processes take wall time from the loop, much less its CPU time
      */
     private static double run(Runnable op, double seconds) {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long limit = (long) (seconds * 1e9);
         long start = System.nanoTime();
         long cpuStart = threads.getCurrentThreadCpuTime();

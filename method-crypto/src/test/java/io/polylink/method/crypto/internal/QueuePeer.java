@@ -2,6 +2,7 @@ package io.polylink.method.crypto.internal;
 
 import io.polylink.ContextId;
 import io.polylink.spi.TransformPeer;
+import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ final class QueuePeer implements TransformPeer {
     }
 
     /** Hands every handshake sent so far to {@code to}, in order, and forgets them. */
-    void deliverTo(io.polylink.spi.TransformSession to) {
+    void deliverTo(TransformSession to) {
         for (ByteBuffer message : sent) {
             to.onHandshake(message.duplicate());
         }

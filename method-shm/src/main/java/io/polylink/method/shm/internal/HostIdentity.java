@@ -1,6 +1,7 @@
 package io.polylink.method.shm.internal;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ record HostIdentity(byte[] machine, byte[] boot) {
 
     private static String hostName() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             return "localhost";
         }

@@ -1,5 +1,7 @@
 package io.polylink.method.shm.internal;
 
+import java.util.Locale;
+
 /**
  * What the inbox poller does when its ring is empty. A parked poller is woken by the first sender
  * that finds its "parked" flag set (one datagram, tens of microseconds); a spinning one sees a
@@ -21,7 +23,7 @@ enum IdleStrategy {
 
     static IdleStrategy parse(String text) {
         try {
-            return valueOf(text.strip().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+            return valueOf(text.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("idle strategy '" + text
                 + "' is not one of spin, spin-then-park, park", e);

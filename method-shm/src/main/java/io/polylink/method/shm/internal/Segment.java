@@ -10,8 +10,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -118,10 +120,10 @@ final class Segment {
             MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, expected);
             map.order(ByteOrder.nativeOrder());
             return new Segment(path, map);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new SegmentException("no shm segment " + path + " (the context stopped, or this process "
                 + "sees another file system there)");
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             throw new SegmentException("shm segment " + path + " is not readable and writable here");
         } catch (IOException e) {
             throw new SegmentException("cannot map shm segment " + path + ": " + e.getMessage());

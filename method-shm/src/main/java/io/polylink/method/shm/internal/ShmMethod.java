@@ -32,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntToLongFunction;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -591,7 +592,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
      *
      * @param slotState the state word of each producer slot
      */
-    static boolean headerlessClaimAbandoned(int slots, java.util.function.IntToLongFunction slotState) {
+    static boolean headerlessClaimAbandoned(int slots, IntToLongFunction slotState) {
         boolean anyActive = false;
         boolean anyGone = false;
         for (int s = 0; s < slots; s++) {

@@ -1,5 +1,7 @@
 package io.polylink.method.tcp.internal;
 
+import java.util.Locale;
+
 /**
  * What the I/O thread does when there is nothing to do. Waking a blocked thread costs tens of
  * microseconds; a spinning one answers in a few, but burns a core.
@@ -14,7 +16,7 @@ enum IdleStrategy {
 
     static IdleStrategy parse(String text) {
         try {
-            return valueOf(text.strip().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+            return valueOf(text.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("idle strategy '" + text
                 + "' is not one of spin, spin-then-block, block", e);

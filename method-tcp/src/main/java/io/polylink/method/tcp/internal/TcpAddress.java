@@ -4,6 +4,7 @@ import io.polylink.MalformedMessageException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +64,7 @@ final class TcpAddress {
                 throw new MalformedMessageException("tcp address has " + in.remaining() + " trailing bytes");
             }
             return out;
-        } catch (java.nio.BufferUnderflowException e) {
+        } catch (BufferUnderflowException e) {
             throw new MalformedMessageException("truncated tcp address of " + bytes.length + " bytes", e);
         } catch (UnknownHostException e) {
             throw new MalformedMessageException("tcp address with a bad IP: " + e.getMessage(), e);

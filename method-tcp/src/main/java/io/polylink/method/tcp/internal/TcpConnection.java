@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
@@ -165,7 +166,7 @@ final class TcpConnection implements Connection, IoHandler {
                 lock.unlock();
             }
             if (!registered) {
-                fail(new java.nio.channels.ClosedChannelException()); // the socket closed before it was registered
+                fail(new ClosedChannelException()); // the socket closed before it was registered
             }
         };
         if (loop.inLoop()) {

@@ -14,19 +14,23 @@ import io.polylink.spi.InboundSink;
 import io.polylink.spi.MethodContext;
 import io.polylink.testkit.Await;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -146,7 +150,7 @@ class DialAgainTest {
             Connection ours = dialledBy(peer, lower, self);
             Socket theirs = dial(lower, self);
             assertEquals(Handshake.Status.ACCEPTED, welcome(theirs).status());
-            Await.until(() -> !ours.isOpen(), java.time.Duration.ofMillis(LIMIT_MS),
+            Await.until(() -> !ours.isOpen(), Duration.ofMillis(LIMIT_MS),
                 () -> "the connection this side dialled was kept beside the peer's");
             Connection now = method.connect(lower, addressOf(peer), Map.of());
             assertTrue(now != ours && now.isOpen(), "links do not get the peer's connection: " + now);
@@ -186,7 +190,7 @@ class DialAgainTest {
                     peer.setSoTimeout((int) LIMIT_MS);
                     return peer.accept();
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
             long longest = 0;
@@ -199,7 +203,7 @@ class DialAgainTest {
                 assertTrue(refused.getMessage().contains("went silent"), refused.getMessage());
                 try {
                     backgroundDial.get(50, TimeUnit.MILLISECONDS); // paces the sends
-                } catch (java.util.concurrent.TimeoutException stillSilent) {
+                } catch (TimeoutException stillSilent) {
                     // the peer has not been dialled yet
                 }
             }
@@ -216,7 +220,7 @@ class DialAgainTest {
                 } catch (LinkException stillSilent) {
                     return false;
                 }
-            }, java.time.Duration.ofMillis(LIMIT_MS), () -> "the peer answered the background dial, but sends "
+            }, Duration.ofMillis(LIMIT_MS), () -> "the peer answered the background dial, but sends "
                 + "still find no connection");
         }
     }
@@ -259,7 +263,7 @@ class DialAgainTest {
             Socket second;
             try {
                 second = peer.accept();
-            } catch (java.net.SocketTimeoutException e) {
+            } catch (SocketTimeoutException e) {
                 throw new AssertionError("the dial answered DUPLICATE did not ask again within " + LIMIT_MS + " ms", e);
             }
             sockets.add(second);
@@ -286,7 +290,7 @@ class DialAgainTest {
     /** Has the method dial {@code peer}, which never sends a heartbeat, and close it for that. */
     private void closedForSilence(ServerSocket peer) throws Exception {
         Connection silent = dialledBy(peer, PEER, SELF);
-        Await.until(() -> !silent.isOpen(), java.time.Duration.ofMillis(LIMIT_MS),
+        Await.until(() -> !silent.isOpen(), Duration.ofMillis(LIMIT_MS),
             () -> "a peer that never sent a heartbeat was not closed");
     }
 
