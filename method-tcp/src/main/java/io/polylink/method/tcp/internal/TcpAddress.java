@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -77,6 +78,30 @@ final class TcpAddress {
 
     static String describe(InetSocketAddress a) {
         String host = a.getAddress().getHostAddress();
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + a.getPort();
+        return (host.indexOf(':') >= 0 ? "[" + shortIpv6(host) + "]" : host) + ":" + a.getPort();
+    }
+
+    /** "0:0:0:0:0:0:0:1" as "::1": the longest run of two or more zero groups becomes "::" (RFC 5952). */
+    static String shortIpv6(String full) {
+        String[] groups = full.split(":", -1);
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < groups.length; ) {
+            int j = i;
+            while (j < groups.length && groups[j].equals("0")) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        if (bestStart < 0) {
+            return full;
+        }
+        String head = String.join(":", Arrays.copyOfRange(groups, 0, bestStart));
+        String tail = String.join(":", Arrays.copyOfRange(groups, bestStart + bestLength, groups.length));
+        return head + "::" + tail;
     }
 }

@@ -303,6 +303,18 @@ class TcpLinkTest {
     }
 
     @Test
+    void contextsListeningOnTheIpv6LoopbackReachEachOther() {
+        Map<String, Object> v6 = Map.of("bindAddress", "::1");
+        Context a = context(v6);
+        Context b = context(v6);
+        assertEquals(List.of(new InetSocketAddress("::1", listening(b).getPort())),
+            TcpAddress.decode(methods.get(1).localAddress()), "b's descriptor");
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint s = linked(a, b, seen);
+        assertTrue(s.explain().toString().contains("tcp chosen (reachable at [::1]:"), s.explain().toString());
+    }
+
+    @Test
     void aPeerThatClosesInOrderIsNotReportedAsALostConnection() {
         Context a = context();
         Context b = context();
