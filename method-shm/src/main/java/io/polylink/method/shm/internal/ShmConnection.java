@@ -373,17 +373,19 @@ final class ShmConnection implements Connection {
         if (state == STATE_CORRUPT) {
             return "context " + peer + " found its inbox corrupt and replaced it";
         }
-        long pid = inbox.ownerPid();
-        if (!Liveness.alive(pid, inbox.ownerStart())) {
-            return "process " + pid + " of context " + peer + " is gone";
-        }
-        // Both only grow: the sum moves if the timer beat or the poller consumed.
+        // Both only grow: the sum moves if the timer beat or the poller consumed. A peer that moved
+        // since the last look ran then; the process table, whose reading costs more than a beat
+        // does, is asked only of one that did not, so a killed peer is found a beat later.
         long beat = inbox.heartbeatCount() + inbox.head();
         if (beat != lastBeat) {
             lastBeat = beat;
             lastBeatAt = now;
             silenceLogged = false;
             return null;
+        }
+        long pid = inbox.ownerPid();
+        if (!Liveness.alive(pid, inbox.ownerStart())) {
+            return "process " + pid + " of context " + peer + " is gone";
         }
         long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt);
         if (now - lastBeatAt <= failureNanos) {
