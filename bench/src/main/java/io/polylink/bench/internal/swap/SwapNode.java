@@ -130,7 +130,7 @@ public final class SwapNode {
         }
         ServiceReference<?> context = awaitService("(&(objectClass=io.polylink.Context)(polylink.methods=tcp)"
             + "(polylink.methods=shm))", "context with methods tcp and shm");
-        awaitService("(&(objectClass=Transform)(polylink.transform=lz4))", "lz4 transform");
+        awaitService("(&(objectClass=io.polylink.spi.Transform)(polylink.transform=lz4))", "lz4 transform");
         return "context " + context.getProperty("polylink.context.id");
     }
 
@@ -264,7 +264,7 @@ public final class SwapNode {
                 Object name = c.getAttributes().get(namespace);
                 return namespace.equals("polylink.method")
                     ? "(&(objectClass=io.polylink.Context)(polylink.methods=" + name + "))"
-                    : "(&(objectClass=Transform)(polylink.transform=" + name + "))";
+                    : "(&(objectClass=io.polylink.spi.Transform)(polylink.transform=" + name + "))";
             }
         }
         throw new IllegalArgumentException(b.getSymbolicName() + " provides no polylink.method or polylink.transform");

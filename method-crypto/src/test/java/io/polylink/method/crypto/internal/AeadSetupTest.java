@@ -90,7 +90,7 @@ class AeadSetupTest {
             NO_NATIVE_LIBRARY);
 
         assertTrue(off.startsWith("aead transform off: Conscrypt cannot run on "
-            + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + " (UnsatisfiedLinkError: "
+            + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + " (java.lang.UnsatisfiedLinkError: "
             + "no conscrypt_openjdk_jni-linux-x86_64 in java.library.path); the aead transform stays off rather than "
             + "encrypt with a provider nobody chose. Set provider=jdk in io.polylink.method.crypto"), off);
         assertEquals(1, osgi.registered.size(), "only the explicit jdk configuration registered");
