@@ -1,6 +1,9 @@
 package io.polylink.core.internal;
 
+import io.polylink.ContextId;
+import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
+import io.polylink.LinkException;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.Statistics;
@@ -172,7 +175,7 @@ final class Channel implements FrameReceiver {
                 return known;
             }
             if (lastStackId == MAX_STACK_ID) {
-                throw new io.polylink.LinkException("connection to " + connection.peer() + " over "
+                throw new LinkException("connection to " + connection.peer() + " over "
                     + connection.method() + " already carries " + MAX_STACK_ID + " stacks");
             }
             TransformSession[] chain = new TransformSession[transforms.size()];
@@ -240,7 +243,7 @@ final class Channel implements FrameReceiver {
     private void defer(Deferred d) {
         synchronized (deferred) {
             if (deferredBytes + d.payload().remaining() > MAX_DEFERRED_BYTES) {
-                throw new io.polylink.LinkException(connection + ": " + deferred.size() + " RSRs ("
+                throw new LinkException(connection + ": " + deferred.size() + " RSRs ("
                     + deferredBytes + " bytes) sent from inline handlers already wait for the " + d.stack().transforms()
                     + " handshake, so this one is refused: an inline handler cannot wait for it; give the handler "
                     + "Delivery.EXECUTOR to let it wait");
@@ -283,7 +286,7 @@ final class Channel implements FrameReceiver {
                 deferredBytes = 0;
                 anyDeferred = false;
             }
-            runtime.badFrame(this, new io.polylink.LinkException(lost + " RSRs sent from inline handlers could not "
+            runtime.badFrame(this, new LinkException(lost + " RSRs sent from inline handlers could not "
                 + "follow: " + e.getMessage() + "; their flows send them again", e));
             connection.close();
         } finally {
@@ -642,7 +645,7 @@ final class Channel implements FrameReceiver {
         byte[] name = new byte[TableCodec.need(body, 1, "handshake transform name length").get() & 0xFF];
         TableCodec.need(body, name.length, "handshake transform name").get(name);
         String transform = new String(name, StandardCharsets.US_ASCII);
-        if (!io.polylink.Descriptor.validName(transform) || runtime.transform(transform) == null) {
+        if (!Descriptor.validName(transform) || runtime.transform(transform) == null) {
             throw new MalformedMessageException("handshake for transform '" + TableCodec.printable(name)
                 + "', which is not installed here");
         }
@@ -659,16 +662,16 @@ final class Channel implements FrameReceiver {
         int first = body.getInt();
         // A stack longer than any descriptor could name is not one; the bound also caps what the
         // 255 stack slots of a channel hold.
-        if (body.remaining() > io.polylink.Descriptor.MAX_STACK_LENGTH) {
+        if (body.remaining() > Descriptor.MAX_STACK_LENGTH) {
             throw new MalformedMessageException("stack announcement of " + body.remaining()
-                + " bytes exceeds " + io.polylink.Descriptor.MAX_STACK_LENGTH);
+                + " bytes exceeds " + Descriptor.MAX_STACK_LENGTH);
         }
         byte[] name = new byte[body.remaining()];
         body.get(name);
         String transforms = new String(name, StandardCharsets.US_ASCII);
         String[] names = transforms.isEmpty() ? new String[0] : transforms.split("\\+", -1);
         for (String n : names) {
-            if (!io.polylink.Descriptor.validName(n)) {
+            if (!Descriptor.validName(n)) {
                 throw new MalformedMessageException("stack announcement '" + TableCodec.printable(name)
                     + "' names an invalid transform");
             }
@@ -710,7 +713,7 @@ final class Channel implements FrameReceiver {
             if (session == null) {
                 Transform transform = runtime.transform(name);
                 if (transform == null) {
-                    throw new io.polylink.LinkException("transform " + name + " is not installed here");
+                    throw new LinkException("transform " + name + " is not installed here");
                 }
                 session = transform.open(new SessionPeer(name));
                 sessions.put(name, session);
@@ -730,12 +733,12 @@ final class Channel implements FrameReceiver {
         }
 
         @Override
-        public io.polylink.ContextId self() {
+        public ContextId self() {
             return runtime.id();
         }
 
         @Override
-        public io.polylink.ContextId peer() {
+        public ContextId peer() {
             return connection.peer();
         }
 

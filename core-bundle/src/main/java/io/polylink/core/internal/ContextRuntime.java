@@ -5,6 +5,7 @@ import io.polylink.ContextId;
 import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
 import io.polylink.Endpoint;
+import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.MessageBuffer;
 import io.polylink.PolylinkException;
@@ -502,7 +503,7 @@ final class ContextRuntime implements Context, InboundSink {
                 + prefix + "'; polylink:links lists them";
         }
         Flow flow = matching.get(0);
-        io.polylink.Explanation e = flow.explanation(0);
+        Explanation e = flow.explanation(0);
         return flow + (e == null ? ": not bound yet" : "\n" + e.entries().stream()
             .map(x -> "  " + (x.index() + 1) + ". " + x).collect(Collectors.joining("\n")));
     }

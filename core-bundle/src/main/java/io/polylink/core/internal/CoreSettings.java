@@ -1,5 +1,6 @@
 package io.polylink.core.internal;
 
+import io.polylink.ContextId;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * @param quietAckMs how long a flow's receiver waits after its last RSR before acknowledging what
  *     the sender has not asked about, so the sender lets its copies go; 0: only when asked
  */
-record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, io.polylink.ContextId id,
+record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, ContextId id,
                     long abandonAfterMs, long quietAckMs) {
 
     static final int DEFAULT_MAX_MESSAGE_SIZE = 8 << 20;

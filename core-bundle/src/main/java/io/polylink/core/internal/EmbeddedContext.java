@@ -1,6 +1,7 @@
 package io.polylink.core.internal;
 
 import io.polylink.Context;
+import io.polylink.Startpoint;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.Transform;
@@ -40,7 +41,7 @@ public final class EmbeddedContext implements AutoCloseable {
     }
 
     /** @return a startpoint to the context's system endpoint (echo and relay services) */
-    public io.polylink.Startpoint systemStartpoint() {
+    public Startpoint systemStartpoint() {
         return runtime.system().startpoint();
     }
 

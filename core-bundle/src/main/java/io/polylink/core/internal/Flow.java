@@ -1,8 +1,10 @@
 package io.polylink.core.internal;
 
 import io.polylink.ContextId;
+import io.polylink.Descriptor;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
+import io.polylink.PolylinkException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -445,7 +447,7 @@ final class Flow {
      * Binds the chosen entry, unless the peer refused its stack lately: selection then takes the
      * next entry, as for one that failed to connect. Caller holds the lock.
      */
-    private Binding bindUnlessRefused(io.polylink.Descriptor chosen) {
+    private Binding bindUnlessRefused(Descriptor chosen) {
         if (chosen.stack().equals(refusedStack) && System.nanoTime() - refusedUntil < 0) {
             throw new LinkException(refusedWhy);
         }
@@ -651,7 +653,7 @@ final class Flow {
             try {
                 s = Selector.select(runtime, key.peer(), endpoint, table.table(), key.options(),
                     this::bindUnlessRefused);
-            } catch (io.polylink.PolylinkException e) {
+            } catch (PolylinkException e) {
                 String broken = brokenBy;
                 if (broken == null || Thread.currentThread() == mover) {
                     throw e;

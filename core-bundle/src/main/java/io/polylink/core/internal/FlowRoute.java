@@ -1,5 +1,8 @@
 package io.polylink.core.internal;
 
+import io.polylink.Explanation;
+import io.polylink.LinkException;
+
 /** One target's way into its flow: the flow numbers, keeps and sends. */
 final class FlowRoute implements Route {
 
@@ -21,7 +24,7 @@ final class FlowRoute implements Route {
     }
 
     /** @return the flow's explanation: it may have moved since the route was made */
-    io.polylink.Explanation explanation() {
+    Explanation explanation() {
         return flow.explanation(endpoint);
     }
 
@@ -31,7 +34,7 @@ final class FlowRoute implements Route {
         // A flow retires only with nothing unacknowledged, so its successor carries on in order.
         for (int attempt = 0; !current.send(endpoint, handler, message); attempt++) {
             if (attempt == 8) {
-                throw new io.polylink.LinkException(flow + " keeps retiring under the sender");
+                throw new LinkException(flow + " keeps retiring under the sender");
             }
             current = runtime.flow(current.key().peer(), current.table(), current.key().options());
         }

@@ -1,6 +1,7 @@
 package io.polylink.core.internal;
 
 import io.polylink.ContextId;
+import io.polylink.MalformedMessageException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -65,7 +66,7 @@ final class InboundFlow {
             // announcement on, in order: a gap means this connection lost frames. Delivering
             // past it would lose or reorder RSRs; closing it makes the sender move and send
             // everything unacknowledged again.
-            throw new io.polylink.MalformedMessageException("RSR " + sequence + " of flow "
+            throw new MalformedMessageException("RSR " + sequence + " of flow "
                 + Long.toHexString(key.flow()) + " from " + key.peer() + " arrived while " + expected
                 + " was expected: the connection lost RSRs; closing it so the sender sends them again");
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.Context;
+import io.polylink.ContextId;
 import io.polylink.Endpoint;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
@@ -346,7 +347,7 @@ class ShmAcrossProcessesIT {
         assertEquals("shm", chosen(echoAtB));
     }
 
-    private static String hex(io.polylink.ContextId id) {
+    private static String hex(ContextId id) {
         return String.format("%016x%016x", id.high(), id.low());
     }
 

@@ -1,5 +1,6 @@
 package io.polylink.method.crypto.internal;
 
+import io.polylink.ContextId;
 import io.polylink.MessageTooLargeException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.TransformSession;
@@ -71,7 +72,7 @@ public final class AeadThroughput {
         for (int size : SIZES) {
             byte[] data = SampleData.records(size, size);
             ByteBuffer header = SessionPair.header(1, 2);
-            try (SessionPair pair = SessionPair.between(io.polylink.ContextId.random(), io.polylink.ContextId.random(),
+            try (SessionPair pair = SessionPair.between(ContextId.random(), ContextId.random(),
                 transform, transform)) {
                 TransformSession sender = pair.atA;
                 TransformSession receiver = pair.atB;

@@ -2,6 +2,7 @@ package io.polylink.method.shm.internal;
 
 import static io.polylink.method.shm.internal.InboxLayout.*;
 
+import io.polylink.ContextId;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -38,7 +39,7 @@ final class Outbox implements AutoCloseable {
      * @throws IOException if the wake-up socket cannot be opened
      * @throws SegmentException if the inbox has no free slot
      */
-    Outbox(Segment segment, long session, io.polylink.ContextId self, byte[] selfAddress) throws IOException {
+    Outbox(Segment segment, long session, ContextId self, byte[] selfAddress) throws IOException {
         this.segment = segment;
         this.ring = segment.ring().duplicate();
         this.capacity = segment.capacity();
