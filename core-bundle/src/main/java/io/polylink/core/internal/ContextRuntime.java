@@ -54,7 +54,10 @@ final class ContextRuntime implements Context, InboundSink {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
     /** Room transforms may add to a payload: lz4's worst case plus headers and tags. */
     private static final int TRANSFORM_ALLOWANCE = 4096;
-    /** Lines a second for lost connections, each naming its own: a flood of them stays bounded. */
+    /**
+     * Lines a second for lost connections, each naming its own: at one, a second peer lost within
+     * the second went unnamed; a few keep a flood of them bounded.
+     */
     private static final int CONNECTIONS_LOST_PER_INTERVAL = 10;
 
     /** A method with what the core needs to know of it. */
@@ -603,7 +606,6 @@ final class ContextRuntime implements Context, InboundSink {
             }
         }
         if (cause != null) {
-            // A few a second: at one, a second peer lost within the second went unnamed.
             log.warn("connection lost", CONNECTIONS_LOST_PER_INTERVAL, channel + " closed: " + cause.getMessage(), null);
         }
     }

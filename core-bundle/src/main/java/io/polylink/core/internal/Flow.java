@@ -124,8 +124,7 @@ final class Flow {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     /** RSRs from receiving threads that found the lock held: see {@link #handOff}. */
-    private final ConcurrentLinkedQueue<HandOff> handOffs =
-        new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<HandOff> handOffs = new ConcurrentLinkedQueue<>();
     private final ArrayDeque<Pending> spare = new ArrayDeque<>();
     private long spareBytes;
     /** Acknowledged copies above {@link #SMALL_COPY}, most recently used last. */

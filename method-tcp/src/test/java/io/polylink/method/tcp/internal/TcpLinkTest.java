@@ -316,10 +316,7 @@ class TcpLinkTest {
 
     @Test
     void aPeerThatClosesInOrderIsNotReportedAsALostConnection() {
-        Context a = context();
-        Context b = context();
-        List<Integer> seen = new CopyOnWriteArrayList<>();
-        Startpoint s = linked(a, b, seen);
+        linked(context(), context(), new CopyOnWriteArrayList<>());
         TcpMethod atA = methods.get(0);
         try (LogCapture core = new LogCapture("io.polylink.core");
              LogCapture tcp = new LogCapture("io.polylink.method.tcp")) {
