@@ -107,8 +107,7 @@ final class EndpointImpl implements Endpoint {
             runtime.unknownHandler(this, handlerId);
             return;
         }
-        counters.received(message.length());
-        runtime.received(message.length());
+        int length = message.length();
         if (slot.delivery() == Delivery.INLINE) {
             int[] token = ReceivingThread.enter();
             try {
@@ -116,7 +115,10 @@ final class EndpointImpl implements Endpoint {
             } finally {
                 ReceivingThread.exit(token);
             }
+            // Counted after the handler: a reply it sends goes out without waiting for the counters.
+            received(length);
         } else {
+            received(length);
             MessageBufferImpl copy = message.detachedCopy();
             try {
                 executor.execute(() -> run(slot.handler(), handlerId, copy));
@@ -125,6 +127,11 @@ final class EndpointImpl implements Endpoint {
                 runtime.handlerFailed(this, handlerId, rejected);
             }
         }
+    }
+
+    private void received(int length) {
+        counters.received(length);
+        runtime.received(length);
     }
 
     private void run(Handler handler, int handlerId, MessageBufferImpl message) {
