@@ -358,6 +358,9 @@ final class Flow {
             new LocalRoute(runtime, endpoint, generation).send(handler, message);
             return true;
         }
+        if (sentBeforeCopy(endpoint, handler, message)) {
+            return true;
+        }
         Pending p = record(endpoint, handler, message);
         if (p.length > SMALL_COPY) {
             lastLargeSend = System.nanoTime();
@@ -714,18 +717,52 @@ final class Flow {
         }
     }
 
+    /**
+     * Sends a small RSR straight from the sender's buffer and keeps its copy after, so a reply
+     * from an inline handler reaches the wire without waiting for the copy. Not on a connection
+     * that delivers on send: a handler there may send on this flow before the copy is kept.
+     * Caller holds the lock.
+     *
+     * @return whether the RSR was sent and kept; {@code false}, with nothing sent or numbered, if it
+     *     is large, the channel delivers on send, or its connection broke (the caller numbers,
+     *     keeps and moves it as any send)
+     */
+    private boolean sentBeforeCopy(int endpoint, int handler, MessageBufferImpl message) {
+        ByteBuffer payload = message.payload();
+        int length = payload.remaining();
+        if (length > SMALL_COPY || binding.channel().deliversOnSend()) {
+            return false;
+        }
+        try {
+            transmit(endpoint, handler, next, payload, length, message.tables(), message.tableCount(), false);
+        } catch (RuntimeException failed) {
+            if (stale()) {
+                return false;
+            }
+            message.releasePayload();
+            throw failed; // refused and still usable: the sender hears of it, nothing was numbered
+        }
+        record(endpoint, handler, message); // takes the payload from its start again
+        return true;
+    }
+
     /** @param requestAck whether to ask for an acknowledgement whatever the counts say */
     private void transmit(Pending p, boolean requestAck) {
+        transmit(p.endpoint, p.handler, p.sequence, p.copy.clear().limit(p.length), p.length, p.tables, p.tableCount,
+            requestAck);
+    }
+
+    private void transmit(int endpoint, int handler, int sequence, ByteBuffer payload, int length,
+                          EncodedTable[] tables, int tableCount, boolean requestAck) {
         int flags = FrameHeader.FLAG_SEQUENCED;
-        if (requestAck || p.sequence - lastRequest >= ACK_EVERY || bytesSinceRequest >= ACK_EVERY_BYTES
+        if (requestAck || sequence - lastRequest >= ACK_EVERY || bytesSinceRequest >= ACK_EVERY_BYTES
             || pending.size() >= MAX_PENDING / 2) {
             flags |= FrameHeader.FLAG_ACK_REQUEST;
-            lastRequest = p.sequence;
+            lastRequest = sequence;
             bytesSinceRequest = 0;
         }
-        bytesSinceRequest += p.length;
-        binding.channel().send(binding.stack(), p.endpoint, p.handler, flags, p.sequence,
-            p.copy.clear().limit(p.length), p.tables, p.tableCount);
+        bytesSinceRequest += length;
+        binding.channel().send(binding.stack(), endpoint, handler, flags, sequence, payload, tables, tableCount);
     }
 
     private Pending record(int endpoint, int handler, MessageBufferImpl message) {
