@@ -733,16 +733,19 @@ final class Flow {
         if (length > SMALL_COPY || binding.channel().deliversOnSend()) {
             return false;
         }
+        // Numbered before it goes: should keeping the copy fail, the next RSR must not reuse the number.
+        int sequence = next++;
         try {
-            transmit(endpoint, handler, next, payload, length, message.tables(), message.tableCount(), false);
+            transmit(endpoint, handler, sequence, payload, length, message.tables(), message.tableCount(), false);
         } catch (RuntimeException failed) {
+            next = sequence;
             if (stale()) {
                 return false;
             }
             message.releasePayload();
             throw failed; // refused and still usable: the sender hears of it, nothing was numbered
         }
-        record(endpoint, handler, message); // takes the payload from its start again
+        keep(endpoint, handler, message, sequence); // takes the payload from its start again
         return true;
     }
 
@@ -766,6 +769,11 @@ final class Flow {
     }
 
     private Pending record(int endpoint, int handler, MessageBufferImpl message) {
+        return keep(endpoint, handler, message, next++);
+    }
+
+    /** Keeps a copy of an RSR numbered {@code sequence} until the peer acknowledges it. */
+    private Pending keep(int endpoint, int handler, MessageBufferImpl message, int sequence) {
         ByteBuffer payload = message.payload();
         int length = payload.remaining();
         Pending p = spare(length);
@@ -776,7 +784,7 @@ final class Flow {
         p.copy.clear().put(0, payload, payload.position(), length);
         message.releasePayload();
         p.length = length;
-        p.sequence = next++;
+        p.sequence = sequence;
         p.endpoint = endpoint;
         p.handler = handler;
         p.tableCount = message.tableCount();
