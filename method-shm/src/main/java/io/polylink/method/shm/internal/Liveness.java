@@ -28,7 +28,8 @@ final class Liveness {
         if (pid == ProcessHandle.current().pid()) {
             return true;
         }
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+        // A handle is there only for a live process; asking it isAlive() again read /proc a second time.
+        return ProcessHandle.of(pid)
             .map(p -> startMillis == 0 || Math.abs(startMillis(p) - startMillis) < 1000 || startMillis(p) == 0)
             .orElse(false);
     }
