@@ -29,9 +29,12 @@ final class Liveness {
             return true;
         }
         // A handle is there only for a live process; asking it isAlive() again read /proc a second time.
-        return ProcessHandle.of(pid)
-            .map(p -> startMillis == 0 || Math.abs(startMillis(p) - startMillis) < 1000 || startMillis(p) == 0)
-            .orElse(false);
+        return ProcessHandle.of(pid).map(p -> startMillis == 0 || sameStart(startMillis(p), startMillis)).orElse(false);
+    }
+
+    /** The start as read now, 0 where the platform does not say, against the start recorded. */
+    private static boolean sameStart(long now, long recorded) {
+        return now == 0 || Math.abs(now - recorded) < 1000;
     }
 
     /**
