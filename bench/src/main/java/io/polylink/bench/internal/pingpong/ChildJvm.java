@@ -109,6 +109,10 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    public long pid() {
+        return process.pid();
+    }
+
     /** Writes one line to the child's stdin. @throws IOException if the child no longer reads it */
     public void println(String line) throws IOException {
         var in = process.getOutputStream();

@@ -19,6 +19,12 @@ final class ClientLoop {
      * tcp stream of 64 KiB ran 1.1, 1.5 and then 2.2 GB/s in its first three 1 GiB streams.
      */
     private static final long STREAM_WARMUP_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /**
+     * ...and then on while either process's JIT compiler used CPU during the last stream, up to this
+     * long. After 2 s, polylink's compiler threads still took a core between them through whole
+     * measured streams of 64 KiB: one run measured 2.7 GB/s where quiet ones measure 6-8.
+     */
+    private static final long STREAM_WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private ClientLoop() {}
 
@@ -30,11 +36,12 @@ final class ClientLoop {
     }
 
     /**
+     * @param jit the client's and the server's compilers, or {@code null} if they cannot be watched
      * @param results where result lines go (the command reads them)
      * @param progress where progress lines go
      */
-    static void run(String impl, PingPongClient client, PingPongOptions options, PrintStream results,
-                    PrintStream progress) throws Exception {
+    static void run(String impl, PingPongClient client, PingPongOptions options, CompilerActivity jit,
+                    PrintStream results, PrintStream progress) throws Exception {
         Histogram histogram = new Histogram(HIGHEST_NANOS, 3);
         for (int size : options.sizes()) {
             client.size(size);
@@ -53,16 +60,42 @@ final class ClientLoop {
             // At least as long as the measured stream: a stream runs code the round trips do not
             // (a full socket, queueing, acknowledgements by the hundred), and a shorter warm-up
             // left the JIT compiling through much of the measured stream.
-            long warmedAt = System.nanoTime() + (warmup > 0 ? STREAM_WARMUP_NANOS : 0);
-            do {
-                client.stream(streamed);
-            } while (System.nanoTime() - warmedAt < 0);
+            warmStream(impl, client, streamed, warmup > 0, jit, progress);
             long start = System.nanoTime();
             client.stream(streamed);
             long streamNanos = System.nanoTime() - start;
             results.println(new SizeResult(impl, size, count, histogram.getValueAtPercentile(50),
                 histogram.getValueAtPercentile(99), histogram.getMaxValue(), streamed, streamNanos).toLine());
             results.flush();
+        }
+    }
+
+    /**
+     * Streams unmeasured: once if {@code warm} is false, else for {@link #STREAM_WARMUP_NANOS} and
+     * then until a stream passes without compiling, or {@link #STREAM_WARMUP_MAX_NANOS} passed.
+     */
+    private static void warmStream(String impl, PingPongClient client, int streamed, boolean warm,
+                                   CompilerActivity jit, PrintStream progress) throws Exception {
+        long started = System.nanoTime();
+        long compiled = jit == null ? 0 : jit.ticks();
+        while (true) {
+            client.stream(streamed);
+            long elapsed = System.nanoTime() - started;
+            long now = jit == null ? 0 : jit.ticks();
+            boolean compiling = now != compiled;
+            compiled = now;
+            if (!warm) {
+                return;
+            }
+            if (elapsed >= STREAM_WARMUP_NANOS && !compiling) {
+                progress.printf("%s: %d ms of unmeasured streams%n", impl, TimeUnit.NANOSECONDS.toMillis(elapsed));
+                return;
+            }
+            if (elapsed >= STREAM_WARMUP_MAX_NANOS) {
+                progress.printf("%s: the JIT still compiled after %d s of unmeasured streams; measuring anyway%n",
+                    impl, TimeUnit.NANOSECONDS.toSeconds(elapsed));
+                return;
+            }
         }
     }
 }

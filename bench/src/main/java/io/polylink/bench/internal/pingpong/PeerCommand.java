@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The two child processes of {@link PingPongCommand}: {@code pingpong-server} and
  * {@code pingpong-client}. Both take the command's own arguments for one implementation, the
- * client also {@code --address} (what the server printed). Each exits when its stdin closes, so
+ * client also {@code --address} (what the server printed) and {@code --server-pid}. Each exits when its stdin closes, so
  * a child never outlives the command that started it.
  */
 public final class PeerCommand {
@@ -19,6 +19,7 @@ public final class PeerCommand {
     static final String CLIENT = "pingpong-client";
     static final String ADDRESS = "address ";
     static final String DONE = "done";
+    static final String SERVER_PID = "--server-pid";
 
     private PeerCommand() {}
 
@@ -37,12 +38,8 @@ public final class PeerCommand {
     /** @return the process exit status */
     public static int client(String[] args) throws Exception {
         List<String> rest = new ArrayList<>(List.of(args));
-        int at = rest.indexOf("--address");
-        if (at < 0 || at + 1 >= rest.size()) {
-            throw new IllegalArgumentException(CLIENT + " needs --address");
-        }
-        String address = rest.remove(at + 1);
-        rest.remove(at);
+        String address = take(rest, "--address");
+        long serverPid = Long.parseLong(take(rest, SERVER_PID));
         PingPongOptions options = PingPongOptions.parse(rest.toArray(String[]::new), Peers.ALL);
         String impl = only(options);
         AtomicBoolean finished = new AtomicBoolean();
@@ -57,12 +54,24 @@ public final class PeerCommand {
         watchdog.start();
         PrintStream out = System.out;
         try (PingPongClient client = Peers.client(impl, options, address)) {
-            ClientLoop.run(impl, client, options, out, System.err);
+            ClientLoop.run(impl, client, options, CompilerActivity.of(ProcessHandle.current().pid(), serverPid),
+                out, System.err);
         }
         finished.set(true);
         out.println(DONE);
         out.flush();
         return 0;
+    }
+
+    /** Removes {@code option} and its value from {@code args}. @return the value */
+    private static String take(List<String> args, String option) {
+        int at = args.indexOf(option);
+        if (at < 0 || at + 1 >= args.size()) {
+            throw new IllegalArgumentException(CLIENT + " needs " + option);
+        }
+        String value = args.remove(at + 1);
+        args.remove(at);
+        return value;
     }
 
     private static String only(PingPongOptions options) {

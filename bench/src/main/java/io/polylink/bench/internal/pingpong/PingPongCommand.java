@@ -28,8 +28,11 @@ public final class PingPongCommand {
             rtt_p50_us, rtt_p99_us.
           bandwidth: then a separate one-way stream: the client sends M SIZE-byte messages back to
             back (each its own send or write, TCP flow control only), the server acknowledges the
-            last; unmeasured streams of M go first, again and again for 2 s unless --warmup is 0, so
-            the JIT has compiled the stream's path (queueing, acknowledgements) before the clock runs; mb_per_s = SIZE * M / (time from the first send to the acknowledgement),
+            last; unmeasured streams of M go first, again and again for 2 s and then until one
+            passes in which neither process's JIT compiler threads used CPU (Linux /proc; at most
+            10 s), unless --warmup is 0, so the JIT has compiled the stream's path (queueing,
+            acknowledgements) before the clock runs;
+            mb_per_s = SIZE * M / (time from the first send to the acknowledgement),
             MB = 10^6 bytes, payload only. M = max(COUNT', min(20 * COUNT', 1 GiB / SIZE)).
           Large sizes get fewer round trips: COUNT' = min(COUNT, max(500, 64 MiB / SIZE)), warm-up
             likewise with a floor of 200; the count column shows what was measured.
@@ -206,6 +209,8 @@ public final class PingPongCommand {
             List<String> clientArgs = new ArrayList<>(concat(PeerCommand.CLIENT, peerArgs));
             clientArgs.add("--address");
             clientArgs.add(line.substring(PeerCommand.ADDRESS.length()));
+            clientArgs.add(PeerCommand.SERVER_PID);
+            clientArgs.add(Long.toString(server.pid()));
             try (ChildJvm client = ChildJvm.start(impl + " client", jvm, clientArgs)) {
                 while (!(line = client.nextLine(deadline)).equals(PeerCommand.DONE)) {
                     if (SizeResult.isLine(line)) {
