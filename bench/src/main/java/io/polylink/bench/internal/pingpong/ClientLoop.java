@@ -25,6 +25,11 @@ final class ClientLoop {
      * measured streams of 64 KiB: one run measured 2.7 GB/s where quiet ones measure 6-8.
      */
     private static final long STREAM_WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /**
+     * How long the compilers must have been idle: C2 works in bursts, and a single quiet 1 GiB
+     * stream (150 ms) fell between two of them, before a recompile that ran through the measured one.
+     */
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private ClientLoop() {}
 
@@ -72,22 +77,27 @@ final class ClientLoop {
 
     /**
      * Streams unmeasured: once if {@code warm} is false, else for {@link #STREAM_WARMUP_NANOS} and
-     * then until a stream passes without compiling, or {@link #STREAM_WARMUP_MAX_NANOS} passed.
+     * then until the compilers stayed idle through {@link #QUIET_NANOS} of whole streams, or
+     * {@link #STREAM_WARMUP_MAX_NANOS} passed.
      */
     private static void warmStream(String impl, PingPongClient client, int streamed, boolean warm,
                                    CompilerActivity jit, PrintStream progress) throws Exception {
         long started = System.nanoTime();
         long compiled = jit == null ? 0 : jit.ticks();
+        long quietSince = started;
         while (true) {
             client.stream(streamed);
-            long elapsed = System.nanoTime() - started;
-            long now = jit == null ? 0 : jit.ticks();
-            boolean compiling = now != compiled;
-            compiled = now;
+            long now = System.nanoTime();
+            long ticks = jit == null ? 0 : jit.ticks();
+            if (ticks != compiled) {
+                compiled = ticks;
+                quietSince = now;
+            }
             if (!warm) {
                 return;
             }
-            if (elapsed >= STREAM_WARMUP_NANOS && !compiling) {
+            long elapsed = now - started;
+            if (elapsed >= STREAM_WARMUP_NANOS && now - quietSince >= QUIET_NANOS) {
                 progress.printf("%s: %d ms of unmeasured streams%n", impl, TimeUnit.NANOSECONDS.toMillis(elapsed));
                 return;
             }

@@ -28,9 +28,9 @@ public final class PingPongCommand {
             rtt_p50_us, rtt_p99_us.
           bandwidth: then a separate one-way stream: the client sends M SIZE-byte messages back to
             back (each its own send or write, TCP flow control only), the server acknowledges the
-            last; unmeasured streams of M go first, again and again for 2 s and then until one
-            passes in which neither process's JIT compiler threads used CPU (Linux /proc; at most
-            10 s), unless --warmup is 0, so the JIT has compiled the stream's path (queueing,
+            last; unmeasured streams of M go first, again and again for 2 s and then until the JIT
+            compiler threads of neither process used CPU through 0.5 s of them (Linux /proc; at
+            most 10 s), unless --warmup is 0, so the JIT has compiled the stream's path (queueing,
             acknowledgements) before the clock runs;
             mb_per_s = SIZE * M / (time from the first send to the acknowledgement),
             MB = 10^6 bytes, payload only. M = max(COUNT', min(20 * COUNT', 1 GiB / SIZE)).
