@@ -25,7 +25,8 @@ class AcknowledgementTest {
     private static final String RECEIVING_THREAD = "polylink-test-pipe-";
 
     private final PipeMethod.Network network = new PipeMethod.Network();
-    private final EmbeddedContext a = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
+    private final PipeMethod pipeA = new PipeMethod(network, "pipe");
+    private final EmbeddedContext a = EmbeddedContext.open().add(pipeA, 10);
     private final PipeMethod pipeB = new PipeMethod(network, "pipe");
     /** Acknowledges only when asked: the tests below count and place those acknowledgements. */
     private final EmbeddedContext b = EmbeddedContext.open(new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2,
@@ -99,14 +100,33 @@ class AcknowledgementTest {
         release.countDown();
         Await.until(() -> arrived.get() == 400, Duration.ofSeconds(10), () -> arrived.get() + " of 400 arrived");
         Flow flow = onlyFlow(a);
-        // All but the last few, sent after the last acknowledgement request (one per MiB).
-        Await.until(() -> flow.unacknowledged() < 16, Duration.ofSeconds(10),
+        // All but those sent after the last acknowledgement request (one per 2 MiB: at most 32).
+        Await.until(() -> flow.unacknowledged() <= 32, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " still unacknowledged");
         long kept = flow.spareLargeBytes();
         assertTrue(kept > 20 << 20, "kept " + kept + " bytes of 25 MiB of acknowledged copies for reuse");
 
         Await.until(() -> flow.spareLargeBytes() <= 4 << 20, Duration.ofSeconds(10),
             () -> flow.spareLargeBytes() + " bytes of spare copies still kept after sends stopped");
+    }
+
+    @Test
+    void aStreamOfLargeRsrsAsksForAnAcknowledgementOnlyEveryFourth() {
+        AtomicInteger arrived = new AtomicInteger();
+        Endpoint sink = b.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> arrived.incrementAndGet());
+        Startpoint toB = a.context().startpoint(sink.startpoint().toText());
+        MessageBuffer large = a.context().allocateBuffer(1 << 20).putRaw(new byte[1 << 20], 0, 1 << 20);
+
+        for (int i = 0; i < 40; i++) {
+            toB.send(1, large);
+        }
+
+        Await.until(() -> arrived.get() == 40, Duration.ofSeconds(10), () -> arrived.get() + " of 40 arrived");
+        // Numbered from 1; by 2 MiB alone every second would ask, by 1 MiB (before) every one.
+        assertEquals(List.of(4, 8, 12, 16, 20, 24, 28, 32, 36, 40), pipeA.ackRequests, "RSRs asking");
+        Flow flow = onlyFlow(a);
+        Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
+            () -> flow.unacknowledged() + " unacknowledged after the 40th asked");
     }
 
     @Test
@@ -118,7 +138,7 @@ class AcknowledgementTest {
             Startpoint toC = a.context().startpoint(sink.startpoint().toText());
             MessageBuffer message = a.context().allocateBuffer(8);
 
-            // Far below the 64 RSRs or 1 MiB after which the sender asks.
+            // Far below the 64 RSRs or 2 MiB after which the sender asks.
             for (long i = 0; i < 10; i++) {
                 toC.send(1, message.clear().putLong(i));
             }

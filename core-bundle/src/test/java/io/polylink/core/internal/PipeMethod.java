@@ -45,6 +45,8 @@ final class PipeMethod implements CommunicationMethod {
     private volatile String connectFailure;
     /** The thread that sent each acknowledgement, in order. */
     final List<String> ackThreads = new CopyOnWriteArrayList<>();
+    /** The numbers of the RSRs sent asking for an acknowledgement. */
+    final List<Integer> ackRequests = new CopyOnWriteArrayList<>();
     /** Whether {@link Connection#trySend} declines, as a method without it does. */
     volatile boolean declineTrySend;
     /** The thread of each connect that had to open a pipe, in order. */
@@ -208,6 +210,9 @@ final class PipeMethod implements CommunicationMethod {
             if ((FrameHeader.flags(frame) & FrameHeader.FLAG_CONTROL) != 0
                     && FrameHeader.handler(frame) == FrameHeader.Control.ACK.code()) {
                 owner.ackThreads.add(Thread.currentThread().getName());
+            }
+            if ((FrameHeader.flags(frame) & FrameHeader.FLAG_ACK_REQUEST) != 0) {
+                owner.ackRequests.add(FrameHeader.sequence(frame));
             }
         }
 
