@@ -20,8 +20,8 @@ final class ClientLoop {
      */
     private static final long STREAM_WARMUP_NANOS = TimeUnit.SECONDS.toNanos(2);
     /**
-     * ...and then on while either process's JIT compiler used CPU during the last stream, up to this
-     * long. After 2 s, polylink's compiler threads still took a core between them through whole
+     * ...and then on until neither process's JIT compiler used CPU for {@link #QUIET_NANOS}, up to
+     * this long. After 2 s, polylink's compiler threads still took a core between them through whole
      * measured streams of 64 KiB: one run measured 2.7 GB/s where quiet ones measure 6-8.
      */
     private static final long STREAM_WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(10);

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The two child processes of {@link PingPongCommand}: {@code pingpong-server} and
  * {@code pingpong-client}. Both take the command's own arguments for one implementation, the
- * client also {@code --address} (what the server printed) and {@code --server-pid}. Each exits when its stdin closes, so
- * a child never outlives the command that started it.
+ * client also {@code --address} (what the server printed) and {@code --server-pid} (to watch its
+ * JIT). Each exits when its stdin closes, so a child never outlives the command that started it.
  */
 public final class PeerCommand {
 
