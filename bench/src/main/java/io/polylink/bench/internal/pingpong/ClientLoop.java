@@ -41,7 +41,7 @@ final class ClientLoop {
     }
 
     /**
-     * @param jit the client's and the server's compilers, or {@code null} if they cannot be watched
+     * @param jit the client's and the server's compilers
      * @param results where result lines go (the command reads them)
      * @param progress where progress lines go
      */
@@ -82,19 +82,20 @@ final class ClientLoop {
      */
     private static void warmStream(String impl, PingPongClient client, int streamed, boolean warm,
                                    CompilerActivity jit, PrintStream progress) throws Exception {
+        if (!warm) {
+            client.stream(streamed);
+            return;
+        }
         long started = System.nanoTime();
-        long compiled = jit == null ? 0 : jit.ticks();
+        long compiled = jit.ticks();
         long quietSince = started;
         while (true) {
             client.stream(streamed);
             long now = System.nanoTime();
-            long ticks = jit == null ? 0 : jit.ticks();
+            long ticks = jit.ticks();
             if (ticks != compiled) {
                 compiled = ticks;
                 quietSince = now;
-            }
-            if (!warm) {
-                return;
             }
             long elapsed = now - started;
             if (elapsed >= STREAM_WARMUP_NANOS && now - quietSince >= QUIET_NANOS) {

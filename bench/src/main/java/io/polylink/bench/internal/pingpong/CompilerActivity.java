@@ -22,12 +22,14 @@ final class CompilerActivity {
         this.pids = pids;
     }
 
-    /** @return a probe of these processes, or {@code null} where there is no {@code /proc} */
     static CompilerActivity of(long... pids) {
-        return Files.isDirectory(PROC.resolve("self/task")) ? new CompilerActivity(pids.clone()) : null;
+        return new CompilerActivity(pids.clone());
     }
 
-    /** @return clock ticks used by the compiler threads of the processes still running */
+    /**
+     * @return clock ticks used by the compiler threads of the processes still running; always 0
+     *     where there is no {@code /proc}, so a warm-up there is bounded by time alone
+     */
     long ticks() {
         long ticks = 0;
         for (long pid : pids) {
