@@ -17,6 +17,15 @@ interface IoHandler {
     }
 
     /**
+     * @return whether this handler's channel last sent in bulk: {@link TcpConnection#BULK_BYTES} or
+     *     more between two reads, as the sending end of a stream of large frames does, which
+     *     hears only acknowledgements
+     */
+    default boolean sendsInBulk() {
+        return false;
+    }
+
+    /**
      * Reads whatever came, without the selector's word that anything did: for a loop that spins
      * on the channel it last read.
      *

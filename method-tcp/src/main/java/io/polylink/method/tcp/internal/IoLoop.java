@@ -26,6 +26,14 @@ final class IoLoop implements AutoCloseable {
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A turn's work longer than this held the loop: what it handled, not what it waited for. */
     private static final long HELD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * Spin-then-block spins only this long while the connection last read is the sending end of a
+     * bulk stream ({@link IoHandler#sendsInBulk}) and no frame was queued lately: all it hears is
+     * an acknowledgement now and then. Spinning through the gaps, the loop took a quarter of a
+     * core from the sender on two cores; blocking sooner made 64 KiB and 1 MiB streams 12-16%
+     * faster. A spin this long still takes a follow-up that comes at once.
+     */
+    static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     private final Selector selector;
     private final IdleStrategy idle;
@@ -55,6 +63,14 @@ final class IoLoop implements AutoCloseable {
     private long nextTick = System.nanoTime();
     /** When a blocking select's first ready key came, for what its handlers took; 0 before. Loop thread only. */
     private long woke;
+    /** When the last turn with work was. Loop thread only. */
+    private long lastWork = System.nanoTime();
+    /**
+     * When a connection last queued a frame the socket could not take. Only the loop drains such a
+     * queue, so it spins in full while one may be filling: a blocked loop would first have to be
+     * woken by the socket's room, and the receiver would wait meanwhile.
+     */
+    private volatile long queuedAt = lastWork - TimeUnit.DAYS.toNanos(1);
 
     /**
      * @param tick the timers: runs on the loop when due, first at once, with the nanoseconds the
@@ -79,6 +95,11 @@ final class IoLoop implements AutoCloseable {
     /** @return whether the loop is blocked in the selector, or about to be */
     boolean asleep() {
         return sleeping;
+    }
+
+    /** A connection queued a frame for the loop to write; any thread. */
+    void queued(long now) {
+        queuedAt = now;
     }
 
     /** Runs {@code task} on the loop, soon. */
@@ -107,7 +128,6 @@ final class IoLoop implements AutoCloseable {
     }
 
     private void run() {
-        long lastWork = System.nanoTime();
         long turnEnd = lastWork;
         long held = 0;
         while (running) {
@@ -129,7 +149,7 @@ final class IoLoop implements AutoCloseable {
                 if (worked) {
                     lastWork = now;
                 } else if (idle == IdleStrategy.SPIN
-                    || idle == IdleStrategy.SPIN_THEN_BLOCK && now - lastWork < spinNanos) {
+                    || idle == IdleStrategy.SPIN_THEN_BLOCK && now - lastWork < spinNanos(now)) {
                     Thread.onSpinWait();
                 } else {
                     sleeping = true;
@@ -154,6 +174,16 @@ final class IoLoop implements AutoCloseable {
                 LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
             }
         }
+    }
+
+    /** @return how long spin-then-block spins after the last work, {@code now} being past it */
+    private long spinNanos(long now) {
+        if (now - lastWork < SHORT_SPIN_NANOS || now - queuedAt < spinNanos) {
+            return spinNanos;
+        }
+        SelectionKey key = hot;
+        boolean bulk = key != null && key.isValid() && ((IoHandler) key.attachment()).sendsInBulk();
+        return bulk ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
     }
 
     /** @return whether a ready key had traffic */

@@ -53,6 +53,12 @@ final class TcpConnection implements Connection, IoHandler {
     private static final long SPARE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** At most this many frames sent between two reads make a conversation. */
     private static final int CONVERSATION_SENDS = 2;
+    /**
+     * Sent between two reads, this much makes a connection the sending end of a bulk stream. The
+     * core asks for an acknowledgement every 2 MiB of large RSRs, while a conversation of 1 MiB
+     * messages sends one between reads.
+     */
+    static final long BULK_BYTES = 2L << 20;
     private static final long BUSY_BEAT_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final TcpMethod method;
@@ -119,6 +125,9 @@ final class TcpConnection implements Connection, IoHandler {
     private int sendsSinceRead;
     private int framesSinceSend;
     private int framesBetweenSends;
+    /** {@link #bytesSent} at the last read, and the bytes sent between the last two reads; loop thread only. */
+    private long sentAtRead;
+    private long sentBetweenReads;
     private volatile long lastReceive = System.nanoTime();
     private final AtomicLong framesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
@@ -327,6 +336,7 @@ final class TcpConnection implements Connection, IoHandler {
     /** Has the I/O thread drain what was just queued; lock held. */
     private void queued() {
         queueUsed = System.nanoTime();
+        method.loop().queued(queueUsed);
         if (!writeInterest) {
             writeInterest = true;
             method.loop().execute(this::enableWrite);
@@ -465,6 +475,11 @@ final class TcpConnection implements Connection, IoHandler {
     }
 
     @Override
+    public boolean sendsInBulk() {
+        return sentBetweenReads >= BULK_BYTES;
+    }
+
+    @Override
     public boolean poll() {
         return serve(SelectionKey.OP_READ);
     }
@@ -503,6 +518,9 @@ final class TcpConnection implements Connection, IoHandler {
         }
         lastReceive = System.nanoTime();
         sendsSinceRead = 0;
+        long sent = bytesSent.get();
+        sentBetweenReads = sent - sentAtRead;
+        sentAtRead = sent;
         long framesBefore = framesReceived.get();
         if (largeFrame != null) {
             if (!largeFrame.hasRemaining()) {

@@ -1,6 +1,7 @@
 package io.polylink.method.tcp.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.testkit.Await;
@@ -39,6 +40,28 @@ class IoLoopTest {
         public boolean poll() {
             polls.incrementAndGet();
             return true;
+        }
+    }
+
+    /** Counts the reads that found bytes; sends in bulk or not, as told. */
+    private static final class Counting implements IoHandler {
+        final AtomicInteger reads = new AtomicInteger();
+        private final boolean sendsInBulk;
+
+        Counting(boolean sendsInBulk) {
+            this.sendsInBulk = sendsInBulk;
+        }
+
+        @Override
+        public boolean ready(SelectionKey key) {
+            drain(key);
+            reads.incrementAndGet();
+            return true;
+        }
+
+        @Override
+        public boolean sendsInBulk() {
+            return sendsInBulk;
         }
     }
 
@@ -169,6 +192,64 @@ class IoLoopTest {
             long heldMillis = TimeUnit.NANOSECONDS.toMillis(mostHeld.get());
             assertTrue(heldMillis >= 190, "the handler held the loop 200 ms, the tick heard " + heldMillis + " ms");
         } finally {
+            loop.close();
+            pipe.sink().close();
+        }
+    }
+
+    @Test
+    void theSendingEndOfABulkStreamBlocksAfterAShortSpin() throws Exception {
+        try (OneChannel channel = new OneChannel(true)) {
+            channel.readOneByte();
+            Await.until(channel.loop::asleep, Duration.ofSeconds(5),
+                () -> "the loop spun on for its full 10 s, although all it reads is a bulk sender's acknowledgements");
+        }
+    }
+
+    @Test
+    void aChannelNotSendingInBulkKeepsTheFullSpin() throws Exception {
+        try (OneChannel channel = new OneChannel(false)) {
+            channel.readOneByte();
+            channel.assertStillSpinning("its channel does not send in bulk");
+        }
+    }
+
+    @Test
+    void aFrameQueuedForTheLoopKeepsTheFullSpin() throws Exception {
+        try (OneChannel channel = new OneChannel(true)) {
+            channel.loop.queued(System.nanoTime());
+            channel.readOneByte();
+            channel.assertStillSpinning("a connection had just queued a frame for it to write");
+        }
+    }
+
+    /** A loop that spins 10 s after work, reading one pipe. */
+    private static final class OneChannel implements AutoCloseable {
+        final IoLoop loop;
+        private final Pipe pipe = Pipe.open();
+        private final Counting handler;
+
+        OneChannel(boolean sendsInBulk) throws IOException {
+            loop = new IoLoop("polylink-test-spin", IdleStrategy.SPIN_THEN_BLOCK, TimeUnit.SECONDS.toNanos(10),
+                held -> IoLoop.NO_TIMERS);
+            handler = new Counting(sendsInBulk);
+            pipe.source().configureBlocking(false);
+            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, handler));
+        }
+
+        void readOneByte() throws IOException {
+            pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            Await.until(() -> handler.reads.get() == 1, Duration.ofSeconds(10), () -> "the loop never read the byte");
+        }
+
+        /** Well inside the 10 s spin after the read, the loop must not have blocked. */
+        void assertStillSpinning(String why) throws InterruptedException {
+            new CountDownLatch(1).await(300, TimeUnit.MILLISECONDS);
+            assertFalse(loop.asleep(), "the loop blocked within 300 ms of its 10 s spin although " + why);
+        }
+
+        @Override
+        public void close() throws IOException {
             loop.close();
             pipe.sink().close();
         }

@@ -617,6 +617,43 @@ class TcpLinkTest {
     }
 
     @Test
+    void theSenderOfAStreamOfLargeRsrsSendsInBulkUntilAConversation() {
+        Context a = context();
+        Context b = context();
+        AtomicLong received = new AtomicLong();
+        Endpoint sink = b.createEndpoint().register(1, (e, m) -> received.incrementAndGet());
+        Endpoint replies = a.createEndpoint().register(1, (e, m) -> received.incrementAndGet());
+        Startpoint back = replies.startpoint();
+        sink.register(2, (e, m) -> b.startpoint(back.toText()).send(1, b.allocateBuffer(16).putRaw(new byte[16], 0, 16)));
+        Startpoint s = in(a, sink.startpoint());
+        s.send(1, a.allocateBuffer(16).putRaw(new byte[16], 0, 16));
+        Await.until(() -> received.get() == 1, Duration.ofSeconds(10), () -> "the first RSR never arrived");
+        TcpConnection sending = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+        TcpConnection receiving = (TcpConnection) methods.get(1).connect(a.id(), methods.get(0).localAddress(), Map.of());
+
+        // The core asks for an acknowledgement every fourth 1 MiB RSR: the sender reads one per 4 MiB sent.
+        byte[] mebibyte = new byte[1 << 20];
+        int sent = 0;
+        while (sent < 64 && !sending.sendsInBulk()) {
+            s.send(1, a.allocateBuffer(mebibyte.length).putRaw(mebibyte, 0, mebibyte.length));
+            sent++;
+        }
+        assertTrue(sending.sendsInBulk(), "the sender of " + sent + " RSRs of 1 MiB never counted as sending in bulk");
+        long streamed = 1 + sent;
+        Await.until(() -> received.get() == streamed, Duration.ofSeconds(10),
+            () -> received.get() + " of " + streamed + " RSRs arrived");
+        assertFalse(receiving.sendsInBulk(), "the receiving end, which sent only acknowledgements, sends in bulk");
+
+        // A read may still cover the stream's last bytes; the next request and reply cannot.
+        for (int exchange = 1; exchange <= 2; exchange++) {
+            long before = received.get();
+            s.send(2, a.allocateBuffer(16).putRaw(new byte[16], 0, 16));
+            Await.until(() -> received.get() == before + 1, Duration.ofSeconds(10), () -> "a request or its reply was lost");
+        }
+        assertFalse(sending.sendsInBulk(), "after requests and replies the sender still counts as sending in bulk");
+    }
+
+    @Test
     void anIdleConnectionCostsLessThanTwoPercentOfACore() throws Exception {
         Context a = context();
         Context b = context();
