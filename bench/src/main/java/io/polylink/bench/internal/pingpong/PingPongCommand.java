@@ -99,7 +99,8 @@ public final class PingPongCommand {
           --repeat N     run the whole list N times, one implementation after another (default 1);
                          the table then shows each figure's median over the runs and each ratio's
                          median over the runs, every ratio taken within one run, and each target
-                         line adds the range and in how many runs it was met. --csv prints the
+                         line adds the range and in how many runs it was met; each run's own
+                         p50 and MB/s follow, in order. --csv prints the
                          medians. On a small shared machine one run can land 3x off the next:
                          judge targets by --repeat 5, not by one run
           --timeout S    bound on each implementation's run, in seconds (default 600)

@@ -71,6 +71,29 @@ final class ResultTable {
         out.println("x raw: / the best raw figure of the family (tcp: raw-nio, raw-nio-blocking; shm: raw-shm); "
             + "x peer: / netty-nio (tcp) or aeron-ipc (shm)");
         targets(runs, options, out);
+        if (runs.size() > 1) {
+            eachRun(runs, options, out);
+        }
+    }
+
+    /** Each run's own figures, in the order run: what the medians and ranges above came from. */
+    private static void eachRun(List<List<SizeResult>> runs, PingPongOptions options, PrintStream out) {
+        out.println();
+        out.println("each run, in order: round trip p50 us | MB/s ('-': the run failed)");
+        for (int size : options.sizes()) {
+            for (String impl : options.impls()) {
+                StringBuilder p50 = new StringBuilder();
+                StringBuilder mbs = new StringBuilder();
+                for (List<SizeResult> run : runs) {
+                    Optional<SizeResult> r = find(run, impl, size);
+                    p50.append(String.format(Locale.ROOT, " %9s",
+                        r.map(x -> String.format(Locale.ROOT, "%.2f", x.p50Nanos() / 1e3)).orElse("-")));
+                    mbs.append(String.format(Locale.ROOT, " %9s",
+                        r.map(x -> String.format(Locale.ROOT, "%.1f", x.mbPerSecond())).orElse("-")));
+                }
+                out.printf(Locale.ROOT, "%-7s %-18s%s  |%s%n", size(size), impl, p50, mbs);
+            }
+        }
     }
 
     /** @return {@code figure} of {@code impl} at {@code size} over the runs that measured it */

@@ -1,6 +1,7 @@
 package io.polylink.bench.internal.pingpong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -43,6 +44,18 @@ class ResultTableTest {
     void oneRunPrintsItsFiguresWithoutARange() {
         String table = table(List.of(run(10, 12)));
         assertTrue(table.contains("16 B    median round trip <= 1.10 x raw:        1.20 x  MISSED\n"), table);
+        assertFalse(table.contains("each run"), table);
+    }
+
+    @Test
+    void severalRunsEndWithEachRunsFiguresInTheOrderRun() {
+        List<SizeResult> failed = List.of(run(30, 30).get(0));
+        String table = table(List.of(run(20, 20), run(20, 21), failed));
+        assertTrue(table.endsWith("""
+            each run, in order: round trip p50 us | MB/s ('-': the run failed)
+            16 B    raw-nio                20.00     20.00     30.00  |      16.0      16.0      16.0
+            16 B    polylink:tcp           20.00     21.00         -  |       8.0       8.0         -
+            """), table);
     }
 
     @Test
