@@ -7,9 +7,15 @@ import java.util.Locale;
  * microseconds; a spinning one answers in a few, but burns a core.
  */
 enum IdleStrategy {
-    /** Poll without ever blocking: lowest latency, one core busy for good. */
+    /**
+     * Poll without ever blocking: lowest latency, one core busy for good. At the sending end of a
+     * bulk stream, which hears only acknowledgements, it yields between polls.
+     */
     SPIN,
-    /** Poll for a while after the last work, then block: fast under traffic, quiet when idle. */
+    /**
+     * Poll for a while after the last work, then block: fast under traffic, quiet when idle. At the
+     * sending end of a bulk stream it polls only briefly.
+     */
     SPIN_THEN_BLOCK,
     /** Always block in the selector: least CPU, one wake-up per message. */
     BLOCK;

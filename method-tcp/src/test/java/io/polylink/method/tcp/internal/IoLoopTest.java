@@ -223,6 +223,19 @@ class IoLoopTest {
         }
     }
 
+    @Test
+    void spinYieldsBetweenPollsOnlyAtTheSendingEndOfABulkStream() throws Exception {
+        try (OneChannel bulk = new OneChannel(IdleStrategy.SPIN, true);
+             OneChannel other = new OneChannel(IdleStrategy.SPIN, false)) {
+            bulk.readOneByte();
+            other.readOneByte();
+            Await.until(() -> bulk.loop.yields() > 1000, Duration.ofSeconds(10),
+                () -> "the bulk sender's spinning loop yielded " + bulk.loop.yields() + " times");
+            assertEquals(0, other.loop.yields(), "a spinning loop whose channel does not send in bulk yielded");
+            assertFalse(bulk.loop.asleep(), "spin blocked");
+        }
+    }
+
     /** A loop that spins 10 s after work, reading one pipe. */
     private static final class OneChannel implements AutoCloseable {
         final IoLoop loop;
@@ -230,8 +243,11 @@ class IoLoopTest {
         private final Counting handler;
 
         OneChannel(boolean sendsInBulk) throws IOException {
-            loop = new IoLoop("polylink-test-spin", IdleStrategy.SPIN_THEN_BLOCK, TimeUnit.SECONDS.toNanos(10),
-                held -> IoLoop.NO_TIMERS);
+            this(IdleStrategy.SPIN_THEN_BLOCK, sendsInBulk);
+        }
+
+        OneChannel(IdleStrategy idle, boolean sendsInBulk) throws IOException {
+            loop = new IoLoop("polylink-test-spin", idle, TimeUnit.SECONDS.toNanos(10), held -> IoLoop.NO_TIMERS);
             handler = new Counting(sendsInBulk);
             pipe.source().configureBlocking(false);
             loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, handler));
