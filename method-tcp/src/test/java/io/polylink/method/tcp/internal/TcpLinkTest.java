@@ -632,10 +632,11 @@ class TcpLinkTest {
         TcpConnection receiving = (TcpConnection) methods.get(1).connect(a.id(), methods.get(0).localAddress(), Map.of());
 
         // The core asks for an acknowledgement every fourth 1 MiB RSR: the sender reads one per 4 MiB sent.
-        byte[] mebibyte = new byte[1 << 20];
+        int mebibyte = 1 << 20;
+        MessageBuffer large = a.allocateBuffer(mebibyte).putRaw(new byte[mebibyte], 0, mebibyte);
         int sent = 0;
         while (sent < 64 && !sending.sendsInBulk()) {
-            s.send(1, a.allocateBuffer(mebibyte.length).putRaw(mebibyte, 0, mebibyte.length));
+            s.send(1, large);
             sent++;
         }
         assertTrue(sending.sendsInBulk(), "the sender of " + sent + " RSRs of 1 MiB never counted as sending in bulk");
