@@ -6,6 +6,8 @@ import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.spi.Connection;
+import io.polylink.spi.FrameReceiver;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,8 +25,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * handler that answers with a pong of the same size, on one thread. Everything a shm or tcp round
  * trip costs the core is here (numbering, the copy kept for replay, framing, the send path's
  * locks, receiving, dispatch, counters, acknowledgements), and nothing of the wire, so runs on a
- * busy machine agree where the two-process ping-pong does not. {@link #baseline} makes the two
- * frame copies the method makes; the difference is the core's work for two RSRs.
+ * busy machine agree where the two-process ping-pong does not. {@link #baseline} sends the same
+ * two frames through the same method between two bare receivers; the difference is the core's
+ * work for two RSRs.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -33,6 +36,8 @@ public class CoreRoundTrip {
 
     static final int PING = 1;
     static final int PONG = 2;
+    /** A sequenced RSR's frame header with its length word, as the core writes it. */
+    static final int HEADER = 16;
 
     @Param({"16", "256"})
     public int size;
@@ -43,8 +48,10 @@ public class CoreRoundTrip {
     private MessageBuffer ping;
     private MessageBuffer pong;
     private long pongs;
-    private ByteBuffer frame;
-    private ByteBuffer copy;
+    private Connection bareClient;
+    private ByteBuffer bareHeader;
+    private ByteBuffer barePayload;
+    private long barePongs;
 
     @Setup
     public void open() {
@@ -60,12 +67,46 @@ public class CoreRoundTrip {
         back[0] = b.context().startpoint(replies.startpoint().toText());
         toB = client.startpoint(echo.startpoint().toText());
         ping = client.allocateBuffer(size).putRaw(new byte[size], 0, size);
-        frame = ByteBuffer.allocate(size);
-        copy = ByteBuffer.allocate(size);
+        openBare();
         // Proves the pong is back before send returns, and over this method, before anything is measured.
         toB.send(PING, ping);
         if (pongs != 1 || !toB.explain().toString().contains(SameThreadMethod.NAME)) {
             throw new IllegalStateException(pongs + " pongs after one ping; the link: " + toB.explain());
+        }
+    }
+
+    /**
+     * Two ends of the method whose receivers answer a ping with a pong and count pongs, as the
+     * contexts do. On a network of their own: a context's control thread sending an
+     * acknowledgement on a shared one would take over delivering this thread's frames.
+     */
+    private void openBare() {
+        SameThreadMethod.Network network = new SameThreadMethod.Network();
+        bareHeader = ByteBuffer.allocate(HEADER);
+        barePayload = ByteBuffer.allocate(size);
+        Connection[] server = new Connection[1];
+        ByteBuffer pongHeader = ByteBuffer.allocate(HEADER);
+        ByteBuffer pongPayload = ByteBuffer.allocate(size);
+        Connection[] ends = SameThreadMethod.pair(network, new BareReceiver(() -> barePongs++),
+            new BareReceiver(() -> server[0].send(pongHeader.clear(), pongPayload.clear())));
+        bareClient = ends[0];
+        server[0] = ends[1];
+    }
+
+    /** Takes a frame, reads its header's first word as a receiver must, and runs {@code then}. */
+    private record BareReceiver(Runnable then) implements FrameReceiver {
+        @Override
+        public boolean onFrame(ByteBuffer frame) {
+            int word = frame.getInt(frame.position());
+            if (word != 0) {
+                throw new IllegalStateException("bare frames carry a zero header, this one starts " + word);
+            }
+            then.run();
+            return true;
+        }
+
+        @Override
+        public void onClosed(Throwable cause) {
         }
     }
 
@@ -78,12 +119,11 @@ public class CoreRoundTrip {
         }
     }
 
-    /** The floor: the two copies the method makes, a frame in and one back. */
+    /** The floor: a ping frame and its pong through the method, between receivers that do nothing else. */
     @Benchmark
     public long baseline() {
-        copy.clear().put(frame.clear());
-        frame.clear().put(copy.flip());
-        return frame.position();
+        bareClient.send(bareHeader.clear(), barePayload.clear());
+        return barePongs;
     }
 
     @Benchmark

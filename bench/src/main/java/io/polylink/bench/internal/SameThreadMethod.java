@@ -97,6 +97,21 @@ final class SameThreadMethod implements CommunicationMethod {
         this.network = network;
     }
 
+    /**
+     * Joins two ends over {@code network} with the given receivers and no context behind them, so
+     * a benchmark can measure what this method costs a frame on its own.
+     */
+    static Connection[] pair(Network network, FrameReceiver first, FrameReceiver second) {
+        SameThreadMethod method = new SameThreadMethod(network);
+        End one = method.new End(ContextId.random());
+        End two = method.new End(ContextId.random());
+        one.other = two;
+        two.other = one;
+        one.receiver = first;
+        two.receiver = second;
+        return new Connection[] {one, two};
+    }
+
     @Override
     public String name() {
         return NAME;

@@ -16,6 +16,7 @@ class CoreRoundTripTest {
         try {
             for (long pongs = 2; pongs <= 1000; pongs++) {
                 assertEquals(pongs, benchmark.polylink(), "pongs after as many pings");
+                assertEquals(pongs - 1, benchmark.baseline(), "the floor's pongs after as many pings");
             }
         } finally {
             benchmark.close();
