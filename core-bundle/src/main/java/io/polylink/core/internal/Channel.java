@@ -55,8 +55,17 @@ final class Channel implements FrameReceiver {
 
     private final ReentrantLock sendLock = new ReentrantLock();
     private final Object sessionsLock = new Object();
-    /** Control frames a receiving thread wants sent: handshakes and acknowledgements. */
+    /** Control frames a receiving thread wants sent, acknowledgements aside. */
     private final ConcurrentLinkedQueue<Queued> queued = new ConcurrentLinkedQueue<>();
+    /** Acknowledgements owed, sent after {@link #queued}: they allocate nothing. */
+    private final AckLane acks = new AckLane();
+    /** The payload of the acknowledgement being written; under the send lock. */
+    private final ByteBuffer ackPayload = ByteBuffer.allocate(Long.BYTES + Integer.BYTES);
+    /**
+     * The flow the last acknowledgement received named, so that a steady stream of them looks
+     * nothing up (the lookup boxes its key); on the receiving thread only.
+     */
+    private Flow acknowledgedFlow;
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     /** RSRs waiting, in send order, for their stack to be ready; guarded by its own monitor. */
     private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
@@ -90,7 +99,8 @@ final class Channel implements FrameReceiver {
      * The transforms and flow the peer announced under one stack id; sessions {@code null} until
      * resolved.
      */
-    private record ReceiveStack(String transforms, String[] names, TransformSession[] sessions, InboundFlow flow) {}
+    private record ReceiveStack(String transforms, String[] names, TransformSession[] sessions, InboundFlow flow,
+                                AckLane.Slot ack) {}
 
     /** Sessions of a stack this side refused: its frames are dropped. */
     private static final TransformSession[] REFUSED = new TransformSession[0];
@@ -325,6 +335,29 @@ final class Channel implements FrameReceiver {
         while ((next = queued.poll()) != null) {
             writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, next.kind().code(), 0, 0, next.payload());
         }
+        AckLane.Slot slot;
+        while ((slot = acks.peek()) != null) {
+            int sequence = slot.flow.acknowledgedUpTo();
+            writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.ACK.code(), 0, 0,
+                ackPayload(slot.flow, sequence));
+            acks.sent(slot, sequence);
+        }
+    }
+
+    /** Caller holds the lock. */
+    private ByteBuffer ackPayload(InboundFlow flow, int sequence) {
+        return ackPayload.clear().putLong(flow.key().flow()).putInt(sequence).flip();
+    }
+
+    /** @return whether no control frame waits, acknowledgements included */
+    private boolean nothingQueued() {
+        return queued.isEmpty() && acks.isEmpty();
+    }
+
+    /** The connection failed: its senders learn it from their own sends. Caller holds the lock. */
+    private void dropQueued() {
+        queued.clear();
+        acks.clear();
     }
 
     /** Queues a control frame from a receiving thread, to go out ahead of the next frame sent. */
@@ -339,7 +372,7 @@ final class Channel implements FrameReceiver {
      * its own inbox, and the peer's receiving thread may be doing the same towards this side.
      */
     private void flushLater() {
-        if (!queued.isEmpty() && flushScheduled.compareAndSet(false, true)) {
+        if (!nothingQueued() && flushScheduled.compareAndSet(false, true)) {
             runtime.controlSender().schedule(this::flushQueuedIfFree);
         }
     }
@@ -350,17 +383,25 @@ final class Channel implements FrameReceiver {
      * thread wake-up, which on a host with few cores takes one from a busy poller.
      */
     private void flushFromReceiver() {
-        if (queued.isEmpty()) {
+        if (nothingQueued()) {
             return;
         }
         if (sendLock.tryLock()) {
             try {
                 Queued next;
-                while ((next = queued.peek()) != null && tryWriteControl(next)) {
+                while ((next = queued.peek()) != null && tryWriteControl(next.kind(), next.payload())) {
                     queued.poll();
                 }
+                AckLane.Slot slot;
+                while (queued.isEmpty() && (slot = acks.peek()) != null) {
+                    int sequence = slot.flow.acknowledgedUpTo();
+                    if (!tryWriteControl(Control.ACK, ackPayload(slot.flow, sequence))) {
+                        break;
+                    }
+                    acks.sent(slot, sequence);
+                }
             } catch (RuntimeException e) {
-                queued.clear(); // the connection failed; its senders learn it from their own sends
+                dropQueued();
             } finally {
                 sendLock.unlock();
             }
@@ -377,10 +418,15 @@ final class Channel implements FrameReceiver {
         for (ReceiveStack stack : receiveStacks) {
             InboundFlow flow = stack == null ? null : stack.flow();
             if (flow != null) {
+                boolean owed;
                 synchronized (flow) {
-                    if (flow.unacknowledged()) {
-                        queued.add(new Queued(Control.ACK, flow.acknowledgement()));
+                    owed = flow.unacknowledged();
+                    if (owed) {
+                        flow.acknowledgeDelivered();
                     }
+                }
+                if (owed) {
+                    acks.request(stack.ack());
                 }
             }
         }
@@ -388,11 +434,9 @@ final class Channel implements FrameReceiver {
     }
 
     /** Caller holds the lock. @return whether the connection took the frame without waiting */
-    private boolean tryWriteControl(Queued frame) {
-        ByteBuffer payload = frame.payload();
+    private boolean tryWriteControl(Control kind, ByteBuffer payload) {
         int length = payload.remaining();
-        FrameHeader.writeAuthenticated(header, FrameHeader.FLAG_CONTROL, StackBinding.PLAIN.id(), frame.kind().code(),
-            0, 0);
+        FrameHeader.writeAuthenticated(header, FrameHeader.FLAG_CONTROL, StackBinding.PLAIN.id(), kind.code(), 0, 0);
         FrameHeader.writeLength(header, length);
         if (!connection.trySend(header, payload)) {
             return false;
@@ -404,7 +448,7 @@ final class Channel implements FrameReceiver {
     private void flushQueuedIfFree() {
         flushScheduled.set(false);
         // A holder of the lock flushes the queue again after releasing it (unlockAndFlush).
-        if (!queued.isEmpty() && sendLock.tryLock()) {
+        if (!nothingQueued() && sendLock.tryLock()) {
             unlockAndFlush();
         }
     }
@@ -419,11 +463,11 @@ final class Channel implements FrameReceiver {
             try {
                 flushQueued();
             } catch (RuntimeException e) {
-                queued.clear(); // the connection failed; the sender learns it from its own send
+                dropQueued();
             } finally {
                 sendLock.unlock();
             }
-        } while (!queued.isEmpty() && !sendLock.isHeldByCurrentThread() && sendLock.tryLock());
+        } while (!nothingQueued() && !sendLock.isHeldByCurrentThread() && sendLock.tryLock());
     }
 
     private void writeFrame(int flags, StackBinding stack, int handler, int endpoint, int sequence,
@@ -495,7 +539,8 @@ final class Channel implements FrameReceiver {
             deliver(endpoint, handler, body);
             return;
         }
-        InboundFlow flow = stackId == 0 ? null : receiveStacks[stackId].flow();
+        ReceiveStack received = stackId == 0 ? null : receiveStacks[stackId];
+        InboundFlow flow = received == null ? null : received.flow();
         if (flow == null) {
             throw new MalformedMessageException("sequenced RSR on stack " + stackId + ", which names no flow");
         }
@@ -505,9 +550,10 @@ final class Channel implements FrameReceiver {
             if (ack) {
                 // Queued before an inline handler runs, so a reply it sends on this channel
                 // carries the acknowledgement out ahead of it, with no control-thread wake-up.
-                queued.add(new Queued(Control.ACK, flow.acknowledgement()));
+                flow.acknowledgeDelivered();
+                acks.request(received.ack());
             } else if (fresh && quietAckMs > 0 && flow.quietCheckNeeded()) {
-                checkQuietLater(flow);
+                checkQuietLater(received.ack());
             }
             if (fresh) {
                 deliver(endpoint, handler, body);
@@ -519,8 +565,8 @@ final class Channel implements FrameReceiver {
     }
 
     /** Out of {@link #receive}, which runs per RSR: its lambda stays out of the hot method's code. */
-    private void checkQuietLater(InboundFlow flow) {
-        runtime.later(() -> acknowledgeIfQuiet(flow), quietAckMs);
+    private void checkQuietLater(AckLane.Slot slot) {
+        runtime.later(() -> acknowledgeIfQuiet(slot), quietAckMs);
     }
 
     /**
@@ -528,22 +574,25 @@ final class Channel implements FrameReceiver {
      * no RSR came for {@link #quietAckMs}. The sender asks only every so many RSRs or bytes, and
      * would otherwise keep the copies of a burst's tail for as long as the flow stays idle.
      */
-    private void acknowledgeIfQuiet(InboundFlow flow) {
+    private void acknowledgeIfQuiet(AckLane.Slot slot) {
+        InboundFlow flow = slot.flow;
         // While RSRs flow, this only reads a counter: taking the flow's lock from this thread
         // every time would make the receiving thread's lock a contended one.
         if (!closed && flow.busySinceCheck()) {
-            checkQuietLater(flow);
+            checkQuietLater(slot);
             return;
         }
-        ByteBuffer ack = null;
+        boolean owed = false;
         synchronized (flow) {
             flow.quietCheckDone();
             if (!closed && flow.unacknowledged()) {
-                ack = flow.acknowledgement();
+                flow.acknowledgeDelivered();
+                owed = true;
             }
         }
-        if (ack != null) {
-            enqueue(Control.ACK, ack);
+        if (owed) {
+            acks.request(slot);
+            flushLater();
         }
     }
 
@@ -610,8 +659,15 @@ final class Channel implements FrameReceiver {
             }
             case HANDSHAKE -> handshake(body);
             case ACK -> {
-                long flow = TableCodec.need(body, 12, "acknowledgement").getLong();
-                runtime.acknowledged(connection.peer(), flow, body.getInt());
+                long id = TableCodec.need(body, 12, "acknowledgement").getLong();
+                Flow flow = acknowledgedFlow;
+                if (flow == null || flow.id() != id || flow.retired()) {
+                    flow = runtime.flowOf(connection.peer(), id);
+                    acknowledgedFlow = flow;
+                }
+                if (flow != null) {
+                    flow.acknowledged(body.getInt());
+                }
             }
             case REFUSED -> {
                 int id = TableCodec.need(body, 1, "stack refusal").get() & 0xFF;
@@ -676,8 +732,8 @@ final class Channel implements FrameReceiver {
                     + "' names an invalid transform");
             }
         }
-        receiveStacks[id] = new ReceiveStack(transforms, names, null,
-            runtime.inboundFlow(new InboundFlow.Key(connection.peer(), flow), first));
+        InboundFlow inbound = runtime.inboundFlow(new InboundFlow.Key(connection.peer(), flow), first);
+        receiveStacks[id] = new ReceiveStack(transforms, names, null, inbound, new AckLane.Slot(inbound));
     }
 
     /**
@@ -690,7 +746,7 @@ final class Channel implements FrameReceiver {
         for (int i = 0; i < chain.length; i++) {
             if (runtime.transform(stack.names()[i]) == null) {
                 String why = "transform " + stack.names()[i] + " is not installed at " + runtime.id();
-                receiveStacks[id] = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow());
+                receiveStacks[id] = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow(), stack.ack());
                 runtime.stackRefused(this, stack.transforms(), why);
                 byte[] text = why.getBytes(StandardCharsets.US_ASCII);
                 enqueue(Control.REFUSED, ByteBuffer.allocate(1 + text.length).put((byte) id).put(text).flip());
@@ -698,7 +754,7 @@ final class Channel implements FrameReceiver {
             }
             chain[i] = session(stack.names()[i]);
         }
-        ReceiveStack resolved = new ReceiveStack(stack.transforms(), stack.names(), chain, stack.flow());
+        ReceiveStack resolved = new ReceiveStack(stack.transforms(), stack.names(), chain, stack.flow(), stack.ack());
         receiveStacks[id] = resolved;
         return resolved;
     }
@@ -772,7 +828,7 @@ final class Channel implements FrameReceiver {
         for (int i = 1; i < receiveStacks.length; i++) {
             ReceiveStack stack = receiveStacks[i];
             if (stack != null && List.of(stack.names()).contains(transform)) {
-                receiveStacks[i] = new ReceiveStack(stack.transforms(), stack.names(), null, stack.flow());
+                receiveStacks[i] = new ReceiveStack(stack.transforms(), stack.names(), null, stack.flow(), stack.ack());
             }
         }
         TransformSession session = sessions.remove(transform);

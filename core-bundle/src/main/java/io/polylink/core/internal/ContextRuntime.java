@@ -476,11 +476,10 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     /** An acknowledgement from {@code peer}; one for a flow to another peer is ignored. */
-    void acknowledged(ContextId peer, long flowId, int sequence) {
+    /** @return the live flow to {@code peer} with this id, or {@code null} */
+    Flow flowOf(ContextId peer, long flowId) {
         Flow flow = flowsById.get(flowId);
-        if (flow != null && flow.key().peer().equals(peer)) {
-            flow.acknowledged(sequence);
-        }
+        return flow != null && flow.key().peer().equals(peer) ? flow : null;
     }
 
     InboundFlow inboundFlow(InboundFlow.Key key, int first) {

@@ -4,7 +4,6 @@ import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 
 /**
  * What a receiver knows of one flow of a peer: the next sequence number it expects. A flow may
@@ -34,8 +33,11 @@ final class InboundFlow {
      * delays an acknowledgement.
      */
     private int expected;
-    /** The last sequence number acknowledged to the sender. */
-    private int acknowledged;
+    /**
+     * The last sequence number to acknowledge to the sender; written under the monitor, read by
+     * whoever writes the acknowledgement frame.
+     */
+    private volatile int acknowledged;
     /** Whether a look for quiet is due; the next sequence number when it was set (its thread only). */
     private boolean quietCheckDue;
     private int expectedAtCheck;
@@ -79,10 +81,14 @@ final class InboundFlow {
         return expected - 1;
     }
 
-    /** Caller holds the monitor. @return the ACK control frame for everything delivered, noted as sent */
-    ByteBuffer acknowledgement() {
+    /** Caller holds the monitor: everything delivered is to be acknowledged. */
+    void acknowledgeDelivered() {
         acknowledged = expected - 1;
-        return ByteBuffer.allocate(12).putLong(key.flow()).putInt(acknowledged).flip();
+    }
+
+    /** @return the sequence number an acknowledgement written now says */
+    int acknowledgedUpTo() {
+        return acknowledged;
     }
 
     /**
