@@ -475,8 +475,10 @@ final class ContextRuntime implements Context, InboundSink {
         }
     }
 
-    /** An acknowledgement from {@code peer}; one for a flow to another peer is ignored. */
-    /** @return the live flow to {@code peer} with this id, or {@code null} */
+    /**
+     * @return the live flow to {@code peer} with this id, or {@code null}: an acknowledgement from
+     *     a peer naming a flow to another peer is ignored
+     */
     Flow flowOf(ContextId peer, long flowId) {
         Flow flow = flowsById.get(flowId);
         return flow != null && flow.key().peer().equals(peer) ? flow : null;
