@@ -13,31 +13,38 @@ final class ClientLoop {
     /** Round trips above this are clamped: longer ones mean a broken run, which the deadline catches anyway. */
     private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
     /**
-     * Unmeasured streams run for at least this long (unless the round trips' warm-up is 0): the JIT
-     * recompiles a stream's path as each part of it turns hot (a full socket, queueing,
-     * acknowledgements), for seconds where busy threads leave it little of two cores. Polylink's
-     * tcp stream of 64 KiB ran 1.1, 1.5 and then 2.2 GB/s in its first three 1 GiB streams.
+     * Unmeasured round trips, and then unmeasured streams, run for at least this long (unless the
+     * round trips' warm-up is 0): the JIT recompiles a path as each part of it turns hot (a full
+     * socket, queueing, acknowledgements), for seconds where busy threads leave it little of two
+     * cores. Polylink's tcp stream of 64 KiB ran 1.1, 1.5 and then 2.2 GB/s in its first three
+     * 1 GiB streams.
      */
-    private static final long STREAM_WARMUP_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long WARMUP_NANOS = TimeUnit.SECONDS.toNanos(2);
     /**
      * ...and then on until neither process's JIT compiler used CPU for {@link #QUIET_NANOS}, up to
      * this long. After 2 s, polylink's compiler threads still took a core between them through whole
-     * measured streams of 64 KiB: one run measured 2.7 GB/s where quiet ones measure 6-8.
+     * measured streams of 64 KiB: one run measured 2.7 GB/s where quiet ones measure 6-8. Round
+     * trips measured after a fixed count of them had the same trouble: a scheduler trace showed a
+     * C2 thread on one core through the first measured 64 KiB round trips, and both I/O threads
+     * taking turns on the other.
      */
-    private static final long STREAM_WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(10);
     /**
      * How long the compilers must have been idle: C2 works in bursts, and a single quiet 1 GiB
      * stream (150 ms) fell between two of them, before a recompile that ran through the measured one.
      */
     private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
+    /** One unmeasured batch of the work being warmed up. */
+    @FunctionalInterface
+    private interface Batch {
+        void run() throws Exception;
+    }
+
     private ClientLoop() {}
 
-    /** Records one round trip, if this is not a warm-up. */
     static void record(Histogram into, long nanos) {
-        if (into != null) {
-            into.recordValue(Math.min(HIGHEST_NANOS, nanos));
-        }
+        into.recordValue(Math.min(HIGHEST_NANOS, nanos));
     }
 
     /**
@@ -55,7 +62,8 @@ final class ClientLoop {
             int streamed = options.streamFor(size);
             progress.printf("%s %d B: %d warm-up and %d measured round trips, %d streamed messages%n",
                 impl, size, warmup, count, streamed);
-            client.roundTrips(warmup, null);
+            warmUp(impl + " " + size + " B round trips", () -> client.roundTrips(warmup, histogram), warmup > 0, jit,
+                progress);
             histogram.reset();
             client.roundTrips(count, histogram);
             if (histogram.getTotalCount() != count) {
@@ -65,7 +73,7 @@ final class ClientLoop {
             // At least as long as the measured stream: a stream runs code the round trips do not
             // (a full socket, queueing, acknowledgements by the hundred), and a shorter warm-up
             // left the JIT compiling through much of the measured stream.
-            warmStream(impl, client, streamed, warmup > 0, jit, progress);
+            warmUp(impl + " " + size + " B streams", () -> client.stream(streamed), warmup > 0, jit, progress);
             long start = System.nanoTime();
             client.stream(streamed);
             long streamNanos = System.nanoTime() - start;
@@ -76,21 +84,21 @@ final class ClientLoop {
     }
 
     /**
-     * Streams unmeasured: once if {@code warm} is false, else for {@link #STREAM_WARMUP_NANOS} and
-     * then until the compilers stayed idle through {@link #QUIET_NANOS} of whole streams, or
-     * {@link #STREAM_WARMUP_MAX_NANOS} passed.
+     * Runs {@code batch} unmeasured: once if {@code warm} is false, else for {@link #WARMUP_NANOS}
+     * and then until the compilers stayed idle through {@link #QUIET_NANOS} of whole batches, or
+     * {@link #WARMUP_MAX_NANOS} passed.
      */
-    private static void warmStream(String impl, PingPongClient client, int streamed, boolean warm,
-                                   CompilerActivity jit, PrintStream progress) throws Exception {
+    private static void warmUp(String what, Batch batch, boolean warm, CompilerActivity jit, PrintStream progress)
+            throws Exception {
         if (!warm) {
-            client.stream(streamed);
+            batch.run();
             return;
         }
         long started = System.nanoTime();
         long compiled = jit.ticks();
         long quietSince = started;
         while (true) {
-            client.stream(streamed);
+            batch.run();
             long now = System.nanoTime();
             long ticks = jit.ticks();
             if (ticks != compiled) {
@@ -98,13 +106,13 @@ final class ClientLoop {
                 quietSince = now;
             }
             long elapsed = now - started;
-            if (elapsed >= STREAM_WARMUP_NANOS && now - quietSince >= QUIET_NANOS) {
-                progress.printf("%s: %d ms of unmeasured streams%n", impl, TimeUnit.NANOSECONDS.toMillis(elapsed));
+            if (elapsed >= WARMUP_NANOS && now - quietSince >= QUIET_NANOS) {
+                progress.printf("%s: %d ms unmeasured%n", what, TimeUnit.NANOSECONDS.toMillis(elapsed));
                 return;
             }
-            if (elapsed >= STREAM_WARMUP_MAX_NANOS) {
-                progress.printf("%s: the JIT still compiled after %d s of unmeasured streams; measuring anyway%n",
-                    impl, TimeUnit.NANOSECONDS.toSeconds(elapsed));
+            if (elapsed >= WARMUP_MAX_NANOS) {
+                progress.printf("%s: the JIT still compiled after %d s unmeasured; measuring anyway%n",
+                    what, TimeUnit.NANOSECONDS.toSeconds(elapsed));
                 return;
             }
         }

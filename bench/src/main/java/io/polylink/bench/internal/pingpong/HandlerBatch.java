@@ -18,7 +18,7 @@ final class HandlerBatch {
 
     /**
      * @param count round trips, at least 1
-     * @param into where each round trip's nanoseconds go, or {@code null}
+     * @param into where each round trip's nanoseconds go
      * @param done signalled after the last reply
      */
     HandlerBatch(int count, Histogram into, ReplySignal done) {

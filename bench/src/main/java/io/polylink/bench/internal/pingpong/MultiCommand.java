@@ -35,7 +35,7 @@ public final class MultiCommand {
         options:
           --sizes LIST   bytes, k = KiB, m = MiB (default 16,1k)
           --count N      round trips timed per size (default 20000)
-          --warmup N     round trips discarded per size first (default 10000)
+          --warmup N     round trips per unmeasured batch, per size, as for pingpong (default 10000)
           --repeat N     runs per case (default 3)
           --idle S       the shm method's idle strategy, in tcp's words as for pingpong (default spin);
                          tcp always runs its default

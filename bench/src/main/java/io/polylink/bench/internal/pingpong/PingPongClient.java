@@ -15,7 +15,9 @@ interface PingPongClient extends AutoCloseable {
      * Runs {@code count} round trips one after another: a message of the current size out, a reply
      * of the same size back, the next message only after the reply.
      *
-     * @param into where each round trip's nanoseconds go; {@code null} for a warm-up
+     * @param into where each round trip's nanoseconds go, warm-ups included: a warm-up that
+     *     recorded nothing left the recording uncompiled, and the JIT compiled it, and recompiled
+     *     the paths it is inlined into, through the measured round trips
      */
     void roundTrips(int count, Histogram into) throws Exception;
 

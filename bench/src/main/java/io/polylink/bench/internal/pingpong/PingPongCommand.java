@@ -23,17 +23,18 @@ public final class PingPongCommand {
         implementation in its own pair of fresh JVMs (server and client; this process only starts
         them and prints). Per size:
           round trips: the client sends a SIZE-byte message, the server answers with a SIZE-byte
-            message, the next message goes out after the answer arrived; WARMUP round trips are
-            discarded, COUNT are timed one by one (System.nanoTime) into an HdrHistogram:
-            rtt_p50_us, rtt_p99_us.
+            message, the next message goes out after the answer arrived; batches of WARMUP
+            round trips are discarded first (the warm-up below), COUNT are timed one by one
+            (System.nanoTime) into an HdrHistogram: rtt_p50_us, rtt_p99_us.
           bandwidth: then a separate one-way stream: the client sends M SIZE-byte messages back to
             back (each its own send or write, TCP flow control only), the server acknowledges the
-            last; unmeasured streams of M go first, again and again for 2 s and then until the JIT
-            compiler threads of neither process used CPU through 0.5 s of them (Linux /proc; at
-            most 10 s), unless --warmup is 0, so the JIT has compiled the stream's path (queueing,
-            acknowledgements) before the clock runs;
+            last; unmeasured streams of M go first (the warm-up below), so the JIT has compiled
+            the stream's path (queueing, acknowledgements) before the clock runs;
             mb_per_s = SIZE * M / (time from the first send to the acknowledgement),
             MB = 10^6 bytes, payload only. M = max(COUNT', min(20 * COUNT', 1 GiB / SIZE)).
+          warm-up: unmeasured batches run again and again for 2 s and then until the JIT
+            compiler threads of neither process used CPU through 0.5 s of them (Linux /proc; at
+            most 10 s); with --warmup 0, no round trips and one stream.
           Large sizes get fewer round trips: COUNT' = min(COUNT, max(500, 64 MiB / SIZE)), warm-up
             likewise with a floor of 200; the count column shows what was measured.
 
@@ -78,7 +79,7 @@ public final class PingPongCommand {
         options:
           --sizes LIST   bytes, k = KiB, m = MiB (default 16,256,1k,16k,64k,1m; at most 4m)
           --count N      round trips timed per size (default 20000)
-          --warmup N     round trips discarded per size first (default 10000)
+          --warmup N     round trips per unmeasured batch, per size (default 10000)
           --idle S       the tcp (and shm) method's idle strategy for polylink:* in both processes
                          (default spin)
           --driver D     who sends the next message in netty-nio and polylink:* clients:

@@ -10,7 +10,7 @@ import java.util.List;
  * @param impls the implementations to measure, in order
  * @param sizes message sizes in bytes, in order
  * @param count round trips measured per size (fewer for large sizes, see {@link #countFor})
- * @param warmup round trips discarded per size before measuring (scaled like {@code count})
+ * @param warmup round trips per unmeasured batch, per size (scaled like {@code count})
  * @param idle the tcp method's idle strategy for {@code polylink:*}
  * @param await how a client's measuring thread waits for a reply another thread received
  *     ({@code netty-nio}, {@code polylink:*}): {@link ReplySignal#SPIN}, {@link ReplySignal#PARK} or
