@@ -15,7 +15,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -125,15 +124,15 @@ final class TcpConnection implements Connection, IoHandler {
     private int sendsSinceRead;
     private int framesSinceSend;
     private int framesBetweenSends;
-    /** {@link #bytesSent} at the last read, and the bytes sent between the last two reads; loop thread only. */
+    /** The bytes sent at the last read, and between the last two reads; loop thread only. */
     private long sentAtRead;
     private long sentBetweenReads;
-    private volatile long lastReceive = System.nanoTime();
-    private final AtomicLong framesSent = new AtomicLong();
-    private final AtomicLong bytesSent = new AtomicLong();
-    private final AtomicLong framesReceived = new AtomicLong();
-    private final AtomicLong bytesReceived = new AtomicLong();
-    private final AtomicLong errors = new AtomicLong();
+    /**
+     * When bytes last came; loop thread only, like the rest of the receiving side. Not volatile, as
+     * that would cost a locked instruction per read.
+     */
+    private long lastReceive = System.nanoTime();
+    private final TrafficCounts counts = new TrafficCounts();
 
     /** @param dialledByPeer whether the peer dialled it, rather than this side */
     TcpConnection(TcpMethod method, SocketChannel channel, ContextId peer, TcpSettings.Link settings,
@@ -347,8 +346,7 @@ final class TcpConnection implements Connection, IoHandler {
         sendsSinceRead++;
         framesBetweenSends = framesSinceSend;
         framesSinceSend = 0;
-        framesSent.incrementAndGet();
-        bytesSent.addAndGet(length);
+        counts.sent(length);
         lastSend = System.nanoTime();
     }
 
@@ -359,7 +357,7 @@ final class TcpConnection implements Connection, IoHandler {
         while (open && !queue.isEmpty() && queue.size() + needed > settings.queueLimit()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                errors.incrementAndGet();
+                counts.error();
                 throw new LinkException("send queue to " + this + " is full (" + queue.size() + " of "
                     + settings.queueLimit() + " bytes) for " + settings.sendTimeoutMs()
                     + " ms; the receiver is slow or stalled");
@@ -498,7 +496,7 @@ final class TcpConnection implements Connection, IoHandler {
         } catch (IOException e) {
             fail(e);
         } catch (ProtocolException e) {
-            errors.incrementAndGet();
+            counts.error();
             fail(e); // the core logs why, naming this connection
         }
         return false;
@@ -516,12 +514,12 @@ final class TcpConnection implements Connection, IoHandler {
         if (n == 0) {
             return Read.NOTHING;
         }
-        lastReceive = System.nanoTime();
         sendsSinceRead = 0;
-        long sent = bytesSent.get();
+        long sent = counts.bytesSent();
         sentBetweenReads = sent - sentAtRead;
         sentAtRead = sent;
-        long framesBefore = framesReceived.get();
+        long framesBefore = counts.framesReceived();
+        boolean wide = false;
         if (largeFrame != null) {
             if (!largeFrame.hasRemaining()) {
                 deliver(largeFrame.flip());
@@ -536,14 +534,18 @@ final class TcpConnection implements Connection, IoHandler {
             if (filled || frame > readBuffer.capacity()) {
                 growReadBuffer(frame);
             }
-            if (n >= MIN_READ || frame > MIN_READ) {
-                readWide = lastReceive;
-            }
+            wide = n >= MIN_READ || frame > MIN_READ;
+        }
+        // Taken once the frames went to the core, not before: an inline handler's reply goes out
+        // a clock read sooner.
+        lastReceive = System.nanoTime();
+        if (wide) {
+            readWide = lastReceive;
         }
         // The clock runs for the frame now incomplete: it restarts whenever one completes, so a
         // steady stream (whose reads mostly end mid-frame) never looks like a peer dribbling.
         boolean partial = largeFrame != null || readBuffer.position() > 0;
-        boolean progressed = framesReceived.get() != framesBefore;
+        boolean progressed = counts.framesReceived() != framesBefore;
         partialSince = !partial ? 0 : progressed || partialSince == 0 ? lastReceive : partialSince;
         return progressed || partial ? Read.TRAFFIC : Read.HEARTBEATS;
     }
@@ -605,10 +607,9 @@ final class TcpConnection implements Connection, IoHandler {
 
     private void deliver(ByteBuffer frame) {
         framesSinceSend++;
-        framesReceived.incrementAndGet();
-        bytesReceived.addAndGet(frame.remaining());
+        counts.received(frame.remaining());
         if (!receiver.onFrame(frame)) {
-            errors.incrementAndGet();
+            counts.error();
             fail(new ProtocolException("the core refused a frame from " + this));
         }
     }
@@ -646,7 +647,7 @@ final class TcpConnection implements Connection, IoHandler {
         String why = silent ? "peer silent for " + TimeUnit.NANOSECONDS.toMillis(silence) + " ms"
             : "a " + partialLength + "-byte frame still incomplete after "
                 + TimeUnit.NANOSECONDS.toMillis(now - partialSince) + " ms";
-        errors.incrementAndGet();
+        counts.error();
         if (silent) {
             method.silent(peer, settings.failureTimeoutMs());
         }
@@ -732,8 +733,7 @@ final class TcpConnection implements Connection, IoHandler {
 
     @Override
     public Statistics statistics() {
-        return new Statistics(framesSent.get(), bytesSent.get(), framesReceived.get(), bytesReceived.get(),
-            errors.get(), queuedBytes());
+        return counts.snapshot(queuedBytes());
     }
 
     @Override

@@ -185,6 +185,52 @@ class TcpLinkTest {
         return crc.getValue() ^ seq;
     }
 
+    /**
+     * Counts are kept without atomic adds: by whoever holds the send lock, and by the I/O thread.
+     * Senders on four threads, some frames queued behind a full socket: each side's sent counts
+     * must end equal to the other's received counts, and cover every RSR.
+     */
+    @Test
+    void everyFrameAndByteIsCountedOnceWithSendersOnSeveralThreads() throws Exception {
+        Context a = context();
+        Context b = context();
+        AtomicLong received = new AtomicLong();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> received.incrementAndGet()).startpoint());
+        int threads = 4;
+        int each = 20_000;
+        ExecutorService senders = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> sending = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int size = 16 << (3 * t); // 16 B to 8 KiB, so some sends fill the socket
+                sending.add(senders.submit(() -> {
+                    MessageBuffer message = a.allocateBuffer(size).putRaw(new byte[size], 0, size);
+                    for (int i = 0; i < each; i++) {
+                        s.send(1, message);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : sending) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            senders.shutdownNow();
+        }
+        long total = (long) threads * each;
+        Await.until(() -> received.get() == total, Duration.ofSeconds(30), () -> received.get() + " of " + total);
+        TcpMethod ofA = methods.get(0);
+        TcpMethod ofB = methods.get(1);
+        Await.until(() -> ofA.statistics().messagesSent() == ofB.statistics().messagesReceived()
+                && ofB.statistics().messagesSent() == ofA.statistics().messagesReceived()
+                && ofA.statistics().bytesSent() == ofB.statistics().bytesReceived()
+                && ofB.statistics().bytesSent() == ofA.statistics().bytesReceived(),
+            Duration.ofSeconds(10), () -> "a: " + ofA.statistics() + ", b: " + ofB.statistics());
+        assertTrue(ofA.statistics().messagesSent() >= total, "a sent " + ofA.statistics());
+        assertEquals(0, ofA.statistics().errors());
+        assertEquals(0, ofB.statistics().errors());
+    }
+
     @Test
     void aSteadyStreamLongerThanTheFailureTimeoutIsNotMistakenForADribblingPeer() {
         Map<String, Object> quick = Map.of("bindAddress", "127.0.0.1", "failureTimeoutMs", "300",
