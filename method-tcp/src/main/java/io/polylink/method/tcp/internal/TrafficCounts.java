@@ -3,6 +3,7 @@ package io.polylink.method.tcp.internal;
 import io.polylink.Statistics;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A connection's frames and bytes each way, and its errors.
@@ -19,7 +20,6 @@ final class TrafficCounts {
     private static final VarHandle BYTES_SENT;
     private static final VarHandle FRAMES_RECEIVED;
     private static final VarHandle BYTES_RECEIVED;
-    private static final VarHandle ERRORS;
 
     static {
         try {
@@ -28,7 +28,6 @@ final class TrafficCounts {
             BYTES_SENT = lookup.findVarHandle(TrafficCounts.class, "bytesSent", long.class);
             FRAMES_RECEIVED = lookup.findVarHandle(TrafficCounts.class, "framesReceived", long.class);
             BYTES_RECEIVED = lookup.findVarHandle(TrafficCounts.class, "bytesReceived", long.class);
-            ERRORS = lookup.findVarHandle(TrafficCounts.class, "errors", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -38,7 +37,7 @@ final class TrafficCounts {
     private long bytesSent;
     private long framesReceived;
     private long bytesReceived;
-    private long errors;
+    private final AtomicLong errors = new AtomicLong();
 
     /** Under the send lock, which orders one sender's counts before the next one's. */
     void sent(int bytes) {
@@ -54,7 +53,7 @@ final class TrafficCounts {
 
     /** Any thread. */
     void error() {
-        ERRORS.getAndAdd(this, 1L);
+        errors.incrementAndGet();
     }
 
     long bytesSent() {
@@ -69,6 +68,6 @@ final class TrafficCounts {
     Statistics snapshot(long queuedBytes) {
         return new Statistics((long) FRAMES_SENT.getAcquire(this), (long) BYTES_SENT.getAcquire(this),
             (long) FRAMES_RECEIVED.getAcquire(this), (long) BYTES_RECEIVED.getAcquire(this),
-            (long) ERRORS.getVolatile(this), queuedBytes);
+            errors.get(), queuedBytes);
     }
 }
