@@ -56,6 +56,33 @@ class CommandsSmokeTest {
         assertNoneLeftBut(before);
     }
 
+    /**
+     * Every pair up at once, each run measuring each in turn: every implementation has a figure
+     * in every run, and raw-nio's idle server, blocked in read while the others are measured,
+     * still answers when its turn comes again.
+     */
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void pingpongInterleavedMeasuresEveryImplementationInEveryRun() throws Exception {
+        List<String> impls = List.of("raw-nio", "netty-nio", "polylink:tcp");
+        List<String> lines = csv(PingPongCommand::run, "--impl", String.join(",", impls), "--interleave",
+            "--repeat", "2", "--idle", "spin-then-block", "--sizes", "16,64k", "--count", "5", "--warmup", "0",
+            "--timeout", "120");
+        int start = lines.indexOf(lines.stream().filter(l -> l.startsWith("each run, in order")).findFirst()
+            .orElseThrow(() -> new AssertionError(String.join("\n", lines))));
+        List<String> eachRun = lines.subList(start + 1, lines.size()).stream().filter(l -> !l.isBlank()).toList();
+        assertEquals(impls.size() * 2, eachRun.size(), String.join("\n", lines));
+        for (String row : eachRun) {
+            String[] halves = row.split("\\|");
+            List<String> p50s = List.of(halves[0].trim().split(" +")); // size, unit, impl, then one per run
+            p50s = p50s.subList(3, p50s.size());
+            List<String> mbs = List.of(halves[1].trim().split(" +"));
+            assertEquals(2, p50s.size(), row);
+            assertEquals(2, mbs.size(), row);
+            assertTrue(p50s.stream().noneMatch("-"::equals) && mbs.stream().noneMatch("-"::equals), row);
+        }
+    }
+
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void multiRunsItsThreeCases() throws Exception {

@@ -1,12 +1,14 @@
 package io.polylink.bench.internal.pingpong;
 
+import java.io.BufferedReader;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
  * The measurement, in the client process: per size, warm-up round trips, measured round trips
- * into a histogram, then a one-way stream for the bandwidth figure.
+ * into a histogram, then a one-way stream for the bandwidth figure; all sizes in one go, or one
+ * step at a time as an interleaved run's parent asks.
  */
 final class ClientLoop {
 
@@ -34,6 +36,17 @@ final class ClientLoop {
      * stream (150 ms) fell between two of them, before a recompile that ran through the measured one.
      */
     private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * An interleaved measurement starts with unmeasured round trips for this long, in batches of
+     * at most {@link #PRELUDE_ROUND_TRIPS}: longer than the pair measured before takes to go idle
+     * (raw-nio's server polls on for 10 ms), and than a wake-up's effects last.
+     */
+    private static final long PRELUDE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final int PRELUDE_ROUND_TRIPS = 1000;
+    /** The steps of an interleaved run, and the client's answer to a warm-up. */
+    static final String WARM = "warm";
+    static final String MEASURE = "measure";
+    static final String WARMED = "warmed ";
 
     /** One unmeasured batch of the work being warmed up. */
     @FunctionalInterface
@@ -56,30 +69,125 @@ final class ClientLoop {
                     PrintStream results, PrintStream progress) throws Exception {
         Histogram histogram = new Histogram(HIGHEST_NANOS, 3);
         for (int size : options.sizes()) {
+            Size at = new Size(impl, client, options, jit, progress, histogram, size);
+            at.warmRoundTrips();
+            at.measureRoundTrips();
+            // At least as long as the measured stream: a stream runs code the round trips do not
+            // (a full socket, queueing, acknowledgements by the hundred), and a shorter warm-up
+            // left the JIT compiling through much of the measured stream.
+            at.warmStreams();
+            results.println(at.measureStream().toLine());
+            results.flush();
+        }
+    }
+
+    /**
+     * The client of an interleaved run: per line of {@code steps}, {@link #WARM} or
+     * {@link #MEASURE} and a size, it warms that size up (round trips, then streams) and answers
+     * {@link #WARMED}, or measures it and answers with the result line; it returns when the steps
+     * end. Between steps it waits on {@code steps}, and its server waits for bytes: the pair stays
+     * off the cores while the others are measured.
+     *
+     * <p>A measurement starts with a few unmeasured round trips and a short unmeasured stream: they
+     * wake both processes' threads from their idle waits, and let the buffers a connection gives
+     * back after a second without use grow again, before the clock runs.
+     */
+    static void steps(String impl, PingPongClient client, PingPongOptions options, CompilerActivity jit,
+                      BufferedReader steps, PrintStream results, PrintStream progress) throws Exception {
+        Histogram histogram = new Histogram(HIGHEST_NANOS, 3);
+        String line;
+        while ((line = steps.readLine()) != null) {
+            String[] words = line.split(" ");
+            if (words.length != 2 || !(words[0].equals(WARM) || words[0].equals(MEASURE))) {
+                throw new IllegalArgumentException("unknown step '" + line + "'");
+            }
+            Size at = new Size(impl, client, options, jit, progress, histogram, Integer.parseInt(words[1]));
+            if (words[0].equals(WARM)) {
+                at.warmRoundTrips();
+                at.warmStreams();
+                results.println(WARMED + at.size);
+            } else {
+                at.prelude();
+                at.measureRoundTrips();
+                at.preludeStream();
+                results.println(at.measureStream().toLine());
+            }
+            results.flush();
+        }
+    }
+
+    /** One size's work, in the order a run calls it. */
+    private static final class Size {
+        private final String impl;
+        private final PingPongClient client;
+        private final CompilerActivity jit;
+        private final PrintStream progress;
+        private final Histogram histogram;
+        private final int size;
+        private final int warmup;
+        private final int count;
+        private final int streamed;
+
+        Size(String impl, PingPongClient client, PingPongOptions options, CompilerActivity jit, PrintStream progress,
+             Histogram histogram, int size) throws Exception {
+            this.impl = impl;
+            this.client = client;
+            this.jit = jit;
+            this.progress = progress;
+            this.histogram = histogram;
+            this.size = size;
+            this.warmup = options.warmupFor(size);
+            this.count = options.countFor(size);
+            this.streamed = options.streamFor(size);
             client.size(size);
-            int warmup = options.warmupFor(size);
-            int count = options.countFor(size);
-            int streamed = options.streamFor(size);
+        }
+
+        void warmRoundTrips() throws Exception {
             progress.printf("%s %d B: %d warm-up and %d measured round trips, %d streamed messages%n",
                 impl, size, warmup, count, streamed);
             warmUp(impl + " " + size + " B round trips", () -> client.roundTrips(warmup, histogram), warmup > 0, jit,
                 progress);
+        }
+
+        void warmStreams() throws Exception {
+            warmUp(impl + " " + size + " B streams", () -> client.stream(streamed), warmup > 0, jit, progress);
+        }
+
+        /** Unmeasured round trips for {@link #PRELUDE_NANOS} before measured ones, when the run warms up at all. */
+        void prelude() throws Exception {
+            if (warmup == 0) {
+                return;
+            }
+            int batch = Math.min(PRELUDE_ROUND_TRIPS, Math.max(1, warmup / 10));
+            long end = System.nanoTime() + PRELUDE_NANOS;
+            do {
+                client.roundTrips(batch, histogram);
+            } while (System.nanoTime() - end < 0);
+        }
+
+        /** An unmeasured stream, a twentieth of the measured one, before it; when the run warms up at all. */
+        void preludeStream() throws Exception {
+            if (warmup > 0) {
+                client.stream(Math.max(1, streamed / 20));
+            }
+        }
+
+        void measureRoundTrips() throws Exception {
             histogram.reset();
             client.roundTrips(count, histogram);
             if (histogram.getTotalCount() != count) {
                 throw new IllegalStateException(impl + " recorded " + histogram.getTotalCount() + " of "
                     + count + " round trips");
             }
-            // At least as long as the measured stream: a stream runs code the round trips do not
-            // (a full socket, queueing, acknowledgements by the hundred), and a shorter warm-up
-            // left the JIT compiling through much of the measured stream.
-            warmUp(impl + " " + size + " B streams", () -> client.stream(streamed), warmup > 0, jit, progress);
+        }
+
+        /** @return the size's result: the round trips just measured, and a stream measured now */
+        SizeResult measureStream() throws Exception {
             long start = System.nanoTime();
             client.stream(streamed);
             long streamNanos = System.nanoTime() - start;
-            results.println(new SizeResult(impl, size, count, histogram.getValueAtPercentile(50),
-                histogram.getValueAtPercentile(99), histogram.getMaxValue(), streamed, streamNanos).toLine());
-            results.flush();
+            return new SizeResult(impl, size, count, histogram.getValueAtPercentile(50),
+                histogram.getValueAtPercentile(99), histogram.getMaxValue(), streamed, streamNanos);
         }
     }
 

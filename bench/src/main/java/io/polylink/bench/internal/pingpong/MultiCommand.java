@@ -94,6 +94,9 @@ public final class MultiCommand {
             if (rest.contains("--impl")) {
                 throw new IllegalArgumentException("multi runs its own cases; --impl is not for it");
             }
+            if (rest.contains("--interleave")) {
+                throw new IllegalArgumentException("multi interleaves its cases when repeated; --interleave is not for it");
+            }
             parsed = PingPongOptions.parse(rest.toArray(String[]::new));
         } catch (IllegalArgumentException e) {
             System.err.println("multi: " + e.getMessage());
@@ -102,7 +105,7 @@ public final class MultiCommand {
         }
         List<Integer> sizes = rest.contains("--sizes") ? parsed.sizes() : SIZES;
         PingPongOptions options = new PingPongOptions(Peers.MULTI, sizes, parsed.count(), parsed.warmup(), parsed.idle(),
-            parsed.await(), parsed.driver(), parsed.csv(), parsed.timeoutSeconds(), 1, parsed.jvmOptions());
+            parsed.await(), parsed.driver(), parsed.csv(), parsed.timeoutSeconds(), 1, false, parsed.jvmOptions());
         int cpus = Runtime.getRuntime().availableProcessors();
         String wait = options.waitOn(cpus);
         String loadBefore = LoadAverage.now();

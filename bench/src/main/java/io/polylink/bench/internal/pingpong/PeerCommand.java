@@ -1,8 +1,11 @@
 package io.polylink.bench.internal.pingpong;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,7 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The two child processes of {@link PingPongCommand}: {@code pingpong-server} and
  * {@code pingpong-client}. Both take the command's own arguments for one implementation, the
  * client also {@code --address} (what the server printed) and {@code --server-pid} (to watch its
- * JIT). Each exits when its stdin closes, so a child never outlives the command that started it.
+ * JIT), and {@code --steps} in an interleaved run. Each exits when its stdin closes, so a child
+ * never outlives the command that started it.
  */
 public final class PeerCommand {
 
@@ -20,6 +24,8 @@ public final class PeerCommand {
     static final String ADDRESS = "address ";
     static final String DONE = "done";
     static final String SERVER_PID = "--server-pid";
+    /** The client takes its steps from stdin, one at a time: see {@link ClientLoop#steps}. */
+    static final String STEPS = "--steps";
 
     private PeerCommand() {}
 
@@ -40,8 +46,19 @@ public final class PeerCommand {
         List<String> rest = new ArrayList<>(List.of(args));
         String address = take(rest, "--address");
         long serverPid = Long.parseLong(take(rest, SERVER_PID));
+        boolean steps = rest.remove(STEPS);
         PingPongOptions options = PingPongOptions.parse(rest.toArray(String[]::new), Peers.ALL);
         String impl = only(options);
+        PrintStream out = System.out;
+        CompilerActivity jit = CompilerActivity.of(ProcessHandle.current().pid(), serverPid);
+        if (steps) {
+            // The steps come on stdin, and end with it: when the command is done, or gone.
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            try (PingPongClient client = Peers.client(impl, options, address)) {
+                ClientLoop.steps(impl, client, options, jit, in, out, System.err);
+            }
+            return 0;
+        }
         AtomicBoolean finished = new AtomicBoolean();
         Thread watchdog = new Thread(() -> {
             drain(System.in);
@@ -52,10 +69,8 @@ public final class PeerCommand {
         }, "pingpong-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
-        PrintStream out = System.out;
         try (PingPongClient client = Peers.client(impl, options, address)) {
-            ClientLoop.run(impl, client, options, CompilerActivity.of(ProcessHandle.current().pid(), serverPid),
-                out, System.err);
+            ClientLoop.run(impl, client, options, jit, out, System.err);
         }
         finished.set(true);
         out.println(DONE);

@@ -17,7 +17,7 @@ public final class PingPongCommand {
     static final String HELP = """
         usage: java -jar polylink-bench.jar pingpong [--impl LIST] [--sizes LIST] [--count N] [--warmup N]
                     [--idle spin|spin-then-block|block] [--driver app|handler] [--wait auto|spin|park]
-                    [--repeat N] [--csv] [--timeout S] [--jvm-opt OPT]...
+                    [--repeat N] [--interleave] [--csv] [--timeout S] [--jvm-opt OPT]...
 
         A ping-pong between two processes on one host (127.0.0.1, or shared memory), each
         implementation in its own pair of fresh JVMs (server and client; this process only starts
@@ -42,7 +42,9 @@ public final class PingPongCommand {
           raw-nio           java.nio SocketChannel, non-blocking and busy-polled, one thread per side
                             doing its own reads and writes, TCP_NODELAY, 8-byte header (length, op);
                             the server writes a ping back from its read buffer. The latency floor
-                            for small messages: a reply is seen as soon as the kernel has it.
+                            for small messages: a reply is seen as soon as the kernel has it. (The
+                            server blocks in read after 10 ms without a byte, which no measured
+                            exchange pauses for: see --interleave.)
           raw-nio-blocking  the same with blocking channels: a wake-up per message, but no core lost
                             to polling, which with two busy pollers on two cores starves the kernel's
                             own work and makes large transfers slower.
@@ -104,7 +106,16 @@ public final class PingPongCommand {
                          p50 and MB/s follow, in order. --csv prints the
                          medians. On a small shared machine one run can land 3x off the next:
                          judge targets by --repeat 5, not by one run
-          --timeout S    bound on each implementation's run, in seconds (default 600)
+          --interleave   start every implementation's processes at once, warm each up per size,
+                         then have each run measure them in turn, the order reversed in every other
+                         run: a run's figures are seconds apart instead of a minute, so its ratios
+                         hold on a machine whose speed changes every few seconds. The processes not
+                         measured wait without polling, so only raw-nio, raw-nio-blocking,
+                         netty-nio and the polylink tcp stacks qualify, polylink with --idle
+                         spin-then-block or block (an idle raw-nio server blocks in read after
+                         10 ms without a byte)
+          --timeout S    bound on each implementation's run, in seconds (default 600); with
+                         --interleave on each start, warm-up and measurement
           --jvm-opt OPT  an option for every child JVM, e.g. -XX:+UseParallelGC; repeatable
 
         In the table, "x raw" divides by the best raw figure of the run for that size and family
@@ -129,7 +140,7 @@ public final class PingPongCommand {
         }
         PingPongOptions options;
         try {
-            options = PingPongOptions.parse(args);
+            options = PingPongOptions.parse(args).checkInterleavable();
         } catch (IllegalArgumentException e) {
             System.err.println("pingpong: " + e.getMessage());
             System.err.print(HELP);
@@ -141,17 +152,23 @@ public final class PingPongCommand {
         System.err.println("pingpong: load average before: " + loadBefore);
         List<List<SizeResult>> runs = new ArrayList<>();
         boolean failed = false;
-        for (int r = 1; r <= options.repeat(); r++) {
-            List<SizeResult> run = new ArrayList<>();
-            for (String impl : options.impls()) {
-                try {
-                    run.addAll(measure(impl, options, wait));
-                } catch (Exception e) {
-                    failed = true;
-                    System.err.println("pingpong: " + impl + " failed in run " + r + ": " + e.getMessage());
+        if (options.interleave()) {
+            Interleaved.Outcome outcome = Interleaved.run(options, wait);
+            runs.addAll(outcome.runs());
+            failed = outcome.failed();
+        } else {
+            for (int r = 1; r <= options.repeat(); r++) {
+                List<SizeResult> run = new ArrayList<>();
+                for (String impl : options.impls()) {
+                    try {
+                        run.addAll(measure(impl, options, wait));
+                    } catch (Exception e) {
+                        failed = true;
+                        System.err.println("pingpong: " + impl + " failed in run " + r + ": " + e.getMessage());
+                    }
                 }
+                runs.add(run);
             }
-            runs.add(run);
         }
         String loadAfter = LoadAverage.now();
         System.err.println("pingpong: load average after: " + loadAfter);
@@ -164,7 +181,12 @@ public final class PingPongCommand {
                 options.idle(), driver(options, wait, cpus));
             out.println("round trip: SIZE bytes each way; MB/s: one-way stream of SIZE-byte messages, "
                 + "payload bytes / s (see --help)");
-            if (options.repeat() > 1) {
+            if (options.interleave()) {
+                out.printf(Locale.ROOT, "%d run%s interleaved (--interleave): every implementation's processes up at once "
+                    + "and warmed up per size, then each run measures them in turn, in the order listed and reversed "
+                    + "in every other run%s%n", options.repeat(), options.repeat() > 1 ? "s" : "", options.repeat() > 1
+                    ? "; figures are medians over the runs, ratios the medians of each run's own ratio" : "");
+            } else if (options.repeat() > 1) {
                 out.printf(Locale.ROOT, "%d runs, each implementation once per run in the order listed; figures are "
                     + "medians over the runs, ratios the medians of each run's own ratio%n", options.repeat());
             }
@@ -190,37 +212,11 @@ public final class PingPongCommand {
      */
     static List<SizeResult> measure(String impl, PingPongOptions options, String wait) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.timeoutSeconds());
-        List<String> jvm = new ArrayList<>(options.jvmOptions());
-        if (impl.equals(Peers.NETTY_NIO)) {
-            // A debugging aid that samples allocations; a tuned deployment turns it off.
-            jvm.add("-Dio.netty.leakDetection.level=disabled");
-        }
-        List<String> peerArgs = List.of("--impl", impl, "--idle", options.idle(), "--wait", wait,
-            "--driver", options.driver(),
-            "--sizes", String.join(",", options.sizes().stream().map(String::valueOf).toList()),
-            "--count", Integer.toString(options.count()), "--warmup", Integer.toString(options.warmup()));
         List<SizeResult> results = new ArrayList<>();
-        System.err.println("pingpong: " + impl + ": starting server and client processes");
-        try (ChildJvm server = ChildJvm.start(impl + " server", jvm, concat(PeerCommand.SERVER, peerArgs))) {
-            long started = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(60));
+        try (PeerPair pair = PeerPair.start(impl, options, wait, false, deadline)) {
             String line;
-            // The JVM may print too (e.g. -XX:StartFlightRecording): pass that on, wait for the address.
-            while (!(line = server.nextLine(started)).startsWith(PeerCommand.ADDRESS)) {
-                System.err.println(impl + " server: " + line);
-            }
-            List<String> clientArgs = new ArrayList<>(concat(PeerCommand.CLIENT, peerArgs));
-            clientArgs.add("--address");
-            clientArgs.add(line.substring(PeerCommand.ADDRESS.length()));
-            clientArgs.add(PeerCommand.SERVER_PID);
-            clientArgs.add(Long.toString(server.pid()));
-            try (ChildJvm client = ChildJvm.start(impl + " client", jvm, clientArgs)) {
-                while (!(line = client.nextLine(deadline)).equals(PeerCommand.DONE)) {
-                    if (SizeResult.isLine(line)) {
-                        results.add(SizeResult.fromLine(line));
-                    } else {
-                        System.err.println(impl + " client: " + line);
-                    }
-                }
+            while (!(line = pair.nextAnswer(deadline)).equals(PeerCommand.DONE)) {
+                results.add(SizeResult.fromLine(line));
             }
         } finally {
             if (!results.isEmpty() && results.size() < options.sizes().size()) {
@@ -229,12 +225,5 @@ public final class PingPongCommand {
             }
         }
         return results;
-    }
-
-    private static List<String> concat(String command, List<String> args) {
-        List<String> all = new ArrayList<>();
-        all.add(command);
-        all.addAll(args);
-        return all;
     }
 }

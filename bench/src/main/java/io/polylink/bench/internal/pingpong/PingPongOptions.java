@@ -20,10 +20,12 @@ import java.util.List;
  * @param csv print CSV instead of the table
  * @param timeoutSeconds bound on one implementation's whole run (both processes)
  * @param repeat runs of the whole implementation list, one after the other
+ * @param interleave whether every implementation's processes run at once, and each run measures
+ *     them in turn (see {@link #checkInterleavable})
  * @param jvmOptions extra options for every child JVM, e.g. to profile it
  */
 record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int warmup, String idle, String await, String driver, boolean csv,
-                       int timeoutSeconds, int repeat, List<String> jvmOptions) {
+                       int timeoutSeconds, int repeat, boolean interleave, List<String> jvmOptions) {
 
     static final List<String> IMPLS = Peers.PINGPONG;
     static final List<Integer> SIZES = List.of(16, 256, 1024, 16 << 10, 64 << 10, 1 << 20);
@@ -45,9 +47,16 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
     static final long STREAM_BYTES = 1L << 30;
     static final int STREAM_FACTOR = 20;
     static final int MAX_REPEAT = 100;
+    /**
+     * What may be interleaved: implementations whose idle processes give up their cores (raw-nio's
+     * server blocks once idle). The shm family's peers poll memory and never sleep, so an idle pair
+     * would hold two cores while another is measured.
+     */
+    static final List<String> INTERLEAVABLE = List.of(Peers.RAW_NIO, Peers.RAW_NIO_BLOCKING, Peers.NETTY_NIO,
+        Peers.POLYLINK_TCP, Peers.POLYLINK_LZ4_TCP, Peers.POLYLINK_AEAD_TCP);
 
     static final PingPongOptions DEFAULTS = new PingPongOptions(IMPLS, SIZES, 20_000, 10_000, "spin", AUTO, APP, false, 600,
-        1, List.of());
+        1, false, List.of());
 
     PingPongOptions {
         impls = List.copyOf(impls);
@@ -63,6 +72,28 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
      */
     String waitOn(int cpus) {
         return !await.equals(AUTO) ? await : cpus >= SPIN_CPUS ? ReplySignal.SPIN : ReplySignal.PARK;
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@link #interleave} is set for an implementation or an
+     *     idle strategy that keeps a core busy while its processes wait for their turn
+     */
+    PingPongOptions checkInterleavable() {
+        if (!interleave) {
+            return this;
+        }
+        for (String impl : impls) {
+            if (!INTERLEAVABLE.contains(impl)) {
+                throw new IllegalArgumentException("--interleave cannot run " + impl + ": its processes poll while idle "
+                    + "and would take cores from the one measured; interleave " + String.join(", ", INTERLEAVABLE)
+                    + ", or run " + impl + " without --interleave");
+            }
+            if (impl.startsWith("polylink:") && idle.equals("spin")) {
+                throw new IllegalArgumentException("--interleave needs --idle spin-then-block or block for " + impl
+                    + ": with spin its idle I/O threads keep two cores busy while the others are measured");
+            }
+        }
+        return this;
     }
 
     /** @return whether the reply handler sends the next message */
@@ -118,11 +149,13 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
         boolean csv = false;
         int timeout = o.timeoutSeconds();
         int repeat = o.repeat();
+        boolean interleave = false;
         List<String> jvm = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
                 case "--csv" -> csv = true;
+                case "--interleave" -> interleave = true;
                 case "--impl" -> impls = impls(value(args, ++i, arg), allowed);
                 case "--sizes" -> sizes = sizes(value(args, ++i, arg));
                 case "--count" -> count = positive(value(args, ++i, arg), arg, 1);
@@ -136,7 +169,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
                 default -> throw new IllegalArgumentException("unknown argument '" + arg + "'");
             }
         }
-        return new PingPongOptions(impls, sizes, count, warmup, idle, await, driver, csv, timeout, repeat, jvm);
+        return new PingPongOptions(impls, sizes, count, warmup, idle, await, driver, csv, timeout, repeat, interleave, jvm);
     }
 
     private static int atMost(int n, String name, int max) {

@@ -21,13 +21,14 @@ class PingPongOptionsTest {
         assertEquals("app", o.driver());
         assertFalse(o.csv());
         assertEquals(1, o.repeat());
+        assertFalse(o.interleave());
     }
 
     @Test
     void listsAndSuffixedSizesAreRead() {
         PingPongOptions o = PingPongOptions.parse(new String[] {"--impl", "polylink:tcp, raw-nio", "--sizes",
             "16,1k,64K,1m", "--count", "1_000", "--warmup", "0", "--idle", "block", "--wait", "park", "--driver", "handler", "--csv",
-            "--jvm-opt", "-Xmx1g", "--repeat", "5"});
+            "--jvm-opt", "-Xmx1g", "--repeat", "5", "--interleave"});
         assertEquals(List.of("polylink:tcp", "raw-nio"), o.impls());
         assertEquals(List.of(16, 1024, 65536, 1 << 20), o.sizes());
         assertEquals(1000, o.count());
@@ -38,6 +39,7 @@ class PingPongOptionsTest {
         assertTrue(o.csv());
         assertEquals(List.of("-Xmx1g"), o.jvmOptions());
         assertEquals(5, o.repeat());
+        assertTrue(o.interleave());
     }
 
     @Test
@@ -57,6 +59,25 @@ class PingPongOptionsTest {
         assertMessage("--driver server is not one of", "--driver", "server");
         assertMessage("--repeat 0 is below 1", "--repeat", "0");
         assertMessage("--repeat 101 is above 100", "--repeat", "101");
+    }
+
+    @Test
+    void interleavingTakesOnlyImplementationsThatLetGoOfTheCoresWhenIdle() {
+        PingPongOptions tcp = PingPongOptions.parse(new String[] {"--interleave", "--impl",
+            "raw-nio,raw-nio-blocking,netty-nio,polylink:tcp,polylink:lz4/tcp,polylink:aead/tcp", "--idle", "spin-then-block"});
+        assertEquals(tcp, tcp.checkInterleavable());
+        PingPongOptions shm = PingPongOptions.parse(new String[] {"--interleave", "--impl", "raw-nio,aeron-ipc",
+            "--idle", "block"});
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, shm::checkInterleavable);
+        assertTrue(e.getMessage().startsWith("--interleave cannot run aeron-ipc: its processes poll while idle"),
+            e.getMessage());
+        PingPongOptions spin = PingPongOptions.parse(new String[] {"--interleave", "--impl", "raw-nio,polylink:tcp"});
+        e = assertThrows(IllegalArgumentException.class, spin::checkInterleavable);
+        assertTrue(e.getMessage().startsWith("--interleave needs --idle spin-then-block or block for polylink:tcp"),
+            e.getMessage());
+        // without --interleave, anything goes
+        PingPongOptions sequential = PingPongOptions.parse(new String[] {"--impl", "raw-shm,polylink:tcp"});
+        assertEquals(sequential, sequential.checkInterleavable());
     }
 
     private static void assertMessage(String start, String... args) {
