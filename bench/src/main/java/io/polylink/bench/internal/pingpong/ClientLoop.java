@@ -88,9 +88,10 @@ final class ClientLoop {
      * end. Between steps it waits on {@code steps}, and its server waits for bytes: the pair stays
      * off the cores while the others are measured.
      *
-     * <p>A measurement starts with a few unmeasured round trips and a short unmeasured stream: they
-     * wake both processes' threads from their idle waits, and let the buffers a connection gives
-     * back after a second without use grow again, before the clock runs.
+     * <p>A measurement starts with 50 ms of unmeasured round trips and a short unmeasured stream:
+     * they wake both processes' threads from their idle waits, outlast the previous pair's way to
+     * idle, and let the buffers a connection gives back after a second without use grow again,
+     * before the clock runs.
      */
     static void steps(String impl, PingPongClient client, PingPongOptions options, CompilerActivity jit,
                       BufferedReader steps, PrintStream results, PrintStream progress) throws Exception {
