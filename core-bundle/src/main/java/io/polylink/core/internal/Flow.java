@@ -50,14 +50,19 @@ final class Flow {
      * tcp streamed 20-40% slower than at one per MiB. What a stream keeps is mostly what is in
      * flight anyway (queue and socket buffers, megabytes).
      *
-     * <p>By bytes, every 2 MiB but not before {@link #ACK_MIN} RSRs: at one per MiB every RSR of a
-     * stream of 1 MiB ones asked, and each answer also costs the receiver a wake-up
-     * datagram on shm. Against that, 64 KiB shm streams went from 5.5-9.2 to 10-13 GB/s and 1 MiB
-     * ones from 5-6.4 to 11-12.5; tcp's 1 MiB from 1.5-2.6 to 3.0-4.1, its 64 KiB unchanged. One
-     * per 4 MiB made tcp's 64 KiB stream slower: the copies it cycles through no longer stay in cache.
+     * <p>By bytes, every 8 MiB but not before {@link #ACK_MIN} RSRs, so a stream of 64 KiB RSRs asks
+     * every {@link #ACK_EVERY}th (4 MiB): each answer is read on the sender's side while its sending
+     * thread writes the same socket, and that read waits for the write in the kernel's socket lock,
+     * to be woken by it; on shm it costs the receiver a wake-up datagram. Against every 2 MiB, in
+     * one process pair alternating the two: tcp 64 KiB streams 4.2-5.3 against 3.4-3.8 GB/s (5 of
+     * 5), 256 KiB 4.7-7.9 against 3.2-6.4 (3 of 3), shm 64 KiB 13.7-22.3 against 10.5-17.5 (3 of
+     * 3); 1 MiB RSRs, asking every fourth or every eighth, streamed the same. The rounds before,
+     * every MiB had every RSR of a 1 MiB stream ask (2 MiB took shm's 64 KiB streams from 5.5-9.2
+     * to 10-13 GB/s, tcp's 1 MiB from 1.5-2.6 to 3.0-4.1), and 4 MiB had looked slower for tcp's
+     * 64 KiB stream, a measurement this one's alternation did not repeat.
      */
     private static final int ACK_EVERY = 64;
-    private static final int ACK_EVERY_BYTES = 2 << 20;
+    private static final int ACK_EVERY_BYTES = 8 << 20;
     private static final int ACK_MIN = 4;
     /** Beyond these the peer is not acknowledging: senders wait rather than keep copying. */
     private static final int MAX_PENDING = 1 << 16;

@@ -100,8 +100,8 @@ class AcknowledgementTest {
         release.countDown();
         Await.until(() -> arrived.get() == 400, Duration.ofSeconds(10), () -> arrived.get() + " of 400 arrived");
         Flow flow = onlyFlow(a);
-        // All but those sent after the last acknowledgement request (one per 2 MiB: at most 32).
-        Await.until(() -> flow.unacknowledged() <= 32, Duration.ofSeconds(10),
+        // All but those sent after the last acknowledgement request (one per 64 RSRs here: at most 64).
+        Await.until(() -> flow.unacknowledged() <= 64, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " still unacknowledged");
         long kept = flow.spareLargeBytes();
         assertTrue(kept > 20 << 20, "kept " + kept + " bytes of 25 MiB of acknowledged copies for reuse");
@@ -111,22 +111,23 @@ class AcknowledgementTest {
     }
 
     @Test
-    void aStreamOfLargeRsrsAsksForAnAcknowledgementOnlyEveryFourth() {
+    void aStreamOfLargeRsrsAsksForAnAcknowledgementOnlyEveryEighth() {
         AtomicInteger arrived = new AtomicInteger();
         Endpoint sink = b.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> arrived.incrementAndGet());
         Startpoint toB = a.context().startpoint(sink.startpoint().toText());
         MessageBuffer large = a.context().allocateBuffer(1 << 20).putRaw(new byte[1 << 20], 0, 1 << 20);
 
-        for (int i = 0; i < 40; i++) {
+        for (int i = 0; i < 41; i++) {
             toB.send(1, large);
         }
 
-        Await.until(() -> arrived.get() == 40, Duration.ofSeconds(10), () -> arrived.get() + " of 40 arrived");
-        // Numbered from 1; by 2 MiB alone every second would ask, by 1 MiB (before) every one.
-        assertEquals(List.of(4, 8, 12, 16, 20, 24, 28, 32, 36, 40), pipeA.ackRequests, "RSRs asking");
+        Await.until(() -> arrived.get() == 41, Duration.ofSeconds(10), () -> arrived.get() + " of 41 arrived");
+        // Numbered from 1: the RSR after each 8 MiB asks. At 2 MiB (before) every fourth asked, at
+        // 1 MiB every one.
+        assertEquals(List.of(9, 17, 25, 33, 41), pipeA.ackRequests, "RSRs asking");
         Flow flow = onlyFlow(a);
         Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
-            () -> flow.unacknowledged() + " unacknowledged after the 40th asked");
+            () -> flow.unacknowledged() + " unacknowledged after the 41st asked");
     }
 
     @Test
@@ -138,7 +139,7 @@ class AcknowledgementTest {
             Startpoint toC = a.context().startpoint(sink.startpoint().toText());
             MessageBuffer message = a.context().allocateBuffer(8);
 
-            // Far below the 64 RSRs or 2 MiB after which the sender asks.
+            // Far below the 64 RSRs or 8 MiB after which the sender asks.
             for (long i = 0; i < 10; i++) {
                 toC.send(1, message.clear().putLong(i));
             }
