@@ -18,6 +18,25 @@ public interface FrameReceiver {
     boolean onFrame(ByteBuffer frame);
 
     /**
+     * Offers a frame that a thread other than the channel's receiving thread read: typically a
+     * sending thread that reads its own socket between writes, so that no second thread waits
+     * for the socket while it writes. The core takes only frames it handles at once without
+     * waiting or delivering anything to the application (acknowledgements); it never calls back
+     * into the method from here.
+     *
+     * <p>If it declines, nothing happened: the method must hand this frame, and every frame after
+     * it, to {@link #onFrame} on its receiving thread, in order. A malformed frame is declined too,
+     * and refused there. The default declines every frame.
+     *
+     * @param frame the frame's bytes, valid only during the call
+     * @return whether the core took the frame
+     * @since 0.4
+     */
+    default boolean offerAside(ByteBuffer frame) {
+        return false;
+    }
+
+    /**
      * The channel closed; no more frames will come.
      *
      * @param cause why, or {@code null} for an orderly close; the core logs it once, naming the

@@ -10,7 +10,7 @@
  * selection and dispatch belong to the core.
  */
 @Export
-@Version("0.3.0")
+@Version("0.4.0")
 package io.polylink.spi;
 
 import org.osgi.annotation.bundle.Export;

@@ -60,7 +60,7 @@ final class Channel implements FrameReceiver {
     /** Acknowledgements owed, sent after {@link #queued}: they allocate nothing. */
     private final AckLane acks = new AckLane();
     /** The payload of the acknowledgement being written; under the send lock. */
-    private final ByteBuffer ackPayload = ByteBuffer.allocate(Long.BYTES + Integer.BYTES);
+    private final ByteBuffer ackPayload = ByteBuffer.allocate(FrameHeader.ACK_PAYLOAD);
     /**
      * The flow the last acknowledgement received named, so that a steady stream of them looks
      * nothing up (the lookup boxes its key); on the receiving thread only.
@@ -505,6 +505,24 @@ final class Channel implements FrameReceiver {
         return false;
     }
 
+    /**
+     * Takes acknowledgements on any thread: one only moves its flow's counter and wakes a sender
+     * waiting for room, and needs none of the receiving thread's state. Everything else waits
+     * for that thread, malformed acknowledgements too, so they are refused there.
+     */
+    @Override
+    public boolean offerAside(ByteBuffer frame) {
+        if (!FrameHeader.isAcknowledgement(frame)) {
+            return false;
+        }
+        int at = frame.position() + FrameHeader.LENGTH;
+        Flow flow = runtime.flowOf(connection.peer(), frame.getLong(at));
+        if (flow != null) {
+            flow.acknowledged(frame.getInt(at + Long.BYTES));
+        }
+        return true;
+    }
+
     private void refused(RuntimeException why) {
         counters.error();
         refusedFrame = true;
@@ -659,7 +677,7 @@ final class Channel implements FrameReceiver {
             }
             case HANDSHAKE -> handshake(body);
             case ACK -> {
-                long id = TableCodec.need(body, 12, "acknowledgement").getLong();
+                long id = TableCodec.need(body, FrameHeader.ACK_PAYLOAD, "acknowledgement").getLong();
                 Flow flow = acknowledgedFlow;
                 if (flow == null || flow.id() != id || flow.retired()) {
                     flow = runtime.flowOf(connection.peer(), id);

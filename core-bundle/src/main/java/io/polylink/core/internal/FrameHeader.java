@@ -76,7 +76,23 @@ final class FrameHeader {
         }
     }
 
+    /** Payload bytes of an {@link Control#ACK}: the flow's id and a sequence number. */
+    static final int ACK_PAYLOAD = Long.BYTES + Integer.BYTES;
+
     private FrameHeader() {}
+
+    /**
+     * @return whether the frame at {@code frame}'s position is a well-formed acknowledgement on
+     *     stack 0, the one kind of frame {@link Channel#offerAside} takes
+     */
+    static boolean isAcknowledgement(ByteBuffer frame) {
+        int at = frame.position();
+        return frame.remaining() == LENGTH + ACK_PAYLOAD
+            && frame.get(at + VERSION_FLAGS_OFFSET) == (byte) (VERSION << 4 | FLAG_CONTROL)
+            && frame.get(at + STACK_OFFSET) == 0
+            && frame.getShort(at + HANDLER_OFFSET) == Control.ACK.code()
+            && frame.getInt(at + LENGTH - 4) == ACK_PAYLOAD;
+    }
 
     /**
      * Writes a header up to its length field at {@code header}'s position 0 and leaves

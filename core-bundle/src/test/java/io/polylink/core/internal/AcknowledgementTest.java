@@ -8,8 +8,11 @@ import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import io.polylink.spi.FrameReceiver;
 import io.polylink.testkit.Await;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -169,6 +172,71 @@ class AcknowledgementTest {
 
         Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " of the 10 RSRs b delivered still unacknowledged after b closed");
+    }
+
+    /**
+     * tcp's sending end of a bulk stream reads its socket between writes and offers what it reads
+     * aside, off the receiving thread. The core must take the acknowledgements there, and decline
+     * everything else, the replies here, which then arrive through the receiving thread.
+     */
+    @Test
+    void acknowledgementsAreTakenAsideAndEverythingElseIsDeclined() {
+        pipeB.offerAside = true;
+        AtomicInteger replies = new AtomicInteger();
+        Endpoint back = a.context().createEndpoint().register(1, (e, m) -> replies.incrementAndGet());
+        AtomicInteger arrived = new AtomicInteger();
+        Endpoint sink = b.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> {
+            if (arrived.incrementAndGet() % 64 == 0) {
+                m.getStartpoint().send(1, b.context().allocateBuffer(8).putLong(arrived.get()));
+            }
+        });
+        Startpoint toB = a.context().startpoint(sink.startpoint().toText());
+        MessageBuffer message = a.context().allocateBuffer(64).putStartpoint(back.startpoint());
+
+        for (int i = 0; i < STREAM; i++) {
+            toB.send(1, message);
+        }
+
+        Await.until(() -> replies.get() == STREAM / 64, Duration.ofSeconds(20),
+            () -> arrived.get() + " of " + STREAM + " arrived, " + replies.get() + " replies of " + STREAM / 64);
+        Flow flow = onlyFlow(a);
+        Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
+            () -> flow.unacknowledged() + " RSRs still unacknowledged");
+        assertFalse(pipeB.takenAside.isEmpty(), "no acknowledgement was taken aside");
+        assertEquals(List.of("ack"), pipeB.takenAside.stream().distinct().toList(), "frames taken aside");
+        assertTrue(pipeB.declinedAside.get() >= STREAM / 64, pipeB.declinedAside.get() + " frames declined aside");
+    }
+
+    @Test
+    void onlyWellFormedAcknowledgementsAreTakenAside() {
+        Startpoint toB = a.context().startpoint(b.context().createEndpoint().register(1, (e, m) -> { }).startpoint().toText());
+        toB.send(1, a.context().allocateBuffer(8).putLong(1));
+        Flow flow = onlyFlow(a);
+        FrameReceiver receiver = pipeA.receiverFrom(b.context().id());
+        byte[] payload = ByteBuffer.allocate(FrameHeader.ACK_PAYLOAD).putLong(flow.id()).putInt(1).array();
+        byte[] longer = Arrays.copyOf(payload, payload.length + 1);
+        int ack = FrameHeader.Control.ACK.code();
+
+        assertFalse(receiver.offerAside(wrap(FuzzFrames.frame(FrameHeader.FLAG_CONTROL, 1, ack, 0, payload))), "on a stack");
+        assertFalse(receiver.offerAside(wrap(FuzzFrames.frame(FrameHeader.FLAG_CONTROL, 0, ack, 0, longer))), "too long");
+        assertFalse(receiver.offerAside(wrap(FuzzFrames.control(FrameHeader.Control.TABLE_RESET, payload))), "a reset");
+        assertFalse(receiver.offerAside(wrap(FuzzFrames.data(1, 1, payload))), "a data frame");
+        byte[] otherVersion = FuzzFrames.control(FrameHeader.Control.ACK, payload);
+        otherVersion[0] += 0x10;
+        assertFalse(receiver.offerAside(wrap(otherVersion)), "another version");
+        byte[] truncated = Arrays.copyOf(FuzzFrames.control(FrameHeader.Control.ACK, payload), FrameHeader.LENGTH + 4);
+        assertFalse(receiver.offerAside(wrap(truncated)), "truncated");
+        assertEquals(1, flow.unacknowledged(), "a declined frame moved the flow");
+
+        assertTrue(receiver.offerAside(wrap(FuzzFrames.control(FrameHeader.Control.ACK, payload))), "a well-formed one");
+        assertEquals(0, flow.unacknowledged());
+    }
+
+    /** Mid-array, as a method's read buffer holds it. */
+    private static ByteBuffer wrap(byte[] frame) {
+        byte[] room = new byte[frame.length + 6];
+        System.arraycopy(frame, 0, room, 3, frame.length);
+        return ByteBuffer.wrap(room, 3, frame.length);
     }
 
     private void streamAndAwaitAcknowledged() {

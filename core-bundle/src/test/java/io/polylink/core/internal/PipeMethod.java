@@ -17,6 +17,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test method joining contexts of one JVM: each connection end has a bounded queue drained by
@@ -49,6 +50,16 @@ final class PipeMethod implements CommunicationMethod {
     final List<Integer> ackRequests = new CopyOnWriteArrayList<>();
     /** Whether {@link Connection#trySend} declines, as a method without it does. */
     volatile boolean declineTrySend;
+    /**
+     * Whether a sender first offers each frame to the peer's core aside, as tcp's sending end of a
+     * bulk stream does with what it reads; once the peer's inbox is empty, so nothing taken
+     * overtakes a frame still queued.
+     */
+    volatile boolean offerAside;
+    /** What the peer's core took aside: "ack" for each acknowledgement, else the frame's flags and handler. */
+    final List<String> takenAside = new CopyOnWriteArrayList<>();
+    /** How many frames the peer's core declined aside, which then went through its inbox. */
+    final AtomicInteger declinedAside = new AtomicInteger();
     /** The thread of each connect that had to open a pipe, in order. */
     final List<String> connectingThreads = new CopyOnWriteArrayList<>();
     private volatile MethodContext context;
@@ -135,6 +146,11 @@ final class PipeMethod implements CommunicationMethod {
         return ends.stream().map(End::statistics).reduce(Statistics.ZERO, Statistics::plus);
     }
 
+    /** @return the core's receiver of what {@code peer} sends this side */
+    FrameReceiver receiverFrom(ContextId peer) {
+        return connections.get(peer).receiver;
+    }
+
     /** @return whether a pipe into this method's side holds as many frames as it can */
     boolean anInboxFull() {
         return ends.stream().anyMatch(e -> e.inbox.remainingCapacity() == 0);
@@ -196,6 +212,10 @@ final class PipeMethod implements CommunicationMethod {
             int headerAt = header.position();
             int payloadAt = payload.position();
             ByteBuffer frame = frame(header, payload);
+            if (takenAside(to, frame)) {
+                sent(frame);
+                return true;
+            }
             if (!to.inbox.offer(frame)) {
                 header.position(headerAt);
                 payload.position(payloadAt);
@@ -214,6 +234,29 @@ final class PipeMethod implements CommunicationMethod {
             if ((FrameHeader.flags(frame) & FrameHeader.FLAG_ACK_REQUEST) != 0) {
                 owner.ackRequests.add(FrameHeader.sequence(frame));
             }
+        }
+
+        private boolean takenAside(End to, ByteBuffer frame) {
+            if (!owner.offerAside) {
+                return false;
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!to.inbox.isEmpty()) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new LinkException("pipe to " + peer + " did not drain for 5 s, to offer a frame aside");
+                }
+                Thread.onSpinWait();
+            }
+            boolean taken = to.receiver.offerAside(frame.duplicate());
+            if (!taken) {
+                owner.declinedAside.incrementAndGet();
+            } else if (FrameHeader.flags(frame) == FrameHeader.FLAG_CONTROL
+                    && FrameHeader.handler(frame) == FrameHeader.Control.ACK.code()) {
+                owner.takenAside.add("ack");
+            } else {
+                owner.takenAside.add("flags " + FrameHeader.flags(frame) + " handler " + FrameHeader.handler(frame));
+            }
+            return taken;
         }
 
         private End checkOpen() {
@@ -235,6 +278,9 @@ final class PipeMethod implements CommunicationMethod {
             End to = checkOpen();
             ByteBuffer frame = frame(header, payload);
             sent(frame);
+            if (takenAside(to, frame)) {
+                return;
+            }
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
                 while (!to.inbox.offer(frame, 10, TimeUnit.MILLISECONDS)) {
