@@ -30,6 +30,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Receiving, on the I/O thread: {@code length:u32 frame} records out of one read buffer,
  * handed to the core in place; a frame larger than the buffer's largest size gets its own
  * buffer, sized after the length was checked against the bound.
+ *
+ * <p>Reads shared with a sender, at the sending end of a bulk stream: the socket's reads and
+ * writes take one kernel lock, and the I/O thread reading an acknowledgement while a sender wrote
+ * slept for that lock thousands of times a second, and its wake-ups took the core the receiver
+ * needed. So while the connection sends in bulk ({@link #sharedReads}), a sender holds
+ * {@link #readLock} through its write, and the loop, finding it held, leaves the socket to that
+ * sender, which reads after its write and offers the frames to the core
+ * ({@link FrameReceiver#offerAside}). The core takes acknowledgements there; at the first frame
+ * it declines, the sender hands the rest back to the loop, which delivers it and reads alone again.
  */
 final class TcpConnection implements Connection, IoHandler {
 
@@ -112,6 +121,25 @@ final class TcpConnection implements Connection, IoHandler {
     private long spareUsed;
     private long partialSince;
     private int partialLength;
+    /**
+     * Taken by whoever reads while {@link #sharedReads}: the loop by {@code tryLock}, a sender by
+     * {@code tryLock} around its write, and the loop's timers by {@code lock}. Guards the
+     * receiving side's state then; a sender holds it only for a non-blocking write and read.
+     */
+    private final ReentrantLock readLock = new ReentrantLock();
+    /**
+     * Whether senders may read: set by the loop when it last read, in bulk, with no other thread
+     * able to read yet; cleared under {@link #readLock}, by the loop or a sender handing back.
+     */
+    private volatile boolean sharedReads;
+    /** The loop found bytes to read but {@link #readLock} held: the sender holding it reads them. */
+    private volatile boolean readWanted;
+    /** A sender left bytes in {@link #readBuffer} for the loop, which parses them without a read. */
+    private boolean handedBack;
+    private final Runnable resumeReading = this::resumeReading;
+    /** Frames senders read that the core took, and times they handed frames back; for tests. */
+    private volatile long takenAside;
+    private volatile long handBacks;
 
     private volatile boolean open = true;
     private volatile long lastSend = System.nanoTime();
@@ -186,9 +214,29 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** The loop was away for {@code nanos}: the peer could not have been heard meanwhile. */
     void excuse(long nanos) {
-        lastReceive += nanos;
-        if (partialSince != 0) {
-            partialSince += nanos;
+        boolean shared = lockShared();
+        try {
+            lastReceive += nanos;
+            if (partialSince != 0) {
+                partialSince += nanos;
+            }
+        } finally {
+            unlockShared(shared);
+        }
+    }
+
+    /** Loop thread: takes {@link #readLock} if reads are shared now, waiting for a sender's write. @return whether taken */
+    private boolean lockShared() {
+        if (!sharedReads) {
+            return false;
+        }
+        readLock.lock();
+        return true;
+    }
+
+    private void unlockShared(boolean locked) {
+        if (locked) {
+            readLock.unlock();
         }
     }
 
@@ -245,7 +293,17 @@ final class TcpConnection implements Connection, IoHandler {
             if (!queue.isEmpty()) {
                 awaitSpace(4L + length);
             }
-            writeOrQueue(header, payload, length);
+            boolean reading = sharedReads && !method.loop().inLoop() && readLock.tryLock();
+            try {
+                writeOrQueue(header, payload, length);
+                if (reading && readWanted) {
+                    readAside();
+                }
+            } finally {
+                if (reading) {
+                    readLock.unlock();
+                }
+            }
         } catch (IOException e) {
             throw failed(e);
         } finally {
@@ -505,15 +563,36 @@ final class TcpConnection implements Connection, IoHandler {
     /** What a {@link #read} found: traffic keeps the loop spinning, heartbeats only keep the peer alive. */
     enum Read { NOTHING, HEARTBEATS, TRAFFIC }
 
-    /** @return whether any bytes came, and whether any were more than heartbeats */
+    /**
+     * On the loop. While reads are shared and a sender holds {@link #readLock}, reads nothing and
+     * leaves the bytes to that sender.
+     *
+     * @return whether any bytes came, and whether any were more than heartbeats
+     */
     Read read() throws IOException {
+        if (!sharedReads) {
+            return readOwn();
+        }
+        if (!readLock.tryLock()) {
+            readWanted = true;
+            return Read.NOTHING;
+        }
+        try {
+            return readOwn();
+        } finally {
+            readLock.unlock();
+        }
+    }
+
+    private Read readOwn() throws IOException {
         int n = largeFrame != null ? channel.read(largeFrame) : channel.read(readBuffer);
         if (n < 0) {
             throw new EOFException("peer closed the connection");
         }
-        if (n == 0) {
+        if (n == 0 && !handedBack) {
             return Read.NOTHING;
         }
+        handedBack = false;
         sendsSinceRead = 0;
         long sent = counts.bytesSent();
         sentBetweenReads = sent - sentAtRead;
@@ -547,7 +626,83 @@ final class TcpConnection implements Connection, IoHandler {
         boolean partial = largeFrame != null || readBuffer.position() > 0;
         boolean progressed = counts.framesReceived() != framesBefore;
         partialSince = !partial ? 0 : progressed || partialSince == 0 ? lastReceive : partialSince;
+        boolean bulk = open && sentBetweenReads >= BULK_BYTES;
+        if (bulk != sharedReads) {
+            sharedReads = bulk; // last: once set, a sender may read
+        }
         return progressed || partial ? Read.TRAFFIC : Read.HEARTBEATS;
+    }
+
+    /**
+     * A sender's read, after its write, with {@link #readLock} held: offers whole frames to the
+     * core until it declines one, and hands what is left back to the loop. A read error or the end
+     * of the stream is left to the loop too, which sees the socket ready and fails the connection.
+     */
+    private void readAside() {
+        readWanted = false;
+        if (!sharedReads || !open || largeFrame != null || handedBack) {
+            return;
+        }
+        int n;
+        try {
+            n = channel.read(readBuffer);
+        } catch (IOException e) {
+            return;
+        }
+        if (n <= 0) {
+            return;
+        }
+        readBuffer.flip();
+        offerAside();
+        readBuffer.compact();
+        lastReceive = System.nanoTime();
+        if (readBuffer.position() > 0) {
+            handedBack = true;
+            handBacks++; // under readLock
+            sharedReads = false;
+            method.loop().execute(resumeReading);
+        }
+    }
+
+    /** Offers whole frames from {@link #readBuffer}; stops at one declined, incomplete or not a frame. */
+    private void offerAside() {
+        while (readBuffer.remaining() >= 4) {
+            int at = readBuffer.position();
+            int length = readBuffer.getInt(at);
+            if (length == 0) {
+                readBuffer.position(at + 4);
+                continue;
+            }
+            if (length < 0 || length > readBuffer.remaining() - 4) {
+                return; // a goodbye, garbage or part of a frame: the loop's to judge
+            }
+            int limit = readBuffer.limit();
+            readBuffer.limit(at + 4 + length).position(at + 4);
+            boolean taken = receiver.offerAside(readBuffer);
+            readBuffer.limit(limit).position(taken ? at + 4 + length : at);
+            if (!taken) {
+                return;
+            }
+            counts.received(length);
+            takenAside++; // under readLock
+        }
+    }
+
+    /** @return frames senders read that the core took aside; for tests */
+    long takenAside() {
+        return takenAside;
+    }
+
+    /** @return how often a sender handed what it read back to the loop; for tests */
+    long handBacks() {
+        return handBacks;
+    }
+
+    /** On the loop: delivers what a sender handed back, and reads on. */
+    private void resumeReading() {
+        if (open) {
+            serve(SelectionKey.OP_READ);
+        }
     }
 
     private void parse() {
@@ -626,6 +781,15 @@ final class TcpConnection implements Connection, IoHandler {
         if (!open) {
             return IoLoop.NO_TIMERS;
         }
+        boolean shared = lockShared();
+        try {
+            return checkLivenessLocked(now);
+        } finally {
+            unlockShared(shared);
+        }
+    }
+
+    private long checkLivenessLocked(long now) {
         releaseIdleMemory(now);
         long silence = now - lastReceive;
         long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A connection's frames and bytes each way, and its errors.
  *
- * <p>Frames are counted as sent under the connection's send lock and as received on its I/O
- * thread, so each of those counts has one writer at a time and an ordered store does what an
+ * <p>Frames are counted as sent under the connection's send lock and as received by its one
+ * reader at a time (the I/O thread, or a sender holding the read lock), so each of those counts has one writer at a time and an ordered store does what an
  * atomic add would. That is four locked instructions fewer per round trip and side, two of them
  * between reading a frame and writing the reply its handler sends. Errors come from any thread
  * and add atomically.
@@ -45,7 +45,7 @@ final class TrafficCounts {
         BYTES_SENT.setRelease(this, bytesSent + bytes);
     }
 
-    /** On the I/O thread only. */
+    /** By the connection's reader of the moment only. */
     void received(int bytes) {
         FRAMES_RECEIVED.setRelease(this, framesReceived + 1);
         BYTES_RECEIVED.setRelease(this, bytesReceived + bytes);
@@ -60,7 +60,7 @@ final class TrafficCounts {
         return (long) BYTES_SENT.getAcquire(this);
     }
 
-    /** On the I/O thread only: its own count. */
+    /** By the connection's reader of the moment only: its own count. */
     long framesReceived() {
         return framesReceived;
     }

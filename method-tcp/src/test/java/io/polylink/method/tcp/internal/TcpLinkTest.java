@@ -700,6 +700,58 @@ class TcpLinkTest {
         assertFalse(sending.sendsInBulk(), "after requests and replies the sender still counts as sending in bulk");
     }
 
+    /**
+     * The sending end of a bulk stream reads its own socket between writes when the I/O thread
+     * found it busy: the core takes the acknowledgements there, and the replies that come
+     * meanwhile go back to the I/O thread and arrive in order. Streams until both happened.
+     */
+    @Test
+    void theSenderOfABulkStreamReadsItsAcknowledgementsAndHandsTheRestBack() {
+        Context a = context();
+        Context b = context();
+        AtomicLong nextReply = new AtomicLong();
+        List<String> problems = new CopyOnWriteArrayList<>();
+        Startpoint back = a.createEndpoint().register(1, (e, m) -> {
+            long seq = m.getLong();
+            if (seq != nextReply.get()) {
+                problems.add("reply " + seq + " came when " + nextReply.get() + " was due");
+            }
+            nextReply.set(seq + 1);
+        }).startpoint();
+        AtomicLong next = new AtomicLong();
+        Endpoint sink = checkedSink(b, next, problems);
+        sink.register(2, (e, m) -> b.startpoint(back.toText()).send(1, b.allocateBuffer(8).putLong(m.getLong())));
+        Startpoint s = in(a, sink.startpoint());
+        s.send(2, a.allocateBuffer(8).putLong(0));
+        Await.until(() -> nextReply.get() == 1, Duration.ofSeconds(10), () -> "the first reply never came");
+        TcpConnection sending = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+
+        byte[] body = new byte[64 * 1024 - 16];
+        MessageBuffer large = a.allocateBuffer(64 * 1024);
+        long sent = 0;
+        long requests = 1;
+        while (sent < 16_384 && (sending.takenAside() == 0 || sending.handBacks() == 0)) {
+            body[0] = (byte) sent;
+            s.send(1, large.clear().putLong(sent).putBytes(body).putLong(checksum(sent, body)));
+            if (++sent % 16 == 0) {
+                s.send(2, a.allocateBuffer(8).putLong(requests++));
+            }
+        }
+        long streamed = sent;
+        long replies = requests;
+        Await.until(() -> next.get() == streamed && nextReply.get() == replies, Duration.ofSeconds(30),
+            () -> next.get() + " of " + streamed + " RSRs and " + nextReply.get() + " of " + replies + " replies arrived");
+        assertEquals(List.of(), problems);
+        assertTrue(sending.takenAside() > 0 && sending.handBacks() > 0, "in " + streamed + " RSRs of 64 KiB the sender took "
+            + sending.takenAside() + " frames aside and handed back " + sending.handBacks() + " times");
+        TcpMethod ofA = methods.get(0);
+        TcpMethod ofB = methods.get(1);
+        Await.until(() -> ofA.statistics().messagesReceived() == ofB.statistics().messagesSent()
+                && ofA.statistics().bytesReceived() == ofB.statistics().bytesSent(),
+            Duration.ofSeconds(10), () -> "a: " + ofA.statistics() + ", b: " + ofB.statistics());
+        assertEquals(0, ofA.statistics().errors() + ofB.statistics().errors());
+    }
+
     @Test
     void anIdleConnectionCostsLessThanTwoPercentOfACore() throws Exception {
         Context a = context();
