@@ -19,7 +19,14 @@ import java.util.function.LongUnaryOperator;
 final class IoLoop implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
-    private static final int SELECT_EVERY = 4;
+    /**
+     * While the loop reads a conversation directly, it asks the selector every this many turns,
+     * and at least every {@link #SELECT_NANOS}, so long turns do not keep other channels waiting.
+     * Asking every fourth turn, as before, made 16-byte round trips about 0.3 µs slower (7.75
+     * against 7.45 µs) in the VM's fast mode.
+     */
+    private static final int SELECT_EVERY = 64;
+    private static final long SELECT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /** What a tick returns when it has no timers to run. */
     static final long NO_TIMERS = Long.MAX_VALUE;
     /** Ticks come at most this often, so a timer that cannot act yet does not take the thread. */
@@ -57,6 +64,8 @@ final class IoLoop implements AutoCloseable {
      */
     private SelectionKey hot;
     private int turns;
+    /** When the loop last asked the selector; loop thread only. */
+    private long selectedAt;
     /** Whether a handler's key, in this select, had traffic. Loop thread only. */
     private boolean traffic;
     /** Whether {@link #tick} has timers to run, and when next. Loop thread only. */
@@ -135,8 +144,8 @@ final class IoLoop implements AutoCloseable {
         long held = 0;
         while (running) {
             try {
-                SelectionKey direct = hotTurn();
-                boolean worked = direct != null ? ((IoHandler) direct.attachment()).poll() : selectNow();
+                SelectionKey direct = hotTurn(turnEnd);
+                boolean worked = direct != null ? ((IoHandler) direct.attachment()).poll() : selectNow(turnEnd);
                 worked |= runTasks();
                 long now = System.nanoTime();
                 if (now - turnEnd > HELD_NANOS) {
@@ -171,6 +180,7 @@ final class IoLoop implements AutoCloseable {
                         selector.select(dispatch, ticking ? Math.max(1, millis) : 0); // 0: until woken
                     }
                     turnEnd = System.nanoTime();
+                    selectedAt = turnEnd;
                     if (woke != 0 && turnEnd - woke > HELD_NANOS) {
                         held += turnEnd - woke;
                     }
@@ -205,19 +215,21 @@ final class IoLoop implements AutoCloseable {
     }
 
     /** @return whether a ready key had traffic */
-    private boolean selectNow() throws IOException {
+    private boolean selectNow(long now) throws IOException {
+        selectedAt = now;
         traffic = false;
         selector.selectNow(dispatch);
         return traffic;
     }
 
     /** @return the {@link #hot} key on the turns it is read directly, null on the selector's */
-    private SelectionKey hotTurn() {
+    private SelectionKey hotTurn(long now) {
         SelectionKey key = hot;
         if (key != null && !key.isValid()) {
             hot = key = null;
         }
         boolean direct = key != null && (++turns & SELECT_EVERY - 1) != 0
+            && now - selectedAt < SELECT_NANOS
             && ((IoHandler) key.attachment()).pollable();
         return direct ? key : null;
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class IoLoopTest {
 
     /** A handler in a conversation without end: the loop may always read it directly, and it always has bytes. */
-    private static final class Chatty implements IoHandler {
+    private static class Chatty implements IoHandler {
         final AtomicLong polls = new AtomicLong();
 
         @Override
@@ -101,6 +101,58 @@ class IoLoopTest {
             other.sink().write(ByteBuffer.wrap(new byte[] {1}));
             assertTrue(otherRead.await(10, TimeUnit.SECONDS),
                 "another channel's bytes went unread while the loop read the talking one directly");
+        } finally {
+            loop.close();
+            talking.sink().close();
+            other.sink().close();
+        }
+    }
+
+    /**
+     * The loop asks the selector every 64 turns while it reads a conversation directly, and sooner
+     * when turns are long: a conversation whose every read takes 100 µs must not keep another
+     * channel waiting 64 of them.
+     */
+    @Test
+    void longTurnsOnAChannelReadDirectlyLeaveTheSelectorToTheOthersAtOnce() throws Exception {
+        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, held -> TimeUnit.MILLISECONDS.toNanos(100));
+        Pipe talking = Pipe.open();
+        Pipe other = Pipe.open();
+        try {
+            talking.source().configureBlocking(false);
+            other.source().configureBlocking(false);
+            Chatty slow = new Chatty() {
+                @Override
+                public boolean poll() {
+                    long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(100);
+                    while (System.nanoTime() - end < 0) {
+                        Thread.onSpinWait();
+                    }
+                    return super.poll();
+                }
+            };
+            AtomicLong pollsWhenRead = new AtomicLong(-1);
+            CountDownLatch registered = new CountDownLatch(1);
+            loop.execute(() -> {
+                loop.register(talking.source(), SelectionKey.OP_READ, slow);
+                loop.register(other.source(), SelectionKey.OP_READ, key -> {
+                    drain(key);
+                    pollsWhenRead.set(slow.polls.get());
+                    return true;
+                });
+                registered.countDown();
+            });
+            assertTrue(registered.await(10, TimeUnit.SECONDS), "the loop never registered the channels");
+
+            talking.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            Await.until(() -> slow.polls.get() > 100, Duration.ofSeconds(10),
+                () -> "the loop read the talking channel directly only " + slow.polls.get() + " times");
+            long pollsWhenWritten = slow.polls.get();
+            other.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            Await.until(() -> pollsWhenRead.get() >= 0, Duration.ofSeconds(10),
+                () -> "another channel's bytes went unread while the loop read the talking one directly");
+            assertTrue(pollsWhenRead.get() - pollsWhenWritten <= 3, "another channel was read only after "
+                + (pollsWhenRead.get() - pollsWhenWritten) + " direct reads of 100 µs each");
         } finally {
             loop.close();
             talking.sink().close();
