@@ -83,21 +83,7 @@ class IoLoopTest {
             other.source().configureBlocking(false);
             Chatty chatty = new Chatty();
             CountDownLatch otherRead = new CountDownLatch(1);
-            CountDownLatch registered = new CountDownLatch(1);
-            loop.execute(() -> {
-                loop.register(talking.source(), SelectionKey.OP_READ, chatty);
-                loop.register(other.source(), SelectionKey.OP_READ, key -> {
-                    drain(key);
-                    otherRead.countDown();
-                    return true;
-                });
-                registered.countDown();
-            });
-            assertTrue(registered.await(10, TimeUnit.SECONDS), "the loop never registered the channels");
-
-            talking.sink().write(ByteBuffer.wrap(new byte[] {1}));
-            Await.until(() -> chatty.polls.get() > 1000, Duration.ofSeconds(10),
-                () -> "the loop read the talking channel directly only " + chatty.polls.get() + " times");
+            startTalking(loop, talking, chatty, other, otherRead::countDown, 1000);
             other.sink().write(ByteBuffer.wrap(new byte[] {1}));
             assertTrue(otherRead.await(10, TimeUnit.SECONDS),
                 "another channel's bytes went unread while the loop read the talking one directly");
@@ -132,21 +118,7 @@ class IoLoopTest {
                 }
             };
             AtomicLong pollsWhenRead = new AtomicLong(-1);
-            CountDownLatch registered = new CountDownLatch(1);
-            loop.execute(() -> {
-                loop.register(talking.source(), SelectionKey.OP_READ, slow);
-                loop.register(other.source(), SelectionKey.OP_READ, key -> {
-                    drain(key);
-                    pollsWhenRead.set(slow.polls.get());
-                    return true;
-                });
-                registered.countDown();
-            });
-            assertTrue(registered.await(10, TimeUnit.SECONDS), "the loop never registered the channels");
-
-            talking.sink().write(ByteBuffer.wrap(new byte[] {1}));
-            Await.until(() -> slow.polls.get() > 100, Duration.ofSeconds(10),
-                () -> "the loop read the talking channel directly only " + slow.polls.get() + " times");
+            startTalking(loop, talking, slow, other, () -> pollsWhenRead.set(slow.polls.get()), 100);
             long pollsWhenWritten = slow.polls.get();
             other.sink().write(ByteBuffer.wrap(new byte[] {1}));
             Await.until(() -> pollsWhenRead.get() >= 0, Duration.ofSeconds(10),
@@ -158,6 +130,28 @@ class IoLoopTest {
             talking.sink().close();
             other.sink().close();
         }
+    }
+
+    /**
+     * Registers a talking channel and another, then starts the talk and waits until the loop read
+     * the talking one directly {@code polls} times; {@code onOther} runs when the other is read.
+     */
+    private static void startTalking(IoLoop loop, Pipe talking, Chatty chatty, Pipe other, Runnable onOther, long polls)
+            throws Exception {
+        CountDownLatch registered = new CountDownLatch(1);
+        loop.execute(() -> {
+            loop.register(talking.source(), SelectionKey.OP_READ, chatty);
+            loop.register(other.source(), SelectionKey.OP_READ, key -> {
+                drain(key);
+                onOther.run();
+                return true;
+            });
+            registered.countDown();
+        });
+        assertTrue(registered.await(10, TimeUnit.SECONDS), "the loop never registered the channels");
+        talking.sink().write(ByteBuffer.wrap(new byte[] {1}));
+        Await.until(() -> chatty.polls.get() > polls, Duration.ofSeconds(10),
+            () -> "the loop read the talking channel directly only " + chatty.polls.get() + " times");
     }
 
     @Test
