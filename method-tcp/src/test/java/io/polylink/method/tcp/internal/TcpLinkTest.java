@@ -703,7 +703,8 @@ class TcpLinkTest {
     /**
      * The sending end of a bulk stream reads its own socket between writes when the I/O thread
      * found it busy: the core takes the acknowledgements there, and the replies that come
-     * meanwhile go back to the I/O thread and arrive in order. Streams until both happened.
+     * meanwhile go back to the I/O thread and arrive in order; their inline handler sends on the
+     * same connection as the streaming thread. Streams until both happened.
      */
     @Test
     void theSenderOfABulkStreamReadsItsAcknowledgementsAndHandsTheRestBack() {
@@ -711,17 +712,20 @@ class TcpLinkTest {
         Context b = context();
         AtomicLong nextReply = new AtomicLong();
         List<String> problems = new CopyOnWriteArrayList<>();
+        AtomicLong next = new AtomicLong();
+        Endpoint sink = checkedSink(b, next, problems);
+        AtomicLong thanked = new AtomicLong();
+        sink.register(3, (e, m) -> thanked.incrementAndGet());
+        Startpoint s = in(a, sink.startpoint());
         Startpoint back = a.createEndpoint().register(1, (e, m) -> {
             long seq = m.getLong();
             if (seq != nextReply.get()) {
                 problems.add("reply " + seq + " came when " + nextReply.get() + " was due");
             }
             nextReply.set(seq + 1);
+            s.send(3, a.allocateBuffer(8).putLong(seq));
         }).startpoint();
-        AtomicLong next = new AtomicLong();
-        Endpoint sink = checkedSink(b, next, problems);
         sink.register(2, (e, m) -> b.startpoint(back.toText()).send(1, b.allocateBuffer(8).putLong(m.getLong())));
-        Startpoint s = in(a, sink.startpoint());
         s.send(2, a.allocateBuffer(8).putLong(0));
         Await.until(() -> nextReply.get() == 1, Duration.ofSeconds(10), () -> "the first reply never came");
         TcpConnection sending = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
@@ -739,8 +743,9 @@ class TcpLinkTest {
         }
         long streamed = sent;
         long replies = requests;
-        Await.until(() -> next.get() == streamed && nextReply.get() == replies, Duration.ofSeconds(30),
-            () -> next.get() + " of " + streamed + " RSRs and " + nextReply.get() + " of " + replies + " replies arrived");
+        Await.until(() -> next.get() == streamed && nextReply.get() == replies && thanked.get() == replies,
+            Duration.ofSeconds(30), () -> next.get() + " of " + streamed + " RSRs, " + nextReply.get() + " of " + replies
+                + " replies and " + thanked.get() + " answers to them arrived");
         assertEquals(List.of(), problems);
         assertTrue(sending.takenAside() > 0 && sending.handBacks() > 0, "in " + streamed + " RSRs of 64 KiB the sender took "
             + sending.takenAside() + " frames aside and handed back " + sending.handBacks() + " times");
