@@ -27,9 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread drains. A full queue makes the sender wait up to {@code sendTimeoutMs}, then fail; the
  * I/O thread itself (a handler replying inline) flushes the queue while it waits.
  *
- * <p>Receiving, on the I/O thread: {@code length:u32 frame} records out of one read buffer,
- * handed to the core in place; a frame larger than the buffer's largest size gets its own
- * buffer, sized after the length was checked against the bound.
+ * <p>Receiving, on the I/O thread: frames out of a {@link FrameReader}, handed to the core in
+ * place.
  *
  * <p>Reads shared with a sender, at the sending end of a bulk stream: the socket's reads and
  * writes take one kernel lock, and the I/O thread reading an acknowledgement while a sender wrote
@@ -40,23 +39,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link FrameReceiver#offerAside}). The core takes acknowledgements there; at the first frame
  * it declines, the sender hands the rest back to the loop, which delivers it and reads alone again.
  */
-final class TcpConnection implements Connection, IoHandler {
+final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
 
-    /** The read buffer's sizes: frames above the largest get a buffer of their own. */
-    private static final int MIN_READ = 4 * 1024;
-    private static final int MAX_READ = 64 * 1024;
     /** The largest staged frame: a 64 KiB payload with its prefix and the core's header. */
     private static final int MAX_STAGING = 64 * 1024 + 64;
     private static final int MIN_STAGING = 1024;
     /** A frame in flight may take this long per MiB beyond the failure timeout, for slow links. */
     private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
-    /**
-     * The length that says the sender closes in order and sends nothing more: without it, a peer's
-     * shutdown reads as the end of the stream, as a crash does, and was logged as a lost connection.
-     */
-    private static final int GOODBYE = -1;
-    private static final ByteBuffer GOODBYE_FRAME = ByteBuffer.allocate(4).putInt(0, GOODBYE);
+    private static final ByteBuffer GOODBYE_FRAME = ByteBuffer.allocate(4).putInt(0, FrameReader.GOODBYE);
     private static final long FLUSH_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long SPARE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** At most this many frames sent between two reads make a conversation. */
@@ -102,25 +93,8 @@ final class TcpConnection implements Connection, IoHandler {
     private long stagedLarge;
     private boolean writeInterest;
 
-    /**
-     * Grown by doubling while reads fill it or a frame needs more room, up to {@link #MAX_READ};
-     * back to {@link #MIN_READ} after {@link #SPARE_IDLE_NANOS} without a read that needed more, so
-     * a connection carrying small RSRs, or idle after a stream, holds little.
-     */
-    private ByteBuffer readBuffer = ByteBuffer.allocateDirect(MIN_READ);
-    private volatile int readCapacity = MIN_READ;
-    private long readWide;
-    private ByteBuffer largeFrame;
-    /**
-     * The buffer {@link #largeFrame} last used, kept for the next large frame: a stream of them
-     * would otherwise allocate and zero a buffer each, and a heap buffer is copied once more by
-     * the JDK on every read. Direct, so the socket reads into it; dropped when unused for
-     * {@link #SPARE_IDLE_NANOS}, so a connection does not hold a frame's worth of memory for good.
-     */
-    private ByteBuffer spareFrame;
-    private long spareUsed;
+    private final FrameReader reader;
     private long partialSince;
-    private int partialLength;
     /**
      * Taken by whoever reads while {@link #sharedReads}: the loop by {@code tryLock}, a sender by
      * {@code tryLock} around its write, and the loop's timers by {@code lock}. Guards the
@@ -134,7 +108,7 @@ final class TcpConnection implements Connection, IoHandler {
     private volatile boolean sharedReads;
     /** The loop found bytes to read but {@link #readLock} held: the sender holding it reads them. */
     private volatile boolean readWanted;
-    /** A sender left bytes in {@link #readBuffer} for the loop, which parses them without a read. */
+    /** A sender left bytes in {@link #reader} for the loop, which parses them without a read. */
     private boolean handedBack;
     private final Runnable resumeReading = this::resumeReading;
     /** Frames senders read that the core took, and times they handed frames back; for tests. */
@@ -173,6 +147,7 @@ final class TcpConnection implements Connection, IoHandler {
         this.settings = settings;
         this.connectionClass = connectionClass;
         this.maxFrame = maxFrame;
+        this.reader = new FrameReader(maxFrame);
     }
 
     boolean dialledByPeer() {
@@ -259,9 +234,9 @@ final class TcpConnection implements Connection, IoHandler {
         return open;
     }
 
-    /** @return the read buffer's size, as last set on the I/O thread */
+    /** @return the read buffer's size, as its reader last set it */
     int readCapacity() {
-        return readCapacity;
+        return reader.readCapacity();
     }
 
     int stagingCapacity() {
@@ -585,7 +560,7 @@ final class TcpConnection implements Connection, IoHandler {
     }
 
     private Read readOwn() throws IOException {
-        int n = largeFrame != null ? channel.read(largeFrame) : channel.read(readBuffer);
+        int n = reader.read(channel);
         if (n < 0) {
             throw new EOFException("peer closed the connection");
         }
@@ -598,32 +573,16 @@ final class TcpConnection implements Connection, IoHandler {
         sentBetweenReads = sent - sentAtRead;
         sentAtRead = sent;
         long framesBefore = counts.framesReceived();
-        boolean wide = false;
-        if (largeFrame != null) {
-            if (!largeFrame.hasRemaining()) {
-                deliver(largeFrame.flip());
-                largeFrame = null;
-            }
-        } else {
-            boolean filled = !readBuffer.hasRemaining();
-            readBuffer.flip();
-            parse();
-            readBuffer.compact();
-            int frame = readBuffer.position() >= 4 ? 4 + partialLength : 0;
-            if (filled || frame > readBuffer.capacity()) {
-                growReadBuffer(frame);
-            }
-            wide = n >= MIN_READ || frame > MIN_READ;
-        }
+        boolean wide = reader.parse(n, this);
         // Taken once the frames went to the core, not before: an inline handler's reply goes out
         // a clock read sooner.
         lastReceive = System.nanoTime();
         if (wide) {
-            readWide = lastReceive;
+            reader.usedWide(lastReceive);
         }
         // The clock runs for the frame now incomplete: it restarts whenever one completes, so a
         // steady stream (whose reads mostly end mid-frame) never looks like a peer dribbling.
-        boolean partial = largeFrame != null || readBuffer.position() > 0;
+        boolean partial = reader.partial();
         boolean progressed = counts.framesReceived() != framesBefore;
         partialSince = !partial ? 0 : progressed || partialSince == 0 ? lastReceive : partialSince;
         boolean bulk = open && sentBetweenReads >= BULK_BYTES;
@@ -640,51 +599,26 @@ final class TcpConnection implements Connection, IoHandler {
      */
     private void readAside() {
         readWanted = false;
-        if (!sharedReads || !open || largeFrame != null || handedBack) {
+        if (!sharedReads || !open || handedBack) {
             return;
         }
-        int n;
+        FrameReader.Aside read;
+        long framesBefore = counts.framesReceived();
         try {
-            n = channel.read(readBuffer);
+            read = reader.readAside(channel, receiver, counts);
         } catch (IOException e) {
             return;
         }
-        if (n <= 0) {
+        if (read == FrameReader.Aside.NOTHING_READ) {
             return;
         }
-        readBuffer.flip();
-        offerAside();
-        readBuffer.compact();
         lastReceive = System.nanoTime();
-        if (readBuffer.position() > 0) {
+        takenAside += counts.framesReceived() - framesBefore; // under readLock
+        if (read == FrameReader.Aside.LEFT_FOR_LOOP) {
             handedBack = true;
             handBacks++; // under readLock
             sharedReads = false;
             method.loop().execute(resumeReading);
-        }
-    }
-
-    /** Offers whole frames from {@link #readBuffer}; stops at one declined, incomplete or not a frame. */
-    private void offerAside() {
-        while (readBuffer.remaining() >= 4) {
-            int at = readBuffer.position();
-            int length = readBuffer.getInt(at);
-            if (length == 0) {
-                readBuffer.position(at + 4);
-                continue;
-            }
-            if (length < 0 || length > readBuffer.remaining() - 4) {
-                return; // a goodbye, garbage or part of a frame: the loop's to judge
-            }
-            int limit = readBuffer.limit();
-            readBuffer.limit(at + 4 + length).position(at + 4);
-            boolean taken = receiver.offerAside(readBuffer);
-            readBuffer.limit(limit).position(taken ? at + 4 + length : at);
-            if (!taken) {
-                return;
-            }
-            counts.received(length);
-            takenAside++; // under readLock
         }
     }
 
@@ -705,68 +639,22 @@ final class TcpConnection implements Connection, IoHandler {
         }
     }
 
-    private void parse() {
-        while (open && readBuffer.remaining() >= 4) {
-            int at = readBuffer.position();
-            int length = readBuffer.getInt(at);
-            if (length == GOODBYE) {
-                readBuffer.position(at + 4);
-                method.closedInOrder(this);
-                close(null, false);
-                return;
-            }
-            if (length < 0 || length > maxFrame) {
-                throw new ProtocolException("frame length " + Integer.toUnsignedString(length)
-                    + " exceeds the maximum of " + maxFrame + " (not Polylink framing, or a corrupt stream)");
-            }
-            partialLength = length;
-            if (length == 0) {
-                readBuffer.position(at + 4);
-            } else if (readBuffer.remaining() >= 4 + length) {
-                int limit = readBuffer.limit();
-                readBuffer.limit(at + 4 + length).position(at + 4);
-                deliver(readBuffer);
-                readBuffer.limit(limit).position(at + 4 + length);
-            } else if (4 + length > MAX_READ) {
-                readBuffer.position(at + 4);
-                largeFrame = largeFrameBuffer(length);
-                int take = Math.min(readBuffer.remaining(), length);
-                largeFrame.put(largeFrame.position(), readBuffer, readBuffer.position(), take).position(take);
-                readBuffer.position(readBuffer.position() + take);
-                return;
-            } else {
-                return;
-            }
-        }
-    }
-
-    /** Doubles the read buffer, or more to hold a frame of {@code bytes}, keeping what it holds; up to {@link #MAX_READ}. */
-    private void growReadBuffer(int bytes) {
-        int capacity = Math.min(MAX_READ, Math.max(bytes, 2 * readBuffer.capacity()));
-        if (capacity > readBuffer.capacity()) {
-            readBuffer = ByteBuffer.allocateDirect(capacity).put(readBuffer.flip());
-            readCapacity = capacity;
-        }
-    }
-
-    /** @return a buffer of {@code length} bytes, the spare one if it is large enough; length checked by the caller */
-    private ByteBuffer largeFrameBuffer(int length) {
-        if (spareFrame == null || spareFrame.capacity() < length) {
-            // Rounded up, so a stream of slowly growing frames does not reallocate for each.
-            int capacity = (int) Math.min(maxFrame, Long.highestOneBit(length - 1L) << 1);
-            spareFrame = ByteBuffer.allocateDirect(Math.max(capacity, length));
-        }
-        spareUsed = System.nanoTime();
-        return spareFrame.clear().limit(length);
-    }
-
-    private void deliver(ByteBuffer frame) {
+    /** A whole frame read on the loop: to the core. */
+    @Override
+    public boolean frame(ByteBuffer frame) {
         framesSinceSend++;
         counts.received(frame.remaining());
         if (!receiver.onFrame(frame)) {
             counts.error();
             fail(new ProtocolException("the core refused a frame from " + this));
         }
+        return open;
+    }
+
+    @Override
+    public void goodbye() {
+        method.closedInOrder(this);
+        close(null, false);
     }
 
     /**
@@ -793,6 +681,7 @@ final class TcpConnection implements Connection, IoHandler {
         releaseIdleMemory(now);
         long silence = now - lastReceive;
         long failureNanos = TimeUnit.MILLISECONDS.toNanos(settings.failureTimeoutMs());
+        int partialLength = reader.partialLength();
         long frameNanos = failureNanos + partialLength * NANOS_PER_MIB / (1 << 20);
         boolean silent = silence > failureNanos;
         boolean dribbling = partialSince != 0 && now - partialSince > frameNanos;
@@ -821,13 +710,7 @@ final class TcpConnection implements Connection, IoHandler {
 
     /** Lets buffers go back to their first size once unused for {@link #SPARE_IDLE_NANOS}; on the loop. */
     private void releaseIdleMemory(long now) {
-        if (spareFrame != null && largeFrame == null && now - spareUsed > SPARE_IDLE_NANOS) {
-            spareFrame = null;
-        }
-        if (readBuffer.capacity() > MIN_READ && readBuffer.position() == 0 && now - readWide > SPARE_IDLE_NANOS) {
-            readBuffer = ByteBuffer.allocateDirect(MIN_READ);
-            readCapacity = MIN_READ;
-        }
+        reader.releaseIdle(now, SPARE_IDLE_NANOS);
         // The sending side's buffers are the senders' too: only if no sender holds the lock now.
         if ((now - queueUsed > SPARE_IDLE_NANOS || now - stagedLarge > SPARE_IDLE_NANOS) && lock.tryLock()) {
             try {
