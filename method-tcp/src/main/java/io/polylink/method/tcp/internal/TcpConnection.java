@@ -200,7 +200,11 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         }
     }
 
-    /** Loop thread: takes {@link #readLock} if reads are shared now, waiting for a sender's write. @return whether taken */
+    /**
+     * On the loop: takes {@link #readLock} if reads are shared now, waiting out a sender's write.
+     *
+     * @return whether it took the lock, for {@link #unlockShared}
+     */
     private boolean lockShared() {
         if (!sharedReads) {
             return false;

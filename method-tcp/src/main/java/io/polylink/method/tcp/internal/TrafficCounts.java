@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * A connection's frames and bytes each way, and its errors.
  *
  * <p>Frames are counted as sent under the connection's send lock and as received by its one
- * reader at a time (the I/O thread, or a sender holding the read lock), so each of those counts has one writer at a time and an ordered store does what an
- * atomic add would. That is four locked instructions fewer per round trip and side, two of them
- * between reading a frame and writing the reply its handler sends. Errors come from any thread
- * and add atomically.
+ * reader at a time (the I/O thread, or a sender holding the read lock), so each of those counts
+ * has one writer at a time and an ordered store does what an atomic add would. That is four
+ * locked instructions fewer per round trip and side, two of them between reading a frame and
+ * writing the reply its handler sends. Errors come from any thread and add atomically.
  */
 final class TrafficCounts {
 

@@ -75,22 +75,13 @@ class IoLoopTest {
 
     @Test
     void aChannelReadDirectlyLeavesTheSelectorToTheOthers() throws Exception {
-        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, held -> TimeUnit.MILLISECONDS.toNanos(100));
-        Pipe talking = Pipe.open();
-        Pipe other = Pipe.open();
-        try {
-            talking.source().configureBlocking(false);
-            other.source().configureBlocking(false);
+        try (Talk talk = Talk.open()) {
             Chatty chatty = new Chatty();
             CountDownLatch otherRead = new CountDownLatch(1);
-            startTalking(loop, talking, chatty, other, otherRead::countDown, 1000);
-            other.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            talk.start(chatty, otherRead::countDown, 1000);
+            talk.writeOther();
             assertTrue(otherRead.await(10, TimeUnit.SECONDS),
                 "another channel's bytes went unread while the loop read the talking one directly");
-        } finally {
-            loop.close();
-            talking.sink().close();
-            other.sink().close();
         }
     }
 
@@ -101,12 +92,7 @@ class IoLoopTest {
      */
     @Test
     void longTurnsOnAChannelReadDirectlyLeaveTheSelectorToTheOthersAtOnce() throws Exception {
-        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, held -> TimeUnit.MILLISECONDS.toNanos(100));
-        Pipe talking = Pipe.open();
-        Pipe other = Pipe.open();
-        try {
-            talking.source().configureBlocking(false);
-            other.source().configureBlocking(false);
+        try (Talk talk = Talk.open()) {
             Chatty slow = new Chatty() {
                 @Override
                 public boolean poll() {
@@ -118,40 +104,58 @@ class IoLoopTest {
                 }
             };
             AtomicLong pollsWhenRead = new AtomicLong(-1);
-            startTalking(loop, talking, slow, other, () -> pollsWhenRead.set(slow.polls.get()), 100);
+            talk.start(slow, () -> pollsWhenRead.set(slow.polls.get()), 100);
             long pollsWhenWritten = slow.polls.get();
-            other.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            talk.writeOther();
             Await.until(() -> pollsWhenRead.get() >= 0, Duration.ofSeconds(10),
                 () -> "another channel's bytes went unread while the loop read the talking one directly");
             assertTrue(pollsWhenRead.get() - pollsWhenWritten <= 3, "another channel was read only after "
                 + (pollsWhenRead.get() - pollsWhenWritten) + " direct reads of 100 µs each");
-        } finally {
+        }
+    }
+
+    /** A spinning loop with a talking channel and another, closed together. */
+    private record Talk(IoLoop loop, Pipe talking, Pipe other) implements AutoCloseable {
+
+        static Talk open() throws IOException {
+            IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, held -> TimeUnit.MILLISECONDS.toNanos(100));
+            Talk talk = new Talk(loop, Pipe.open(), Pipe.open());
+            talk.talking.source().configureBlocking(false);
+            talk.other.source().configureBlocking(false);
+            return talk;
+        }
+
+        /**
+         * Registers both channels, then starts the talk and waits until the loop read the talking
+         * one directly {@code polls} times; {@code onOther} runs when the other is read.
+         */
+        void start(Chatty chatty, Runnable onOther, long polls) throws Exception {
+            CountDownLatch registered = new CountDownLatch(1);
+            loop.execute(() -> {
+                loop.register(talking.source(), SelectionKey.OP_READ, chatty);
+                loop.register(other.source(), SelectionKey.OP_READ, key -> {
+                    drain(key);
+                    onOther.run();
+                    return true;
+                });
+                registered.countDown();
+            });
+            assertTrue(registered.await(10, TimeUnit.SECONDS), "the loop never registered the channels");
+            talking.sink().write(ByteBuffer.wrap(new byte[] {1}));
+            Await.until(() -> chatty.polls.get() > polls, Duration.ofSeconds(10),
+                () -> "the loop read the talking channel directly only " + chatty.polls.get() + " times");
+        }
+
+        void writeOther() throws IOException {
+            other.sink().write(ByteBuffer.wrap(new byte[] {1}));
+        }
+
+        @Override
+        public void close() throws IOException {
             loop.close();
             talking.sink().close();
             other.sink().close();
         }
-    }
-
-    /**
-     * Registers a talking channel and another, then starts the talk and waits until the loop read
-     * the talking one directly {@code polls} times; {@code onOther} runs when the other is read.
-     */
-    private static void startTalking(IoLoop loop, Pipe talking, Chatty chatty, Pipe other, Runnable onOther, long polls)
-            throws Exception {
-        CountDownLatch registered = new CountDownLatch(1);
-        loop.execute(() -> {
-            loop.register(talking.source(), SelectionKey.OP_READ, chatty);
-            loop.register(other.source(), SelectionKey.OP_READ, key -> {
-                drain(key);
-                onOther.run();
-                return true;
-            });
-            registered.countDown();
-        });
-        assertTrue(registered.await(10, TimeUnit.SECONDS), "the loop never registered the channels");
-        talking.sink().write(ByteBuffer.wrap(new byte[] {1}));
-        Await.until(() -> chatty.polls.get() > polls, Duration.ofSeconds(10),
-            () -> "the loop read the talking channel directly only " + chatty.polls.get() + " times");
     }
 
     @Test
