@@ -60,6 +60,33 @@ final class SendQueue {
     }
 
     /**
+     * Puts what remains of {@code srcs} in front of everything queued, consuming it: the rest of a
+     * frame a sender was writing itself, ahead of frames queued meanwhile.
+     */
+    void addFirst(ByteBuffer... srcs) {
+        int n = 0;
+        for (ByteBuffer src : srcs) {
+            n += src.remaining();
+        }
+        if (n == 0) {
+            return;
+        }
+        ensureFree(n);
+        int capacity = ring.capacity();
+        int at = Math.floorMod(head - n, capacity);
+        head = at;
+        size += n;
+        for (ByteBuffer src : srcs) {
+            int count = src.remaining();
+            int first = Math.min(count, capacity - at);
+            ring.put(at, src, src.position(), first);
+            ring.put(0, src, src.position() + first, count - first);
+            src.position(src.limit());
+            at = (at + count) % capacity;
+        }
+    }
+
+    /**
      * Writes queued bytes, oldest first, as far as the channel takes them in one call.
      *
      * @return bytes written

@@ -11,7 +11,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,7 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Sending: the caller writes straight to the socket when nothing is queued (no hand-off);
  * whatever the socket does not take goes, copied, into a queue bounded in bytes that the I/O
  * thread drains. A full queue makes the sender wait up to {@code sendTimeoutMs}, then fail; the
- * I/O thread itself (a handler replying inline) flushes the queue while it waits.
+ * I/O thread itself (a handler replying inline) flushes the queue while it waits. A large frame
+ * is the exception: its sender waits for the socket and writes the rest itself
+ * ({@link #finishFrame}).
  *
  * <p>Receiving, on the I/O thread: frames out of a {@link FrameReader}, handed to the core in
  * place.
@@ -81,6 +85,18 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     /** The staged prefix and header, then the payload: see {@link #staging}. */
     private final ByteBuffer[] gather = new ByteBuffer[2];
     /**
+     * A sender is writing the rest of a large frame itself, with {@link #lock} released: nothing
+     * else writes to the socket until it is done, and frames sent meanwhile queue behind it.
+     */
+    private boolean finishing;
+    /** The frame {@link #finishing} writes: what is left of its prefix and header, and its payload. */
+    private final ByteBuffer[] rest = new ByteBuffer[2];
+    /**
+     * Where a sender {@link #finishing} a frame waits for room in the socket, as a blocking write
+     * would; opened by the first, under {@link #lock}, and closed with the connection.
+     */
+    private Selector writable;
+    /**
      * A frame up to {@link #MAX_STAGING} is copied here and written with one {@code write}: the JDK
      * would copy each heap buffer of a gathering write into a temporary direct buffer of its own
      * anyway, and then pay for three buffer-cache lookups and a {@code writev}. A larger frame, or
@@ -114,6 +130,8 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     /** Frames senders read that the core took, and times they handed frames back; for tests. */
     private volatile long takenAside;
     private volatile long handBacks;
+    /** Frames whose senders wrote the rest themselves; for tests. */
+    private volatile long finished;
 
     private volatile boolean open = true;
     private volatile long lastSend = System.nanoTime();
@@ -266,15 +284,17 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     @Override
     public void send(ByteBuffer header, ByteBuffer payload) {
         int length = frameLength(header, payload);
+        boolean onLoop = method.loop().inLoop();
+        boolean finish;
         lock.lock();
         try {
             checkOpen();
-            if (!queue.isEmpty()) {
+            if (finishing || !queue.isEmpty()) {
                 awaitSpace(4L + length);
             }
-            boolean reading = sharedReads && !method.loop().inLoop() && readLock.tryLock();
+            boolean reading = sharedReads && !onLoop && readLock.tryLock();
             try {
-                writeOrQueue(header, payload, length);
+                finish = writeOrQueue(header, payload, length, !onLoop && settings.sendTimeoutMs() > 0);
                 if (reading && readWanted) {
                     readAside();
                 }
@@ -283,11 +303,17 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
                     readLock.unlock();
                 }
             }
+            if (finish) {
+                startFinishing();
+            }
         } catch (IOException e) {
             throw failed(e);
         } finally {
             gather[0] = gather[1] = null;
             lock.unlock();
+        }
+        if (finish) {
+            finishFrame();
         }
     }
 
@@ -302,7 +328,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             if (!queue.isEmpty() && queue.size() + 4L + length > settings.queueLimit()) {
                 return false;
             }
-            writeOrQueue(header, payload, length);
+            writeOrQueue(header, payload, length, false);
             return true;
         } catch (IOException e) {
             throw failed(e);
@@ -325,10 +351,18 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         return new LinkException(this + " failed: " + e.getMessage(), e);
     }
 
-    /** Writes what the socket takes now, behind anything queued, and queues the rest; lock held. */
-    private void writeOrQueue(ByteBuffer header, ByteBuffer payload, int length) throws IOException {
+    /**
+     * Writes what the socket takes now, behind anything queued, and queues the rest; lock held.
+     *
+     * @param mayFinish whether the caller may write the rest of a large frame itself
+     * @return whether it is to ({@link #startFinishing}): the frame is counted as sent, and the
+     *     rest of it left in {@link #gather}
+     */
+    private boolean writeOrQueue(ByteBuffer header, ByteBuffer payload, int length, boolean mayFinish)
+            throws IOException {
         boolean largeDirect = payload.isDirect() && payload.remaining() > MIN_STAGING;
-        if (queue.isEmpty() && 4 + length <= MAX_STAGING && !largeDirect) {
+        boolean idle = queue.isEmpty() && !finishing;
+        if (idle && 4 + length <= MAX_STAGING && !largeDirect) {
             ByteBuffer frame = staging(4 + length).putInt(length).put(header).put(payload).flip();
             channel.write(frame);
             if (frame.hasRemaining()) {
@@ -339,18 +373,92 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             if (4 + length > MIN_STAGING) {
                 stagedLarge = lastSend;
             }
-            return;
+            return false;
         }
         gather[0] = staging(4 + header.remaining()).putInt(length).put(header).flip();
         gather[1] = payload;
-        if (queue.isEmpty()) {
+        if (idle) {
             channel.write(gather);
             if (!payload.hasRemaining()) {
                 sent(length);
-                return;
+                return false;
+            }
+            if (mayFinish) {
+                sent(length);
+                return true;
             }
         }
         enqueueRest(length);
+        return false;
+    }
+
+    /** Takes the rest of the frame in {@link #gather} for {@link #finishFrame}; lock held. */
+    private void startFinishing() throws IOException {
+        if (writable == null) {
+            writable = Selector.open();
+            try {
+                channel.register(writable, SelectionKey.OP_WRITE);
+            } catch (IOException | RuntimeException e) {
+                writable.close();
+                writable = null;
+                throw e instanceof IOException io ? io : new IOException(e);
+            }
+        }
+        ByteBuffer head = gather[0];
+        // The staging buffer is the next sender's: an unwritten prefix and header move out of it.
+        rest[0] = head.hasRemaining() ? ByteBuffer.allocate(head.remaining()).put(head).flip() : head.limit(0);
+        rest[1] = gather[1];
+        finishing = true;
+    }
+
+    /**
+     * Writes the rest of a large frame on the sending thread, waiting for room in the socket as a
+     * blocking write would, with the lock released so the loop can still queue replies and
+     * acknowledgements. Handing the rest to the I/O thread, as smaller frames are, copied it
+     * once more and then waited for the loop to hear of the room and write it: measured at 1 MiB,
+     * the sender waited 1-10 ms at a time in the queue's bound. If the socket takes nothing for
+     * {@code sendTimeoutMs}, the rest goes to the front of the queue and the send returns, so a
+     * stalled receiver meets the queue's bound as before.
+     */
+    private void finishFrame() {
+        IOException failure = null;
+        long quiet = TimeUnit.MILLISECONDS.toNanos(settings.sendTimeoutMs());
+        try {
+            long progressed = System.nanoTime();
+            while (open && rest[1].hasRemaining()) {
+                long left = quiet - (System.nanoTime() - progressed);
+                if (left <= 0) {
+                    break;
+                }
+                writable.select(k -> { }, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                if (channel.write(rest) > 0) {
+                    progressed = System.nanoTime();
+                }
+            }
+        } catch (IOException e) {
+            failure = e;
+        } catch (ClosedSelectorException closedMeanwhile) {
+            // the connection closed: said below
+        }
+        lock.lock();
+        try {
+            finishing = false;
+            finished++; // under lock
+            if (failure == null && open && rest[1].hasRemaining()) {
+                queue.addFirst(rest);
+            }
+            if (open && !queue.isEmpty()) {
+                queued();
+            }
+            space.signalAll();
+        } finally {
+            rest[0] = rest[1] = null;
+            lock.unlock();
+        }
+        if (failure != null) {
+            throw failed(failure);
+        }
+        checkOpen();
     }
 
     /** @return {@link #staging}, cleared, grown by doubling if {@code bytes} do not fit; lock held */
@@ -373,7 +481,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     private void queued() {
         queueUsed = System.nanoTime();
         method.loop().queued(queueUsed);
-        if (!writeInterest) {
+        if (!writeInterest && !finishing) {
             writeInterest = true;
             method.loop().execute(this::enableWrite);
         }
@@ -391,7 +499,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(settings.sendTimeoutMs());
         long deadline = System.nanoTime() + waitNanos;
         boolean onLoop = method.loop().inLoop();
-        while (open && !queue.isEmpty() && queue.size() + needed > settings.queueLimit()) {
+        while (open && (finishing && !onLoop || !queue.isEmpty() && queue.size() + needed > settings.queueLimit())) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 counts.error();
@@ -400,7 +508,8 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
                     + " ms; the receiver is slow or stalled");
             }
             if (onLoop) {
-                // Only this thread drains the queue, so it writes it out itself. Meanwhile it reads
+                // Only this thread drains the queue, so it writes it out itself (or, while a sender
+                // is finishing a frame, waits for it to hand the socket back). Meanwhile it reads
                 // nothing, and TCP pushes back on whoever is sending to this context: backpressure
                 // travels up a chain of relays instead of frames being dropped at the full hop.
                 writeQueued();
@@ -443,7 +552,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             return BUSY_BEAT_RETRY_NANOS; // a sender holds it, and is about to move lastSend
         }
         try {
-            if (open && queue.isEmpty()) {
+            if (open && queue.isEmpty() && !finishing) {
                 ByteBuffer beat = HEARTBEAT.duplicate();
                 channel.write(beat);
                 if (beat.hasRemaining()) {
@@ -469,7 +578,8 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     private void drain() throws IOException {
         lock.lock();
         try {
-            if (writeQueued()) {
+            if (finishing || writeQueued()) {
+                // Empty, or a sender is finishing a frame: it asks for the loop again when done.
                 writeInterest = false;
                 key.interestOps(SelectionKey.OP_READ);
             }
@@ -480,6 +590,9 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
 
     /** Writes what the socket takes of the queue; lock held. @return whether the queue is empty */
     private boolean writeQueued() throws IOException {
+        if (finishing) {
+            return false;
+        }
         if (queue.writeTo(channel) > 0) {
             space.signalAll();
         }
@@ -636,6 +749,11 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         return handBacks;
     }
 
+    /** @return frames whose senders wrote the rest themselves; for tests */
+    long finished() {
+        return finished;
+    }
+
     /** On the loop: delivers what a sender handed back, and reads on. */
     private void resumeReading() {
         if (open) {
@@ -745,13 +863,14 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     }
 
     private void close(Throwable cause, boolean sayGoodbye) {
+        Selector waiting;
         lock.lock();
         try {
             if (!open) {
                 return;
             }
             // Only between frames: with bytes queued, a frame may be half on the wire already.
-            if (sayGoodbye && queue.isEmpty()) {
+            if (sayGoodbye && queue.isEmpty() && !finishing) {
                 try {
                     channel.write(GOODBYE_FRAME.duplicate());
                 } catch (IOException e) {
@@ -763,6 +882,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             queue.clear();
             queue.release();
             space.signalAll();
+            waiting = writable;
         } finally {
             lock.unlock();
         }
@@ -771,8 +891,19 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         } catch (IOException ignored) {
             // the socket is gone either way
         }
+        closeQuietly(waiting); // wakes a sender finishing a frame, and lets the socket's descriptor go
         method.closed(this);
         tellClosed(cause);
+    }
+
+    private static void closeQuietly(Selector selector) {
+        if (selector != null) {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // nothing of it is left to use
+            }
+        }
     }
 
     private void tellClosed(Throwable cause) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.nio.channels.GatheringByteChannel;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,50 @@ class SendQueueTest {
         }
         channel.budget = Integer.MAX_VALUE;
         queue.writeTo(channel);
+        assertTrue(queue.isEmpty());
+        assertArrayEquals(expected.toByteArray(), channel.out.toByteArray());
+    }
+
+    @Test
+    void bytesPutFirstLeaveAheadOfWhatWasQueuedAcrossWrapsAndGrowth() throws Exception {
+        Random random = new Random(7);
+        SendQueue queue = new SendQueue();
+        TrickleChannel channel = new TrickleChannel();
+        ArrayDeque<Byte> model = new ArrayDeque<>();
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        for (int round = 0; round < 2000; round++) {
+            byte[] head = new byte[random.nextInt(round % 100 == 99 ? 150_000 : 5000)];
+            byte[] tail = new byte[random.nextInt(3000)];
+            random.nextBytes(head);
+            random.nextBytes(tail);
+            if (random.nextBoolean()) {
+                ByteBuffer a = ByteBuffer.wrap(head);
+                ByteBuffer b = ByteBuffer.wrap(tail);
+                queue.addFirst(a, b);
+                assertEquals(0, a.remaining() + b.remaining(), "addFirst consumes its sources");
+                for (int i = tail.length - 1; i >= 0; i--) {
+                    model.addFirst(tail[i]);
+                }
+                for (int i = head.length - 1; i >= 0; i--) {
+                    model.addFirst(head[i]);
+                }
+            } else {
+                queue.add(ByteBuffer.wrap(head));
+                for (byte x : head) {
+                    model.addLast(x);
+                }
+            }
+            assertEquals(model.size(), queue.size());
+            channel.budget = random.nextInt(12_000);
+            int before = channel.out.size();
+            queue.writeTo(channel);
+            for (int i = channel.out.size() - before; i > 0; i--) {
+                expected.write(model.pollFirst());
+            }
+        }
+        channel.budget = Integer.MAX_VALUE;
+        queue.writeTo(channel);
+        model.forEach(expected::write);
         assertTrue(queue.isEmpty());
         assertArrayEquals(expected.toByteArray(), channel.out.toByteArray());
     }

@@ -40,6 +40,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -183,6 +184,79 @@ class TcpLinkTest {
         var crc = new java.util.zip.CRC32C();
         crc.update(body);
         return crc.getValue() ^ seq;
+    }
+
+    /**
+     * Each side streams large numbered RSRs from its own thread while its inline handler answers
+     * every RSR it receives with a small numbered one, over one connection with small socket
+     * buffers: the streaming threads finish their frames themselves while the I/O threads queue
+     * answers and acknowledgements behind them. All four streams arrive intact and in order.
+     */
+    @Test
+    void largeFramesFinishedBySendersInterleaveWithAnswersQueuedMeanwhile() throws Exception {
+        Map<String, Object> small = Map.of("bindAddress", "127.0.0.1", "sendBuffer", "32768", "receiveBuffer", "32768");
+        Context a = context(small);
+        Context b = context(small);
+        List<String> problems = new CopyOnWriteArrayList<>();
+        AtomicLong[] next = {new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()};
+        Endpoint atA = a.createEndpoint();
+        Endpoint atB = b.createEndpoint();
+        Startpoint toB = in(a, atB.startpoint());
+        Startpoint toA = in(b, atA.startpoint());
+        answering(atA, a, in(a, atB.startpoint()), next[0], next[1], problems);
+        answering(atB, b, in(b, atA.startpoint()), next[2], next[3], problems);
+        int count = 400;
+        ExecutorService streams = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> sending = List.of(
+                streams.submit(() -> stream(a, toB, count)), streams.submit(() -> stream(b, toA, count)));
+            for (Future<?> f : sending) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            streams.shutdownNow();
+        }
+        Await.until(() -> Arrays.stream(next).allMatch(n -> n.get() == count), Duration.ofSeconds(30),
+            () -> "streamed and answered: " + Arrays.toString(next) + " of " + count + "; " + problems);
+        assertEquals(List.of(), problems);
+        TcpConnection ab = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+        TcpConnection ba = (TcpConnection) methods.get(1).connect(a.id(), methods.get(0).localAddress(), Map.of());
+        assertTrue(ab.finished() > 0 && ba.finished() > 0,
+            "frames finished by their senders: " + ab.finished() + " and " + ba.finished());
+        assertEquals(0, methods.get(0).statistics().errors() + methods.get(1).statistics().errors());
+    }
+
+    /** Streams RSRs of 20 KiB to 300 KiB, numbered and checksummed, to handler 1. */
+    private static Void stream(Context from, Startpoint to, int count) {
+        MessageBuffer message = from.allocateBuffer(300_000);
+        for (long i = 0; i < count; i++) {
+            byte[] body = new byte[20_000 + (int) (i * 7919 % 280_000)];
+            Arrays.fill(body, (byte) i);
+            body[body.length / 2] = (byte) (i >> 8);
+            to.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
+        }
+        return null;
+    }
+
+    /** Checks the stream on handler 1 into {@code streamed} and answers each RSR, numbered, to handler 2. */
+    private static void answering(Endpoint endpoint, Context in, Startpoint back, AtomicLong streamed,
+                                  AtomicLong answered, List<String> problems) {
+        MessageBuffer answer = in.allocateBuffer(64);
+        endpoint.register(1, (e, m) -> {
+            long seq = m.getLong();
+            byte[] body = m.getBytes();
+            if (seq != streamed.get() || m.getLong() != checksum(seq, body)) {
+                problems.add(in.id() + " at " + streamed.get() + " got " + seq + " of " + body.length + " bytes");
+            }
+            streamed.set(seq + 1);
+            back.send(2, answer.clear().putLong(seq));
+        }).register(2, (e, m) -> {
+            long seq = m.getLong();
+            if (seq != answered.get()) {
+                problems.add(in.id() + " expected answer " + answered.get() + ", got " + seq);
+            }
+            answered.set(seq + 1);
+        });
     }
 
     /**
@@ -509,22 +583,11 @@ class TcpLinkTest {
             }
         }).startpoint());
         MessageBuffer big = a.allocateBuffer(8192).putRaw(new byte[8192], 0, 8192);
-        int sent = 0;
-        LinkException full = null;
+        long sent;
         try {
-            for (; sent < 100_000 && full == null; sent++) {
-                try {
-                    s.send(1, big);
-                } catch (LinkException e) {
-                    full = e;
-                }
-            }
-            assertTrue(full != null, "a stalled receiver never pushed back");
-            assertTrue(full.getMessage().contains("is full") && full.getMessage().contains("for 200 ms"),
-                full.getMessage());
-            TcpConnection connection = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+            sent = sendUntilRefused(s, 100_000, i -> big);
+            TcpConnection connection = queuedAtMost(b, 65536 + 8192 + 16);
             long queued = connection.statistics().queuedBytes();
-            assertTrue(queued > 0 && queued <= 65536 + 8192 + 16, queued + " bytes queued");
             assertEquals(queued, methods.get(0).statistics().queuedBytes(), "the method's queue depth");
             ByteBuffer header = ByteBuffer.allocate(16);
             ByteBuffer payload = ByteBuffer.allocate(8192);
@@ -541,6 +604,68 @@ class TcpLinkTest {
             () -> received.get() + " of " + expected + " accepted RSRs arrived");
         Await.until(() -> methods.get(0).statistics().queuedBytes() == 0, Duration.ofSeconds(5),
             () -> methods.get(0).statistics().queuedBytes() + " bytes still queued after all arrived");
+    }
+
+    /**
+     * A sender finishing a large frame to a stalled receiver stops waiting once the socket takes
+     * nothing for the send timeout: the rest goes to the front of the queue, the next send meets
+     * the queue's bound, and everything accepted arrives intact once the receiver goes on.
+     */
+    @Test
+    void aStalledReceiverOfLargeFramesMakesTheSenderQueueTheRestThenFail() throws Exception {
+        Context a = context(Map.of("bindAddress", "127.0.0.1", "queueLimit", "65536", "sendTimeoutMs", "200"));
+        Context b = context();
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong next = new AtomicLong();
+        List<String> problems = new CopyOnWriteArrayList<>();
+        Endpoint sink = checkedSink(b, next, problems);
+        sink.register(2, (e, m) -> release.await(30, TimeUnit.SECONDS));
+        Startpoint s = in(a, sink.startpoint());
+        s.send(2, a.allocateBuffer(0));
+        MessageBuffer message = a.allocateBuffer(1 << 20);
+        long sent;
+        try {
+            sent = sendUntilRefused(s, 1000, i -> {
+                byte[] body = new byte[1 << 20];
+                Arrays.fill(body, (byte) i);
+                return message.clear().putLong(i).putBytes(body).putLong(checksum(i, body));
+            });
+            TcpConnection connection = queuedAtMost(b, 65536 + (1 << 20) + 64);
+            assertTrue(connection.finished() > 0, "no sender finished a frame");
+            assertTrue(connection.isOpen(), "backpressure does not break the link");
+        } finally {
+            release.countDown();
+        }
+        long expected = sent - 1;
+        Await.until(() -> next.get() == expected, Duration.ofSeconds(30),
+            () -> next.get() + " of " + expected + " accepted RSRs arrived; " + problems);
+        assertEquals(List.of(), problems);
+    }
+
+    /**
+     * Sends to handler 1 what {@code next} makes of 0, 1, ... until a send is refused for a full
+     * queue (with a 200 ms send timeout).
+     *
+     * @return the sends made, the refused one included
+     */
+    private static long sendUntilRefused(Startpoint s, int atMost, LongFunction<MessageBuffer> next) {
+        for (long sent = 1; sent <= atMost; sent++) {
+            try {
+                s.send(1, next.apply(sent - 1));
+            } catch (LinkException e) {
+                assertTrue(e.getMessage().contains("is full") && e.getMessage().contains("for 200 ms"), e.getMessage());
+                return sent;
+            }
+        }
+        throw new AssertionError("a stalled receiver never pushed back in " + atMost + " sends");
+    }
+
+    /** @return the first context's connection to {@code to}, having checked it queues some bytes, at most {@code bound} */
+    private TcpConnection queuedAtMost(Context to, long bound) {
+        TcpConnection connection = (TcpConnection) methods.get(0).connect(to.id(), methods.get(1).localAddress(), Map.of());
+        long queued = connection.statistics().queuedBytes();
+        assertTrue(queued > 0 && queued <= bound, queued + " bytes queued");
+        return connection;
     }
 
     @Test
