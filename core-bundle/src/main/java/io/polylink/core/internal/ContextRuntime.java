@@ -76,6 +76,7 @@ final class ContextRuntime implements Context, InboundSink {
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
+    private final StorePool stores = new StorePool(this::later);
     private final Map<Flow.Key, Flow> flows = new ConcurrentHashMap<>();
     private final Map<Long, Flow> flowsById = new ConcurrentHashMap<>();
     private final InboundFlows inbound = new InboundFlows();
@@ -464,6 +465,11 @@ final class ContextRuntime implements Context, InboundSink {
         } catch (RejectedExecutionException closing) {
             flow.reconnected(index, false);
         }
+    }
+
+    /** @return where large buffers sent more than once keep their bytes */
+    StorePool stores() {
+        return stores;
     }
 
     /** Runs a short task on the retry thread after {@code delayMs}; nothing once the context closes. */

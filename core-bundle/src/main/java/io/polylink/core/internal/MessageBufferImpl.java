@@ -17,6 +17,11 @@ import java.util.Objects;
  *
  * <p>A buffer the application allocated is writable and grows up to the context's maximum message
  * size. A buffer handed to a handler wraps the received bytes in place and is read-only.
+ *
+ * <p>A buffer sent more than once moves into a {@link SharedStore}, and from then on the flows
+ * that send it keep its bytes by holding the store rather than copying them ({@link #share}).
+ * A buffer sent once and dropped, as many are, stays on the heap: its memory goes with the next
+ * young collection, where direct memory would wait for one that might not come for a long time.
  */
 final class MessageBufferImpl implements MessageBuffer {
 
@@ -24,6 +29,9 @@ final class MessageBufferImpl implements MessageBuffer {
 
     private final ContextRuntime runtime;
     private ByteBuffer bytes;
+    /** What {@link #bytes} views once the buffer was sent twice; {@code null} before. */
+    private SharedStore store;
+    private boolean sentOnce;
     private int base;
     private int length;
     private int readIndex;
@@ -89,6 +97,41 @@ final class MessageBufferImpl implements MessageBuffer {
         return bytes.limit(base + length).position(base);
     }
 
+    /**
+     * Lets a flow keep this buffer's bytes for replay without copying them: from its second send,
+     * a writable buffer moves into a store of the context's pool, and each caller holds it until
+     * it lets go with {@link SharedStore#release()}.
+     *
+     * @return the store, its first {@link #length()} bytes the payload, held for the caller; or
+     *     {@code null} if the caller must copy
+     */
+    SharedStore share() {
+        if (readOnly || base != 0) {
+            return null;
+        }
+        if (store == null) {
+            if (!sentOnce) {
+                sentOnce = true;
+                return null;
+            }
+            moveTo(runtime.stores().take(Math.max(length, bytes.capacity())));
+        }
+        store.retain();
+        return store;
+    }
+
+    /** Copies what was written into {@code next} and writes there from now on. */
+    private void moveTo(SharedStore next) {
+        ByteBuffer view = next.view();
+        view.put(0, bytes, 0, length);
+        SharedStore old = store;
+        store = next;
+        bytes = view;
+        if (old != null) {
+            old.release();
+        }
+    }
+
     /** Undoes {@link #payload()} so writes can use the full capacity again. */
     void releasePayload() {
         bytes.clear();
@@ -126,6 +169,11 @@ final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer clear() {
         checkWritable();
+        if (store != null && store.shared()) {
+            // A flow still keeps what was sent: write the next message elsewhere.
+            length = 0;
+            moveTo(runtime.stores().take(store.capacity()));
+        }
         length = 0;
         readIndex = 0;
         if (tableCount > 0) {
@@ -329,6 +377,10 @@ final class MessageBufferImpl implements MessageBuffer {
                 + max + "; split it or raise maxMessageSize in the io.polylink.core configuration");
         }
         int capacity = (int) Math.min(max, Math.max(needed, 2L * bytes.capacity()));
+        if (store != null) {
+            moveTo(runtime.stores().take(capacity));
+            return;
+        }
         ByteBuffer bigger = ByteBuffer.allocate(capacity);
         bigger.put(0, bytes, 0, length);
         bytes = bigger;

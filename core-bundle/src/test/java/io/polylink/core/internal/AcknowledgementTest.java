@@ -94,11 +94,11 @@ class AcknowledgementTest {
             arrived.incrementAndGet();
         });
         Startpoint toB = a.context().startpoint(sink.startpoint().toText());
-        MessageBuffer large = a.context().allocateBuffer(64 * 1024).putRaw(new byte[64 * 1024], 0, 64 * 1024);
 
         // The receiver holds the first, so 400 copies (25 MiB) wait to be acknowledged at once.
+        // A buffer each, sent once: a buffer sent again would be kept by its store, not copied.
         for (int i = 0; i < 400; i++) {
-            toB.send(1, large);
+            toB.send(1, a.context().allocateBuffer(64 * 1024).putRaw(new byte[64 * 1024], 0, 64 * 1024));
         }
         release.countDown();
         Await.until(() -> arrived.get() == 400, Duration.ofSeconds(10), () -> arrived.get() + " of 400 arrived");
@@ -120,17 +120,60 @@ class AcknowledgementTest {
         Startpoint toB = a.context().startpoint(sink.startpoint().toText());
         MessageBuffer large = a.context().allocateBuffer(1 << 20).putRaw(new byte[1 << 20], 0, 1 << 20);
 
-        for (int i = 0; i < 41; i++) {
+        Flow[] flow = new Flow[1];
+        for (int i = 1; i <= 41; i++) {
             toB.send(1, large);
+            if (i % 8 == 1 && i > 1) {
+                // Past half the pending bound (32 MiB) every RSR would ask: each answer comes first.
+                flow[0] = onlyFlow(a);
+                Await.until(() -> flow[0].unacknowledged() == 0, Duration.ofSeconds(10),
+                    () -> flow[0].unacknowledged() + " unacknowledged after an RSR asked");
+            }
         }
 
         Await.until(() -> arrived.get() == 41, Duration.ofSeconds(10), () -> arrived.get() + " of 41 arrived");
         // Numbered from 1: the RSR after each 8 MiB asks. At 2 MiB (before) every fourth asked, at
         // 1 MiB every one.
         assertEquals(List.of(9, 17, 25, 33, 41), pipeA.ackRequests, "RSRs asking");
+    }
+
+    @Test
+    void aBufferRefilledForEachLargeRsrCyclesPooledStoresThatShrinkOnceIdle() {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger arrived = new AtomicInteger();
+        List<String> damaged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> {
+            await(release);
+            int seq = m.getInt();
+            byte[] body = new byte[m.remaining()];
+            m.getRaw(body, 0, body.length);
+            if (seq != arrived.get() || body[0] != (byte) seq || body[body.length - 1] != (byte) (seq >> 8)) {
+                damaged.add("RSR " + arrived.get() + " arrived as " + seq);
+            }
+            arrived.incrementAndGet();
+        });
+        Startpoint toB = a.context().startpoint(sink.startpoint().toText());
+        MessageBuffer large = a.context().allocateBuffer(256 * 1024);
+        byte[] body = new byte[256 * 1024 - 4];
+        StorePool stores = ((ContextRuntime) a.context()).stores();
+
+        // The receiver holds the first: the refilled buffer moves to a new store for each send.
+        for (int i = 0; i < 100; i++) {
+            Arrays.fill(body, (byte) i);
+            body[body.length - 1] = (byte) (i >> 8);
+            toB.send(1, large.clear().putInt(i).putRaw(body, 0, body.length));
+        }
+        assertEquals(0, stores.pooledBytes(), "stores waiting for acknowledgement are not in the pool");
+        release.countDown();
+        Await.until(() -> arrived.get() == 100, Duration.ofSeconds(10), () -> arrived.get() + " of 100 arrived");
+        assertEquals(List.of(), damaged);
         Flow flow = onlyFlow(a);
-        Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
-            () -> flow.unacknowledged() + " unacknowledged after the 41st asked");
+        Await.until(() -> flow.unacknowledged() <= 64, Duration.ofSeconds(10),
+            () -> flow.unacknowledged() + " still unacknowledged");
+        assertTrue(stores.pooledBytes() >= 30L * 256 * 1024, stores.pooledBytes() + " bytes of acknowledged stores pooled");
+        assertEquals(256 * 1024, flow.spareLargeBytes(), "only the first send was copied");
+        Await.until(() -> stores.pooledBytes() <= StorePool.IDLE_BYTES, Duration.ofSeconds(10),
+            () -> stores.pooledBytes() + " bytes of stores still pooled after sends stopped");
     }
 
     @Test
