@@ -11,6 +11,11 @@ import org.osgi.annotation.versioning.ProviderType;
  * that is checked against what remains before anything is allocated.
  *
  * <p>Not thread-safe: one thread fills a buffer, one thread reads it.
+ *
+ * <p>Reuse large buffers: the context keeps every RSR until the peer acknowledges it, and it keeps
+ * a buffer sent more than once as it is, while it copies a buffer sent once. Writes after a send
+ * never change what was sent: appends go past it, and {@link #clear()} moves the buffer to other
+ * memory while the context still keeps the old.
  */
 @ProviderType
 public interface MessageBuffer {
@@ -25,7 +30,8 @@ public interface MessageBuffer {
     int readIndex();
 
     /**
-     * Empties the buffer for reuse without releasing memory.
+     * Empties the buffer for reuse without releasing memory. If the context still keeps what the
+     * buffer last sent, the buffer goes on in memory of the same size from the context's pool.
      *
      * @return this buffer
      */
