@@ -28,7 +28,8 @@ public interface Connection extends AutoCloseable {
      * Sends one frame made of {@code header} followed by {@code payload}, consuming both (their
      * positions move to their limits). Writes from the caller's thread when the channel can take
      * the frame now; otherwise copies what is left into a bounded queue for the method's thread.
-     * The buffers may be reused when this returns.
+     * The buffers may be reused when this returns, and their bytes must not be changed: the
+     * payload may be the application's own buffer, which the core sends again after a move.
      *
      * @param header the frame's first bytes
      * @param payload the rest

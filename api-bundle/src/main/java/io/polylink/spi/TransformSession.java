@@ -13,7 +13,8 @@ public interface TransformSession extends AutoCloseable {
 
     /**
      * @param header the frame header, to authenticate, not to change
-     * @param input the bytes to encode (position to limit); consumed
+     * @param input the bytes to encode (position to limit); consumed, never changed: they may be
+     *     the application's own buffer, which the core sends again after a move
      * @param output where to get memory for the result
      * @return the encoded bytes, position 0 to limit; may be a buffer from {@code output}
      */
