@@ -114,16 +114,16 @@ class AcknowledgementTest {
     }
 
     @Test
-    void aStreamOfLargeRsrsAsksForAnAcknowledgementOnlyEveryEighth() {
+    void aStreamOfLargeRsrsAsksForAnAcknowledgementOnlyEverySixteenth() {
         AtomicInteger arrived = new AtomicInteger();
         Endpoint sink = b.context().createEndpoint().register(1, Delivery.INLINE, (e, m) -> arrived.incrementAndGet());
         Startpoint toB = a.context().startpoint(sink.startpoint().toText());
         MessageBuffer large = a.context().allocateBuffer(1 << 20).putRaw(new byte[1 << 20], 0, 1 << 20);
 
         Flow[] flow = new Flow[1];
-        for (int i = 1; i <= 41; i++) {
+        for (int i = 1; i <= 49; i++) {
             toB.send(1, large);
-            if (i % 8 == 1 && i > 1) {
+            if (i % 16 == 1 && i > 1) {
                 // Past half the pending bound (32 MiB) every RSR would ask: each answer comes first.
                 flow[0] = onlyFlow(a);
                 Await.until(() -> flow[0].unacknowledged() == 0, Duration.ofSeconds(10),
@@ -131,10 +131,10 @@ class AcknowledgementTest {
             }
         }
 
-        Await.until(() -> arrived.get() == 41, Duration.ofSeconds(10), () -> arrived.get() + " of 41 arrived");
-        // Numbered from 1: the RSR after each 8 MiB asks. At 2 MiB (before) every fourth asked, at
-        // 1 MiB every one.
-        assertEquals(List.of(9, 17, 25, 33, 41), pipeA.ackRequests, "RSRs asking");
+        Await.until(() -> arrived.get() == 49, Duration.ofSeconds(10), () -> arrived.get() + " of 49 arrived");
+        // Numbered from 1: the RSR after each 16 MiB asks. At 8 MiB (before) every eighth asked, at
+        // 2 MiB every fourth, at 1 MiB every one.
+        assertEquals(List.of(17, 33, 49), pipeA.ackRequests, "RSRs asking");
     }
 
     @Test
@@ -185,7 +185,7 @@ class AcknowledgementTest {
             Startpoint toC = a.context().startpoint(sink.startpoint().toText());
             MessageBuffer message = a.context().allocateBuffer(8);
 
-            // Far below the 64 RSRs or 8 MiB after which the sender asks.
+            // Far below the 64 RSRs or 16 MiB after which the sender asks.
             for (long i = 0; i < 10; i++) {
                 toC.send(1, message.clear().putLong(i));
             }

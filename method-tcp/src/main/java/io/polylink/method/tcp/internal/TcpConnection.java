@@ -58,7 +58,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     private static final int CONVERSATION_SENDS = 2;
     /**
      * Sent between two reads, this much makes a connection the sending end of a bulk stream. The
-     * core asks for an acknowledgement every 4-8 MiB of large RSRs, while a conversation of 1 MiB
+     * core asks for an acknowledgement every 4-16 MiB of large RSRs, while a conversation of 1 MiB
      * messages sends one between reads.
      */
     static final long BULK_BYTES = 2L << 20;
