@@ -747,11 +747,11 @@ final class Flow {
      *     keeps and moves it as any send)
      */
     private boolean sentBeforeCopy(int endpoint, int handler, MessageBufferImpl message) {
-        ByteBuffer payload = message.payload();
-        int length = payload.remaining();
+        int length = message.length();
         if (length > SMALL_COPY || binding.channel().deliversOnSend()) {
             return false;
         }
+        ByteBuffer payload = message.payload();
         // Numbered before it goes: should keeping the copy fail, the next RSR must not reuse the number.
         int sequence = next++;
         try {

@@ -111,6 +111,34 @@ class SharedStoreTest {
         assertNull(received.share(), "the reader's buffer is overwritten by the next read");
     }
 
+    /**
+     * Over a pipe, a buffer refilled larger after the flow let go of its store: the store is
+     * written in place again, past where the last send left the buffer's limit.
+     */
+    @Test
+    void aBufferRefilledLargerOnceItsStoreCameBackIsSentWhole() {
+        PipeMethod.Network network = new PipeMethod.Network();
+        CoreSettings acksAtOnce = new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
+            CoreSettings.DEFAULT_ABANDON_AFTER_MS, 1);
+        try (EmbeddedContext a = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
+             EmbeddedContext b = EmbeddedContext.open(acksAtOnce).add(new PipeMethod(network, "pipe"), 10)) {
+            List<Integer> lengths = new java.util.concurrent.CopyOnWriteArrayList<>();
+            io.polylink.Endpoint sink = b.context().createEndpoint().register(1, (e, m) -> lengths.add(m.length()));
+            io.polylink.Startpoint toB = a.context().startpoint(sink.startpoint().toText());
+            MessageBufferImpl m = (MessageBufferImpl) a.context().allocateBuffer(0);
+            int[] sizes = {20_000, 20_000, 100_000, 20_000, 100_000, 600_000};
+            for (int i = 0; i < sizes.length; i++) {
+                toB.send(1, m.clear().putRaw(bytes(sizes[i], (byte) i), 0, sizes[i]));
+                int sent = i + 1;
+                Await.until(() -> lengths.size() == sent, Duration.ofSeconds(10), () -> "RSR " + sent + " never came");
+                Flow flow = List.copyOf(((ContextRuntime) a.context()).flows()).get(0);
+                Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
+                    () -> "the flow still keeps RSR " + sent);
+            }
+            assertEquals(java.util.Arrays.stream(sizes).boxed().toList(), lengths);
+        }
+    }
+
     @Test
     void thePoolRoundsUpKeepsAtMostItsBoundAndShrinksOnceIdle() {
         StorePool pool = new StorePool((task, ms) -> timer.schedule(task, ms, TimeUnit.MILLISECONDS));
