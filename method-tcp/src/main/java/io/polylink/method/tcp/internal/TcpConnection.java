@@ -51,6 +51,8 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     /** A frame in flight may take this long per MiB beyond the failure timeout, for slow links. */
     private static final long NANOS_PER_MIB = TimeUnit.SECONDS.toNanos(1);
     private static final ByteBuffer HEARTBEAT = ByteBuffer.allocate(4);
+    /** Nothing: never moves, so threads may share it. */
+    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
     private static final ByteBuffer GOODBYE_FRAME = ByteBuffer.allocate(4).putInt(0, FrameReader.GOODBYE);
     private static final long FLUSH_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long SPARE_IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -405,8 +407,9 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             }
         }
         ByteBuffer head = gather[0];
-        // The staging buffer is the next sender's: an unwritten prefix and header move out of it.
-        rest[0] = head.hasRemaining() ? ByteBuffer.allocate(head.remaining()).put(head).flip() : head.limit(0);
+        // The staging buffer is the next sender's, from the moment the lock goes: what is left of
+        // the prefix and header moves out of it, and it is never written from without the lock.
+        rest[0] = head.hasRemaining() ? ByteBuffer.allocate(head.remaining()).put(head).flip() : EMPTY;
         rest[1] = gather[1];
         finishing = true;
     }
@@ -431,7 +434,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
                     break;
                 }
                 writable.select(k -> { }, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                if (channel.write(rest) > 0) {
+                if (writeRest() > 0) {
                     progressed = System.nanoTime();
                 }
             }
@@ -503,9 +506,9 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 counts.error();
-                throw new LinkException("send queue to " + this + " is full (" + queue.size() + " of "
-                    + settings.queueLimit() + " bytes) for " + settings.sendTimeoutMs()
-                    + " ms; the receiver is slow or stalled");
+                throw new LinkException((finishing ? "a large frame to " + this + " was still being written"
+                    : "send queue to " + this + " is full (" + queue.size() + " of " + settings.queueLimit()
+                    + " bytes)") + " for " + settings.sendTimeoutMs() + " ms; the receiver is slow or stalled");
             }
             if (onLoop) {
                 // Only this thread drains the queue, so it writes it out itself (or, while a sender
@@ -601,6 +604,27 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         }
         lastSend = System.nanoTime();
         return true;
+    }
+
+    /**
+     * Writes what the socket takes of the frame being finished; at the sending end of a bulk
+     * stream holding {@link #readLock} and reading aside after, as {@link #send} does, so the
+     * loop's reads of acknowledgements do not wait for these writes in the socket's lock. Not
+     * while waiting for room: then the loop reads.
+     */
+    private long writeRest() throws IOException {
+        boolean reading = sharedReads && readLock.tryLock();
+        try {
+            long written = channel.write(rest);
+            if (reading && readWanted) {
+                readAside();
+            }
+            return written;
+        } finally {
+            if (reading) {
+                readLock.unlock();
+            }
+        }
     }
 
     // ---- receiving, on the I/O thread
@@ -747,6 +771,14 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     /** @return how often a sender handed what it read back to the loop; for tests */
     long handBacks() {
         return handBacks;
+    }
+
+    /**
+     * Has the next sender that holds {@link #readLock} read after its write, as when the loop
+     * found it held; for tests, whose streams otherwise meet that moment only now and then.
+     */
+    void wantReadAside() {
+        readWanted = true;
     }
 
     /** @return frames whose senders wrote the rest themselves; for tests */

@@ -829,7 +829,11 @@ class TcpLinkTest {
      * The sending end of a bulk stream reads its own socket between writes when the I/O thread
      * found it busy: the core takes the acknowledgements there, and the replies that come
      * meanwhile go back to the I/O thread and arrive in order; their inline handler sends on the
-     * same connection as the streaming thread. Streams until both happened.
+     * same connection as the streaming thread. Streams until both happened. Each send is told the
+     * loop wants the sender to read ({@link TcpConnection#wantReadAside}): since a sender finishes
+     * its own large frames, holding the read lock only while it writes, a stream met the moment
+     * the loop found the lock held too seldom to be sure of it. A request goes every 64th RSR
+     * (4 MiB), so the loop reading a reply still finds 2 MiB or more sent between its reads.
      */
     @Test
     void theSenderOfABulkStreamReadsItsAcknowledgementsAndHandsTheRestBack() {
@@ -861,8 +865,9 @@ class TcpLinkTest {
         long requests = 1;
         while (sent < 16_384 && (sending.takenAside() == 0 || sending.handBacks() == 0)) {
             body[0] = (byte) sent;
+            sending.wantReadAside();
             s.send(1, large.clear().putLong(sent).putBytes(body).putLong(checksum(sent, body)));
-            if (++sent % 16 == 0) {
+            if (++sent % 64 == 0) {
                 s.send(2, a.allocateBuffer(8).putLong(requests++));
             }
         }
