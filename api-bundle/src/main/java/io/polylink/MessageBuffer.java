@@ -31,7 +31,8 @@ public interface MessageBuffer {
 
     /**
      * Empties the buffer for reuse without releasing memory. If the context still keeps what the
-     * buffer last sent, the buffer goes on in memory of the same size from the context's pool.
+     * buffer last sent, the buffer goes on in memory from the context's pool, sized for a message
+     * as long as the last, and grows from there as writes need.
      *
      * @return this buffer
      */

@@ -114,7 +114,7 @@ final class MessageBufferImpl implements MessageBuffer {
                 sentOnce = true;
                 return null;
             }
-            moveTo(runtime.stores().take(Math.max(length, bytes.capacity())));
+            moveTo(runtime.stores().take(length));
         }
         store.retain();
         return store;
@@ -170,9 +170,13 @@ final class MessageBufferImpl implements MessageBuffer {
     public MessageBuffer clear() {
         checkWritable();
         if (store != null && store.shared()) {
-            // A flow still keeps what was sent: write the next message elsewhere.
+            // A flow still keeps what was sent: write the next message elsewhere, in a store the
+            // size of this one's message, not of its capacity. Flows bound what they keep by
+            // messages' lengths, and a buffer allocated at 8 MiB and refilled with 20 KiB would
+            // otherwise hold 8 MiB per RSR waiting for its acknowledgement.
+            int used = length;
             length = 0;
-            moveTo(runtime.stores().take(store.capacity()));
+            moveTo(runtime.stores().take(used));
         }
         length = 0;
         readIndex = 0;

@@ -86,6 +86,23 @@ class SharedStoreTest {
     }
 
     @Test
+    void aKeptBufferMovesToStoresSizedByItsMessageNotByItsCapacity() {
+        MessageBufferImpl m = (MessageBufferImpl) embedded.context().allocateBuffer(8 << 20);
+        m.putRaw(bytes(SIZE, (byte) 1), 0, SIZE);
+        m.share();
+        SharedStore kept = m.share();
+        assertEquals(1 << 17, kept.capacity(), "moved into a store for its 100 kB message, not its 8 MiB capacity");
+        m.clear().putRaw(bytes(SIZE, (byte) 2), 0, SIZE);
+        SharedStore next = m.share();
+        assertEquals(1 << 17, next.capacity(), "a cleared buffer moves on to a store its last message's size");
+        m.putRaw(bytes(3 * SIZE, (byte) 3), 0, 3 * SIZE); // and grows as it must
+        assertEquals(4 * SIZE, m.length());
+        assertHolds(next, SIZE, (byte) 2);
+        kept.release();
+        next.release();
+    }
+
+    @Test
     void appendingToAKeptBufferLeavesTheKeptBytesAndGrowingMovesIt() {
         MessageBufferImpl m = filled((byte) 1);
         m.share();
