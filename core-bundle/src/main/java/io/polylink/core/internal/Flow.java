@@ -23,10 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Each RSR gets the next sequence number and a copy of it is kept until the peer acknowledges
  * it; for a large buffer sent more than once, its store is kept instead of a copy
- * ({@link MessageBufferImpl#share}). When the flow moves (its method or a transform left, was replaced, its connection broke, or
- * a preferable entry became usable), it announces itself on the new connection and sends every
- * unacknowledged RSR again, in order, before anything new; the peer drops the copies it already
- * delivered. So a method can go while RSRs flow and none is lost, duplicated or reordered.
+ * ({@link MessageBufferImpl#share}). When the flow moves (its method or a transform left, was
+ * replaced, its connection broke, or a preferable entry became usable), it announces itself on
+ * the new connection and sends every unacknowledged RSR again, in order, before anything new;
+ * the peer drops the copies it already delivered. So a method can go while RSRs flow and none is
+ * lost, duplicated or reordered.
  *
  * <p>Acknowledgements arrive on receiving threads and never take the flow's lock: a sender may
  * hold it while blocked on a full connection that only a receiving thread can drain.

@@ -114,16 +114,16 @@ final class MessageBufferImpl implements MessageBuffer {
                 sentOnce = true;
                 return null;
             }
-            moveTo(runtime.stores().take(length));
+            moveTo(runtime.stores().take(length), length);
         }
         store.retain();
         return store;
     }
 
-    /** Copies what was written into {@code next} and writes there from now on. */
-    private void moveTo(SharedStore next) {
+    /** Copies the first {@code keep} bytes written into {@code next} and writes there from now on. */
+    private void moveTo(SharedStore next, int keep) {
         ByteBuffer view = next.view();
-        view.put(0, bytes, 0, length);
+        view.put(0, bytes, 0, keep);
         SharedStore old = store;
         store = next;
         bytes = view;
@@ -174,9 +174,7 @@ final class MessageBufferImpl implements MessageBuffer {
             // size of this one's message, not of its capacity. Flows bound what they keep by
             // messages' lengths, and a buffer allocated at 8 MiB and refilled with 20 KiB would
             // otherwise hold 8 MiB per RSR waiting for its acknowledgement.
-            int used = length;
-            length = 0;
-            moveTo(runtime.stores().take(used));
+            moveTo(runtime.stores().take(length), 0);
         }
         length = 0;
         readIndex = 0;
@@ -382,7 +380,7 @@ final class MessageBufferImpl implements MessageBuffer {
         }
         int capacity = (int) Math.min(max, Math.max(needed, 2L * bytes.capacity()));
         if (store != null) {
-            moveTo(runtime.stores().take(capacity));
+            moveTo(runtime.stores().take(capacity), length);
             return;
         }
         ByteBuffer bigger = ByteBuffer.allocate(capacity);

@@ -1,8 +1,7 @@
 package io.polylink.core.internal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Direct memory behind a large application buffer, which the flows that send it keep for replay
@@ -14,21 +13,10 @@ import java.nio.ByteBuffer;
  */
 final class SharedStore {
 
-    private static final VarHandle HOLDERS;
-
-    static {
-        try {
-            HOLDERS = MethodHandles.lookup().findVarHandle(SharedStore.class, "holders", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** Never moved: every user reads and writes through a {@link #view()} of its own. */
     private final ByteBuffer memory;
     private final StorePool pool;
-    @SuppressWarnings("unused") // through HOLDERS
-    private volatile int holders;
+    private final AtomicInteger holders = new AtomicInteger();
 
     SharedStore(StorePool pool, int capacity) {
         this.pool = pool;
@@ -46,17 +34,17 @@ final class SharedStore {
 
     /** Makes the caller the only holder; for a store fresh from its pool. */
     SharedStore taken() {
-        HOLDERS.setVolatile(this, 1);
+        holders.set(1);
         return this;
     }
 
     void retain() {
-        HOLDERS.getAndAdd(this, 1);
+        holders.incrementAndGet();
     }
 
     /** Lets go of one reference; the last one gives the store back to the pool, on any thread. */
     void release() {
-        int before = (int) HOLDERS.getAndAdd(this, -1);
+        int before = holders.getAndDecrement();
         if (before == 1) {
             pool.give(this);
         } else if (before < 1) {
@@ -66,6 +54,6 @@ final class SharedStore {
 
     /** @return whether anyone but the caller, who holds a reference, holds one */
     boolean shared() {
-        return (int) HOLDERS.getVolatile(this) > 1;
+        return holders.get() > 1;
     }
 }

@@ -51,11 +51,7 @@ final class SendQueue {
             return;
         }
         ensureFree(n);
-        int tail = (head + size) % ring.capacity();
-        int first = Math.min(n, ring.capacity() - tail);
-        ring.put(tail, src, src.position(), first);
-        ring.put(0, src, src.position() + first, n - first);
-        src.position(src.limit());
+        copyIn((head + size) % ring.capacity(), src);
         size += n;
     }
 
@@ -72,18 +68,27 @@ final class SendQueue {
             return;
         }
         ensureFree(n);
-        int capacity = ring.capacity();
-        int at = Math.floorMod(head - n, capacity);
-        head = at;
+        head = Math.floorMod(head - n, ring.capacity());
         size += n;
+        int at = head;
         for (ByteBuffer src : srcs) {
-            int count = src.remaining();
-            int first = Math.min(count, capacity - at);
-            ring.put(at, src, src.position(), first);
-            ring.put(0, src, src.position() + first, count - first);
-            src.position(src.limit());
-            at = (at + count) % capacity;
+            at = copyIn(at, src);
         }
+    }
+
+    /**
+     * Copies what remains of {@code src} into the ring from {@code at}, wrapping at its end, and
+     * consumes it; the caller made room.
+     *
+     * @return the index after the copy
+     */
+    private int copyIn(int at, ByteBuffer src) {
+        int count = src.remaining();
+        int first = Math.min(count, ring.capacity() - at);
+        ring.put(at, src, src.position(), first);
+        ring.put(0, src, src.position() + first, count - first);
+        src.position(src.limit());
+        return (at + count) % ring.capacity();
     }
 
     /**
