@@ -122,6 +122,13 @@ final class IoLoop implements AutoCloseable {
         }
     }
 
+    /** Wakes the loop if it is blocked in the selector, so it sees a key's new interest; any thread. */
+    void wake() {
+        if (sleeping) {
+            selector.wakeup();
+        }
+    }
+
     /**
      * Registers a channel; must run on the loop (through {@link #execute}).
      *

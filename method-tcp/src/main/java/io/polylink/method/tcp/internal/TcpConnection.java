@@ -126,6 +126,15 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
     private volatile boolean sharedReads;
     /** The loop found bytes to read but {@link #readLock} held: the sender holding it reads them. */
     private volatile boolean readWanted;
+    /**
+     * The loop took {@code OP_READ} off the key while a sender held {@link #readLock}: the socket
+     * stays readable until that sender reads, and the loop, woken by it again and again, polled
+     * about 280 times per acknowledgement of a 1 MiB stream. Whoever lets go of the lock next
+     * gives reads back ({@link #unparkReads}).
+     */
+    private final AtomicBoolean readsParked = new AtomicBoolean();
+    /** Times the loop found {@link #readLock} held when it came to read; for tests. Written by the loop only. */
+    private volatile long readsFoundHeld;
     /** A sender left bytes in {@link #reader} for the loop, which parses them without a read. */
     private boolean handedBack;
     private final Runnable resumeReading = this::resumeReading;
@@ -239,6 +248,27 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         }
     }
 
+    /** A sender lets go of {@link #readLock}, giving reads back to the loop if it parked them. */
+    private void unlockRead() {
+        readLock.unlock();
+        if (readsParked.get()) {
+            unparkReads();
+        }
+    }
+
+    /** Any thread: gives {@code OP_READ} back to the key, once per parking, and wakes the loop to see it. */
+    private void unparkReads() {
+        if (!readsParked.compareAndSet(true, false)) {
+            return;
+        }
+        try {
+            key.interestOpsOr(SelectionKey.OP_READ);
+        } catch (CancelledKeyException closedMeanwhile) {
+            return; // nothing left to read
+        }
+        method.loop().wake(); // a blocked selector registers the change only when it next wakes
+    }
+
     int connectionClass() {
         return connectionClass;
     }
@@ -302,7 +332,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
                 }
             } finally {
                 if (reading) {
-                    readLock.unlock();
+                    unlockRead();
                 }
             }
             if (finish) {
@@ -574,7 +604,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
 
     private void enableWrite() {
         if (key != null && key.isValid()) {
-            key.interestOps(key.interestOps() | SelectionKey.OP_WRITE);
+            key.interestOpsOr(SelectionKey.OP_WRITE);
         }
     }
 
@@ -584,7 +614,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             if (finishing || writeQueued()) {
                 // Empty, or a sender is finishing a frame: it asks for the loop again when done.
                 writeInterest = false;
-                key.interestOps(SelectionKey.OP_READ);
+                key.interestOpsAnd(~SelectionKey.OP_WRITE); // reads may be parked: see readsParked
             }
         } finally {
             lock.unlock();
@@ -622,7 +652,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             return written;
         } finally {
             if (reading) {
-                readLock.unlock();
+                unlockRead();
             }
         }
     }
@@ -691,7 +721,15 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
         }
         if (!readLock.tryLock()) {
             readWanted = true;
-            return Read.NOTHING;
+            readsFoundHeld++;
+            // Cleared first and flagged after, so that whoever sees the flag finds them cleared;
+            // the lock is tried again in case its holder let go before the flag was up.
+            key.interestOpsAnd(~SelectionKey.OP_READ);
+            readsParked.set(true);
+            if (!readLock.tryLock()) {
+                return Read.NOTHING;
+            }
+            unparkReads();
         }
         try {
             return readOwn();
@@ -779,6 +817,30 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
      */
     void wantReadAside() {
         readWanted = true;
+    }
+
+    /** @return whether the loop left reads to a sender holding {@link #readLock}; for tests */
+    boolean readsParked() {
+        return readsParked.get();
+    }
+
+    /** @return times the loop came to read and found a sender holding {@link #readLock}; for tests */
+    long readsFoundHeld() {
+        return readsFoundHeld;
+    }
+
+    /**
+     * Runs {@code during} holding {@link #readLock} with reads shared, as a sender holds it through
+     * a write, and lets go as a sender does; for tests.
+     */
+    void holdingReads(Runnable during) {
+        readLock.lock();
+        try {
+            sharedReads = true;
+            during.run();
+        } finally {
+            unlockRead();
+        }
     }
 
     /** @return frames whose senders wrote the rest themselves; for tests */

@@ -887,6 +887,35 @@ class TcpLinkTest {
         assertEquals(0, ofA.statistics().errors() + ofB.statistics().errors());
     }
 
+    /**
+     * While a sender holds the read lock, the I/O thread takes reads off the socket's key rather
+     * than be woken by it again and again until the sender reads, and sleeps; letting go of the
+     * lock gives reads back and wakes it, so what came meanwhile is read.
+     */
+    @Test
+    void theLoopLeavesTheSocketToASenderHoldingItsReadsAndReadsAgainWhenItLetsGo() {
+        Context a = context();
+        Context b = context();
+        AtomicLong replies = new AtomicLong();
+        Startpoint back = a.createEndpoint().register(1, (e, m) -> replies.incrementAndGet()).startpoint();
+        Startpoint fromB = b.startpoint(back.toText());
+        Endpoint sink = b.createEndpoint().register(2, (e, m) -> fromB.send(1, b.allocateBuffer(16).putLong(1)));
+        in(a, sink.startpoint()).send(2, a.allocateBuffer(16).putLong(0));
+        Await.until(() -> replies.get() == 1, Duration.ofSeconds(10), () -> "the first reply never came");
+        TcpConnection sending = (TcpConnection) methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+        IoLoop loop = methods.get(0).loop();
+
+        sending.holdingReads(() -> {
+            fromB.send(1, b.allocateBuffer(16).putLong(2));
+            Await.until(() -> sending.readsParked() && loop.asleep(), Duration.ofSeconds(10),
+                () -> "the I/O thread, finding the reads held " + sending.readsFoundHeld() + " times, never left them and slept");
+            fromB.send(1, b.allocateBuffer(16).putLong(3)); // to a key that no longer wakes the loop
+        });
+        Await.until(() -> replies.get() == 3, Duration.ofSeconds(10),
+            () -> replies.get() - 1 + " of the 2 RSRs that came while a sender held the reads were read");
+        assertFalse(sending.readsParked(), "reads are still parked after the sender let go");
+    }
+
     @Test
     void anIdleConnectionCostsLessThanTwoPercentOfACore() throws Exception {
         Context a = context();
