@@ -27,6 +27,8 @@ final class IoLoop implements AutoCloseable {
      */
     private static final int SELECT_EVERY = 64;
     private static final long SELECT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** Conversation turns in a row after which the loop stops the selector watching the {@link #hot} key. */
+    private static final int UNWATCH_AFTER = 8;
     /** What a tick returns when it has no timers to run. */
     static final long NO_TIMERS = Long.MAX_VALUE;
     /** Ticks come at most this often, so a timer that cannot act yet does not take the thread. */
@@ -64,6 +66,19 @@ final class IoLoop implements AutoCloseable {
      */
     private SelectionKey hot;
     private int turns;
+    /**
+     * The loop took {@code OP_READ} off the {@link #hot} key while it reads that channel directly.
+     * For every segment that reaches a socket in an epoll set, the kernel runs the selector's
+     * wake-up callback on the sending side, with interrupts off: unwatched, a 16-byte round trip
+     * took 0.2-0.4 µs less (12 of 12 blocks faster, alternated within one process pair). Watched
+     * again on the first turn that is not a conversation's, when another key becomes hot, and
+     * before the loop blocks. Loop thread only.
+     */
+    private boolean hotUnwatched;
+    /** Conversation turns in a row on the {@link #hot} key. Loop thread only. */
+    private int conversing;
+    /** Times the loop stopped the selector watching a conversation's channel; for tests. */
+    private volatile long unwatched;
     /** When the loop last asked the selector; loop thread only. */
     private long selectedAt;
     /** Whether a handler's key, in this select, had traffic. Loop thread only. */
@@ -177,6 +192,7 @@ final class IoLoop implements AutoCloseable {
                 } else if (idle == IdleStrategy.SPIN_THEN_BLOCK && now - lastWork < spinNanos(now)) {
                     Thread.onSpinWait();
                 } else {
+                    watchHot(); // nothing else reads it while the loop sleeps
                     sleeping = true;
                     traffic = false;
                     woke = 0;
@@ -234,11 +250,52 @@ final class IoLoop implements AutoCloseable {
         SelectionKey key = hot;
         if (key != null && !key.isValid()) {
             hot = key = null;
+            hotUnwatched = false;
         }
-        boolean direct = key != null && (++turns & SELECT_EVERY - 1) != 0
-            && now - selectedAt < SELECT_NANOS
-            && ((IoHandler) key.attachment()).pollable();
+        if (key == null) {
+            return null;
+        }
+        if (!((IoHandler) key.attachment()).pollable()) {
+            conversing = 0;
+            watchHot();
+            return null;
+        }
+        if (!hotUnwatched && ++conversing >= UNWATCH_AFTER) {
+            // Takes effect at the next select, which asks the kernel anyway: no system call of its own.
+            try {
+                key.interestOpsAnd(~SelectionKey.OP_READ);
+                hotUnwatched = true;
+                unwatched++;
+            } catch (CancelledKeyException closedMeanwhile) {
+                return null;
+            }
+        }
+        boolean direct = (++turns & SELECT_EVERY - 1) != 0 && now - selectedAt < SELECT_NANOS;
         return direct ? key : null;
+    }
+
+    /** Has the selector watch the {@link #hot} key's reads again, if the loop stopped it. */
+    private void watchHot() {
+        if (!hotUnwatched) {
+            return;
+        }
+        hotUnwatched = false;
+        try {
+            hot.interestOpsOr(SelectionKey.OP_READ);
+        } catch (CancelledKeyException closedMeanwhile) {
+            // nothing left to read
+        }
+    }
+
+    /** @return times the loop stopped the selector watching a conversation's channel; for tests */
+    long unwatched() {
+        return unwatched;
+    }
+
+    /** @return whether the selector would report the {@link #hot} key's bytes now; for tests */
+    boolean watchesHot() {
+        SelectionKey key = hot;
+        return key == null || !key.isValid() || (key.interestOps() & SelectionKey.OP_READ) != 0;
     }
 
     private void dispatch(SelectionKey key) {
@@ -247,7 +304,9 @@ final class IoLoop implements AutoCloseable {
             woke = System.nanoTime();
         }
         try {
-            if ((key.readyOps() & SelectionKey.OP_READ) != 0) {
+            if ((key.readyOps() & SelectionKey.OP_READ) != 0 && key != hot) {
+                watchHot();
+                conversing = 0;
                 hot = key;
             }
             traffic |= ((IoHandler) key.attachment()).ready(key);

@@ -114,6 +114,52 @@ class IoLoopTest {
         }
     }
 
+    /**
+     * The loop reading a conversation's channel directly stops the selector watching it, and
+     * has it watched again before it blocks: without timers, nothing else would wake it for the
+     * channel's next bytes.
+     */
+    @Test
+    void aChannelReadDirectlyGoesUnwatchedAndIsWatchedAgainBeforeTheLoopBlocks() throws Exception {
+        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN_THEN_BLOCK, TimeUnit.MILLISECONDS.toNanos(1),
+            held -> IoLoop.NO_TIMERS);
+        Pipe pipe = Pipe.open();
+        try (loop; Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
+            source.configureBlocking(false);
+            AtomicInteger bytes = new AtomicInteger();
+            IoHandler conversing = new IoHandler() {
+                @Override
+                public boolean ready(SelectionKey key) {
+                    return poll();
+                }
+
+                @Override
+                public boolean pollable() {
+                    return true;
+                }
+
+                @Override
+                public boolean poll() {
+                    try {
+                        int n = source.read(ByteBuffer.allocate(16));
+                        bytes.addAndGet(Math.max(n, 0));
+                        return n > 0;
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            };
+            loop.execute(() -> loop.register(source, SelectionKey.OP_READ, conversing));
+            sink.write(ByteBuffer.wrap(new byte[] {1}));
+            Await.until(() -> loop.unwatched() > 0 && loop.asleep(), Duration.ofSeconds(10),
+                () -> "the loop read " + bytes.get() + " byte(s), stopped the selector watching the channel "
+                    + loop.unwatched() + " times and is " + (loop.asleep() ? "" : "not ") + "asleep");
+            assertTrue(loop.watchesHot(), "the loop blocked with the channel it read directly unwatched");
+            sink.write(ByteBuffer.wrap(new byte[] {2}));
+            Await.until(() -> bytes.get() == 2, Duration.ofSeconds(10), () -> "the byte sent to the sleeping loop went unread");
+        }
+    }
+
     /** A spinning loop with a talking channel and another, closed together. */
     private record Talk(IoLoop loop, Pipe talking, Pipe other) implements AutoCloseable {
 

@@ -916,6 +916,41 @@ class TcpLinkTest {
         assertFalse(sending.readsParked(), "reads are still parked after the sender let go");
     }
 
+    /**
+     * The I/O thread reading a conversation's channel directly stops the selector watching it,
+     * and has it watched again before it sleeps, so what comes after the conversation is read.
+     */
+    @Test
+    void aConversationsChannelGoesUnwatchedWhileReadDirectlyAndIsWatchedAgainBeforeTheLoopSleeps() {
+        Context a = context();
+        Context b = context();
+        int exchanges = 200;
+        AtomicLong replies = new AtomicLong();
+        Startpoint[] toB = new Startpoint[1];
+        Startpoint back = a.createEndpoint().register(1, (e, m) -> {
+            long n = replies.incrementAndGet();
+            if (n < exchanges) {
+                toB[0].send(2, a.allocateBuffer(16).putLong(n));
+            }
+        }).startpoint();
+        Startpoint fromB = b.startpoint(back.toText());
+        toB[0] = in(a, b.createEndpoint().register(2, (e, m) -> fromB.send(1, b.allocateBuffer(16).putLong(m.getLong())))
+            .startpoint());
+        toB[0].send(2, a.allocateBuffer(16).putLong(0));
+        Await.until(() -> replies.get() == exchanges, Duration.ofSeconds(10),
+            () -> replies.get() + " of " + exchanges + " replies came");
+        IoLoop loopA = methods.get(0).loop();
+        IoLoop loopB = methods.get(1).loop();
+        assertTrue(loopA.unwatched() > 0 && loopB.unwatched() > 0, "in " + exchanges + " request-reply exchanges the I/O threads"
+            + " stopped the selector watching the conversation " + loopA.unwatched() + " and " + loopB.unwatched() + " times");
+
+        Await.until(() -> loopA.asleep() && loopA.watchesHot(), Duration.ofSeconds(10),
+            () -> "a's I/O thread never slept with the conversation's channel watched");
+        fromB.send(1, b.allocateBuffer(16).putLong(-1));
+        Await.until(() -> replies.get() == exchanges + 1, Duration.ofSeconds(10),
+            () -> "the RSR sent to a sleeping I/O thread after the conversation never arrived");
+    }
+
     @Test
     void anIdleConnectionCostsLessThanTwoPercentOfACore() throws Exception {
         Context a = context();
