@@ -132,12 +132,10 @@ final class IoLoop implements AutoCloseable {
     /** Runs {@code task} on the loop, soon. */
     void execute(Runnable task) {
         tasks.add(task);
-        if (sleeping) {
-            selector.wakeup();
-        }
+        wake();
     }
 
-    /** Wakes the loop if it is blocked in the selector, so it sees a key's new interest; any thread. */
+    /** Wakes the loop if it is blocked in the selector, to run a task or see a key's new interest; any thread. */
     void wake() {
         if (sleeping) {
             selector.wakeup();

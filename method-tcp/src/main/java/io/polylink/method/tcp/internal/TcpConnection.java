@@ -614,7 +614,7 @@ final class TcpConnection implements Connection, IoHandler, FrameReader.Sink {
             if (finishing || writeQueued()) {
                 // Empty, or a sender is finishing a frame: it asks for the loop again when done.
                 writeInterest = false;
-                key.interestOpsAnd(~SelectionKey.OP_WRITE); // reads may be parked: see readsParked
+                key.interestOpsAnd(~SelectionKey.OP_WRITE); // reads may be off: readsParked, IoLoop's unwatched hot key
             }
         } finally {
             lock.unlock();
