@@ -18,4 +18,18 @@ public interface MethodContext {
      *     announces a larger one
      */
     int maxFrameSize();
+
+    /**
+     * @return where the method logs problems that peers or the environment can cause in floods
+     *     (bad frames, refused connections, failed accepts), a few lines per kind per second
+     * @since 0.5
+     */
+    ProblemLog problems();
+
+    /**
+     * @return the identity of the host this context runs on, the same for every method here: a
+     *     method that works only within one host compares it with the one in a peer's address
+     * @since 0.5
+     */
+    HostIdentity host();
 }

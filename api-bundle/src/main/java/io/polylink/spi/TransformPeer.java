@@ -18,6 +18,13 @@ public interface TransformPeer {
     String method();
 
     /**
+     * @return where the peer runs, seen from here: a transform scoped to other hosts or other
+     *     sites asks this when its session opens
+     * @since 0.5
+     */
+    PeerLocation location();
+
+    /**
      * Sends a handshake message (a key share, say) to the peer's session of the same transform
      * on this connection, where it arrives through {@link TransformSession#onHandshake}. Messages
      * go in order, ahead of any frame sent after this call. They travel untransformed.

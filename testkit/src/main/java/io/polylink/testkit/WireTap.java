@@ -6,7 +6,9 @@ import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
 import io.polylink.spi.InboundSink;
+import io.polylink.spi.HostIdentity;
 import io.polylink.spi.MethodContext;
+import io.polylink.spi.ProblemLog;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -114,6 +116,16 @@ public final class WireTap implements CommunicationMethod {
             @Override
             public int maxFrameSize() {
                 return context.maxFrameSize();
+            }
+
+            @Override
+            public ProblemLog problems() {
+                return context.problems();
+            }
+
+            @Override
+            public HostIdentity host() {
+                return context.host();
             }
         });
     }

@@ -10,6 +10,7 @@ import io.polylink.Statistics;
 import io.polylink.core.internal.FrameHeader.Control;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.Transform;
 import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
@@ -819,6 +820,12 @@ final class Channel implements FrameReceiver {
         @Override
         public String method() {
             return connection.method();
+        }
+
+        /** Until peers say where they run, only this very context is known to be near. */
+        @Override
+        public PeerLocation location() {
+            return connection.peer().equals(runtime.id()) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE;
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.polylink.core.internal;
 import io.polylink.Context;
 import io.polylink.ContextId;
 import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.HostIdentity;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
@@ -45,7 +46,7 @@ public final class ContextComponent {
         runtime = new ContextRuntime(new CoreSettings(config.maxMessageSize(), config.handlerThreads(),
             Arrays.stream(config.table()).map(String::strip).filter(s -> !s.isEmpty()).toList(),
             config.id().isBlank() ? null : ContextId.parse(config.id().strip()), config.abandonAfterMs(),
-            config.quietAckMs()));
+            config.quietAckMs(), config.hostId().isBlank() ? null : HostIdentity.named(config.hostId().strip())));
         String configured = config.name().isBlank() ? bundle.getProperty("polylink.name") : config.name();
         name = configured == null || configured.isBlank() ? null : configured.strip();
         registration = bundle.registerService(Context.class, runtime, properties());

@@ -15,6 +15,7 @@ import io.polylink.core.internal.StartpointCodec.TargetRef;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
+import io.polylink.spi.HostIdentity;
 import io.polylink.spi.InboundSink;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.SelectionPolicy;
@@ -228,7 +229,9 @@ final class ContextRuntime implements Context, InboundSink {
             throw new IllegalArgumentException("method name '" + name + "' is invalid or already installed");
         }
         try {
-            method.start(new MethodContextImpl(id, this, FrameHeader.MAX_LENGTH + maxWirePayload()));
+            method.start(new MethodContextImpl(id, this, FrameHeader.MAX_LENGTH + maxWirePayload(),
+                new RateLimitedLog(System.getLogger("io.polylink.method." + name), TimeUnit.SECONDS.toNanos(1)),
+                settings.host()));
         } catch (Exception e) {
             method.stop();
             throw new PolylinkException("method " + name + " failed to start: " + e.getMessage(), e);
@@ -354,6 +357,10 @@ final class ContextRuntime implements Context, InboundSink {
 
     int generation() {
         return generation;
+    }
+
+    HostIdentity host() {
+        return settings.host();
     }
 
     SelectionPolicy policy() {

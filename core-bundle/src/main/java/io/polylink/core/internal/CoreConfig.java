@@ -35,6 +35,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
         + "context to its peers; empty: a fresh random id at each start")
     String id() default "";
 
+    @AttributeDefinition(description = "Host identity of this context: contexts with the same one share memory "
+        + "(shm). Empty: this machine's id and boot id; any other text names a host, for network namespaces or "
+        + "containers that stand for separate hosts")
+    String hostId() default "";
+
     @AttributeDefinition(description = "Bundle repository that methods and transforms this context meets but "
         + "lacks are installed from: path or URL of an OSGi Repository XML index (plain or gzipped), e.g. "
         + "repo/index.xml; empty: the framework property polylink.repository, else none")

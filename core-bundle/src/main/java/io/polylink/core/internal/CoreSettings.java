@@ -1,6 +1,7 @@
 package io.polylink.core.internal;
 
 import io.polylink.ContextId;
+import io.polylink.spi.HostIdentity;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,15 +17,16 @@ import java.util.concurrent.TimeUnit;
  *     again each second, before they are dropped
  * @param quietAckMs how long a flow's receiver waits after its last RSR before acknowledging what
  *     the sender has not asked about, so the sender lets its copies go; 0: only when asked
+ * @param host the identity of this host, or {@code null} to find it
  */
 record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, ContextId id,
-                    long abandonAfterMs, long quietAckMs) {
+                    long abandonAfterMs, long quietAckMs, HostIdentity host) {
 
     static final int DEFAULT_MAX_MESSAGE_SIZE = 8 << 20;
     static final long DEFAULT_ABANDON_AFTER_MS = 30_000;
     static final long DEFAULT_QUIET_ACK_MS = 1000;
     static final CoreSettings DEFAULTS = new CoreSettings(DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
-        DEFAULT_ABANDON_AFTER_MS, DEFAULT_QUIET_ACK_MS);
+        DEFAULT_ABANDON_AFTER_MS, DEFAULT_QUIET_ACK_MS, null);
 
     CoreSettings {
         if (maxMessageSize < 1024 || maxMessageSize > (1 << 30)) {
@@ -41,5 +43,8 @@ record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, 
             throw new IllegalArgumentException("quietAckMs " + quietAckMs + " is outside 0..3600000");
         }
         table = List.copyOf(table);
+        if (host == null) {
+            host = LocalHost.identity();
+        }
     }
 }

@@ -37,7 +37,7 @@ public final class EmbeddedContext implements AutoCloseable {
      */
     public static EmbeddedContext open(int maxMessageSize, int handlerThreads, List<String> table) {
         return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table, null,
-            CoreSettings.DEFAULT_ABANDON_AFTER_MS, CoreSettings.DEFAULT_QUIET_ACK_MS));
+            CoreSettings.DEFAULT_ABANDON_AFTER_MS, CoreSettings.DEFAULT_QUIET_ACK_MS, null));
     }
 
     /** @return a startpoint to the context's system endpoint (echo and relay services) */

@@ -1,5 +1,6 @@
 package io.polylink.core.internal;
 
+import io.polylink.spi.ProblemLog;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Logs a few lines per kind of problem per interval, and says how many it held back, so a peer
  * that sends garbage in a loop cannot flood the log.
  */
-final class RateLimitedLog {
+final class RateLimitedLog implements ProblemLog {
 
     private static final int MAX_KINDS = 1024;
 
@@ -25,12 +26,17 @@ final class RateLimitedLog {
      * @param kind what groups lines together, e.g. "unknown handler"
      * @param message the line, naming the thing that was wrong
      */
-    void warn(String kind, String message, Throwable cause) {
+    @Override
+    public void warn(String kind, String message, Throwable cause) {
         warn(kind, 1, message, cause);
     }
 
     /** @param perInterval lines of this kind logged per interval, for kinds where each line names another thing */
-    void warn(String kind, int perInterval, String message, Throwable cause) {
+    @Override
+    public void warn(String kind, int perInterval, String message, Throwable cause) {
+        if (perInterval < 1 || perInterval > 100) {
+            throw new IllegalArgumentException("lines per interval " + perInterval + " outside 1..100");
+        }
         if (windows.size() >= MAX_KINDS && !windows.containsKey(kind)) {
             windows.clear();
         }

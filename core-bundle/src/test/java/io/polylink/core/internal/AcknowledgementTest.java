@@ -33,7 +33,7 @@ class AcknowledgementTest {
     private final PipeMethod pipeB = new PipeMethod(network, "pipe");
     /** Acknowledges only when asked: the tests below count and place those acknowledgements. */
     private final EmbeddedContext b = EmbeddedContext.open(new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2,
-        List.of(), null, CoreSettings.DEFAULT_ABANDON_AFTER_MS, 0)).add(pipeB, 10);
+        List.of(), null, CoreSettings.DEFAULT_ABANDON_AFTER_MS, 0, null)).add(pipeB, 10);
 
     @AfterEach
     void close() {

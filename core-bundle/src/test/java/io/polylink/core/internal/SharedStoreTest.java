@@ -136,7 +136,7 @@ class SharedStoreTest {
     void aBufferRefilledLargerOnceItsStoreCameBackIsSentWhole() {
         PipeMethod.Network network = new PipeMethod.Network();
         CoreSettings acksAtOnce = new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
-            CoreSettings.DEFAULT_ABANDON_AFTER_MS, 1);
+            CoreSettings.DEFAULT_ABANDON_AFTER_MS, 1, null);
         try (EmbeddedContext a = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
              EmbeddedContext b = EmbeddedContext.open(acksAtOnce).add(new PipeMethod(network, "pipe"), 10)) {
             List<Integer> lengths = new java.util.concurrent.CopyOnWriteArrayList<>();

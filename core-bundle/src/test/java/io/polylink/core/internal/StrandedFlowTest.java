@@ -34,7 +34,7 @@ class StrandedFlowTest {
 
     private void openA(long abandonAfterMs) {
         a = EmbeddedContext.open(new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
-            abandonAfterMs, CoreSettings.DEFAULT_QUIET_ACK_MS));
+            abandonAfterMs, CoreSettings.DEFAULT_QUIET_ACK_MS, null));
         a.add(pipeA, 10);
         toB = a.context().startpoint(sink.startpoint().toText());
     }

@@ -2,6 +2,7 @@ package io.polylink.bench.internal.transforms;
 
 import io.polylink.ContextId;
 import io.polylink.spi.Transform;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
@@ -25,6 +26,11 @@ final class LoopbackPeers implements AutoCloseable {
         @Override
         public String method() {
             return "loopback";
+        }
+
+        @Override
+        public PeerLocation location() {
+            return PeerLocation.OTHER_SITE;
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.polylink.method.compress.internal;
 
 import io.polylink.ContextId;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.TransformPeer;
 import java.nio.ByteBuffer;
 
@@ -9,6 +10,11 @@ record FakePeer(ContextId self, ContextId peer, String method) implements Transf
 
     static FakePeer between(ContextId self, ContextId peer) {
         return new FakePeer(self, peer, "test");
+    }
+
+    @Override
+    public PeerLocation location() {
+        return self.equals(peer) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.polylink.method.crypto.internal;
 
 import io.polylink.ContextId;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
@@ -32,6 +33,11 @@ final class QueuePeer implements TransformPeer {
     @Override
     public String method() {
         return "test";
+    }
+
+    @Override
+    public PeerLocation location() {
+        return self.equals(peer) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE;
     }
 
     @Override

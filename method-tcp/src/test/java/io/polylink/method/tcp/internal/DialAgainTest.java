@@ -11,7 +11,9 @@ import io.polylink.LinkException;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.InboundSink;
+import io.polylink.spi.HostIdentity;
 import io.polylink.spi.MethodContext;
+import io.polylink.spi.ProblemLog;
 import io.polylink.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -339,6 +341,26 @@ class DialAgainTest {
             @Override
             public int maxFrameSize() {
                 return 1 << 20;
+            }
+
+            @Override
+            public ProblemLog problems() {
+                return new ProblemLog() {
+                    @Override
+                    public void warn(String kind, String message, Throwable cause) {
+                        System.getLogger("io.polylink.method.tcp").log(System.Logger.Level.WARNING, message, cause);
+                    }
+
+                    @Override
+                    public void warn(String kind, int perSecond, String message, Throwable cause) {
+                        warn(kind, message, cause);
+                    }
+                };
+            }
+
+            @Override
+            public HostIdentity host() {
+                return HostIdentity.named("dial-again-test");
             }
         };
     }
