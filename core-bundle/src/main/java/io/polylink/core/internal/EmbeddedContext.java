@@ -3,6 +3,7 @@ package io.polylink.core.internal;
 import io.polylink.Context;
 import io.polylink.Startpoint;
 import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.HostIdentity;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.Transform;
 import java.util.List;
@@ -22,6 +23,17 @@ public final class EmbeddedContext implements AutoCloseable {
     /** @return a context with default settings and only the {@code local} method */
     public static EmbeddedContext open() {
         return new EmbeddedContext(CoreSettings.DEFAULTS);
+    }
+
+    /**
+     * @param host the host this context says it runs on: contexts given different identities
+     *     count as on different hosts (shm then refuses to link them)
+     * @return a context with default settings and only the {@code local} method
+     */
+    public static EmbeddedContext open(HostIdentity host) {
+        CoreSettings d = CoreSettings.DEFAULTS;
+        return new EmbeddedContext(new CoreSettings(d.maxMessageSize(), d.handlerThreads(), d.table(), null,
+            d.abandonAfterMs(), d.quietAckMs(), host));
     }
 
     /** With every setting given, for the core's own tests. */
