@@ -3,24 +3,15 @@ package io.polylink.itests.process;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * The distribution's {@code conf/PID.cfg} files list every parameter each Polylink bundle's
@@ -35,60 +26,28 @@ class ConfFilesIT {
         Path dist = Installation.dist();
         List<String> problems = new ArrayList<>();
         int checked = 0;
-        try (Stream<Path> jars = Files.list(dist.resolve("bundle"))) {
-            for (Path jar : jars.filter(p -> p.getFileName().toString().startsWith("polylink-")).toList()) {
-                for (Designate d : designates(jar)) {
-                    Path cfg = dist.resolve("conf").resolve(d.pid() + ".cfg");
-                    if (!Files.exists(cfg)) {
-                        problems.add(jar.getFileName() + " configures " + d.pid() + " but conf/ has no " + cfg.getFileName());
-                        continue;
-                    }
-                    Map<String, String> listed = listed(Files.readString(cfg));
-                    for (Map.Entry<String, String> ad : d.defaults().entrySet()) {
-                        checked++;
-                        String value = listed.get(ad.getKey());
-                        if (value == null) {
-                            problems.add(cfg.getFileName() + " lacks " + ad.getKey() + " (default " + ad.getValue() + ")");
-                        } else if (!ad.getValue().isEmpty() && !value.equals(ad.getValue()) && !value.contains("${")) {
-                            problems.add(cfg.getFileName() + " gives " + ad.getKey() + "=" + value + ", the default is "
-                                + ad.getValue());
-                        }
+        for (Path jar : Metatype.bundles(dist)) {
+            for (Metatype.Designate d : Metatype.designates(jar)) {
+                Path cfg = dist.resolve("conf").resolve(d.pid() + ".cfg");
+                if (!Files.exists(cfg)) {
+                    problems.add(jar.getFileName() + " configures " + d.pid() + " but conf/ has no " + cfg.getFileName());
+                    continue;
+                }
+                Map<String, String> listed = listed(Files.readString(cfg));
+                for (Map.Entry<String, String> ad : d.defaults().entrySet()) {
+                    checked++;
+                    String value = listed.get(ad.getKey());
+                    if (value == null) {
+                        problems.add(cfg.getFileName() + " lacks " + ad.getKey() + " (default " + ad.getValue() + ")");
+                    } else if (!ad.getValue().isEmpty() && !value.equals(ad.getValue()) && !value.contains("${")) {
+                        problems.add(cfg.getFileName() + " gives " + ad.getKey() + "=" + value + ", the default is "
+                            + ad.getValue());
                     }
                 }
             }
         }
         assertFalse(checked == 0, "no metatype found in " + dist.resolve("bundle"));
         assertEquals(List.of(), problems);
-    }
-
-    private record Designate(String pid, Map<String, String> defaults) {}
-
-    private static List<Designate> designates(Path jar) throws Exception {
-        List<Designate> found = new ArrayList<>();
-        try (JarFile file = new JarFile(jar.toFile())) {
-            for (Enumeration<JarEntry> e = file.entries(); e.hasMoreElements(); ) {
-                JarEntry entry = e.nextElement();
-                if (!entry.getName().startsWith("OSGI-INF/metatype/") || !entry.getName().endsWith(".xml")) {
-                    continue;
-                }
-                try (InputStream in = file.getInputStream(entry)) {
-                    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-                    factory.setNamespaceAware(false);
-                    Document xml = factory.newDocumentBuilder().parse(in);
-                    Map<String, String> defaults = new TreeMap<>();
-                    NodeList ads = xml.getElementsByTagName("AD");
-                    for (int i = 0; i < ads.getLength(); i++) {
-                        Element ad = (Element) ads.item(i);
-                        defaults.put(ad.getAttribute("id"), ad.getAttribute("default"));
-                    }
-                    NodeList designates = xml.getElementsByTagName("Designate");
-                    for (int i = 0; i < designates.getLength(); i++) {
-                        found.add(new Designate(((Element) designates.item(i)).getAttribute("pid"), defaults));
-                    }
-                }
-            }
-        }
-        return found;
     }
 
     /** Keys set or commented out with their value, as {@code #key=value} or {@code key=value}. */
