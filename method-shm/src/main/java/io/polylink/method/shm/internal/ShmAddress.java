@@ -1,6 +1,7 @@
 package io.polylink.method.shm.internal;
 
 import io.polylink.MalformedMessageException;
+import io.polylink.spi.HostIdentity;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -14,10 +15,10 @@ import java.util.regex.Pattern;
  * of the context's inbox in it.
  *
  * <pre>
- *  version:u8 | machine id:16 | boot id:16 | dirLength:u16 | directory:utf-8 | nameLength:u8 | inbox name:ascii
+ *  version:u8 | host:32 (machine id, boot id) | dirLength:u16 | directory:utf-8 | nameLength:u8 | inbox name:ascii
  * </pre>
  *
- * @param host the host the context runs on
+ * @param host the host the context runs on, as its core names it
  * @param directory its segment directory, absolute
  * @param inbox the file name of its inbox in that directory
  */
@@ -36,7 +37,7 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
                 + MAX_DIRECTORY + " bytes");
         }
         return ByteBuffer.allocate(1 + HostIdentity.BYTES + 2 + dir.length + 1 + name.length)
-            .put((byte) VERSION).put(host.machine()).put(host.boot())
+            .put((byte) VERSION).put(host.bytes())
             .putShort((short) dir.length).put(dir).put((byte) name.length).put(name).array();
     }
 
@@ -49,9 +50,8 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
                 throw new MalformedMessageException("shm address of version " + version + ", this context reads "
                     + VERSION);
             }
-            byte[] machine = new byte[16];
-            byte[] boot = new byte[16];
-            in.get(machine).get(boot);
+            byte[] host = new byte[HostIdentity.BYTES];
+            in.get(host);
             int dirLength = in.getShort() & 0xFFFF;
             if (dirLength > MAX_DIRECTORY || dirLength > in.remaining()) {
                 throw new MalformedMessageException("shm address with a directory of " + dirLength + " bytes");
@@ -72,7 +72,7 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
             if (!directory.isAbsolute()) {
                 throw new MalformedMessageException("shm address with a relative directory");
             }
-            return new ShmAddress(new HostIdentity(machine, boot), directory.normalize(), inbox);
+            return new ShmAddress(HostIdentity.fromBytes(host), directory.normalize(), inbox);
         } catch (BufferUnderflowException e) {
             throw new MalformedMessageException("shm address of " + address.length + " bytes is truncated");
         } catch (CharacterCodingException | InvalidPathException e) {

@@ -397,7 +397,7 @@ final class ShmConnection implements Connection {
         }
         if (!silenceLogged) {
             silenceLogged = true;
-            method.log(this + ": no heartbeat and no progress in the peer's inbox for " + silentMs + " ms, but its "
+            method.problem("silent receiver", 20, this + ": no heartbeat and no progress in the peer's inbox for " + silentMs + " ms, but its "
                 + "process " + pid + " runs (a loaded host or a pause); the link stays open");
         }
         return null;

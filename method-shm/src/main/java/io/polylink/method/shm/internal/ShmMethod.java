@@ -9,6 +9,7 @@ import io.polylink.Statistics;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
+import io.polylink.spi.HostIdentity;
 import io.polylink.spi.MethodContext;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -72,14 +73,12 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
 
     private final ShmSettings settings;
     private final SecureRandom random = new SecureRandom();
-    private final LogLimiter limiter = new LogLimiter(20);
     private final Object lock = new Object();
     private final Map<ContextId, ShmConnection> connections = new HashMap<>();
     private final AtomicLong errors = new AtomicLong();
     private Statistics closedTotals = Statistics.ZERO;
 
     private volatile MethodContext context;
-    private HostIdentity host;
     private ShmAddress self;
     private byte[] address;
     private long startMillis;
@@ -100,14 +99,15 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     private volatile boolean running;
     private ScheduledExecutorService timer;
 
-    /** For Declarative Services, and for use outside OSGi: properties keyed as {@link ShmConfig}. */
+    /**
+     * For Declarative Services, and for use outside OSGi.
+     *
+     * @param properties the configuration, keyed as {@link ShmConfig}
+     * @throws io.polylink.spi.InvalidSettingException naming the key whose value cannot be used
+     */
     @Activate
     public ShmMethod(Map<String, Object> properties) {
-        this(ShmSettings.parse(properties));
-    }
-
-    ShmMethod(ShmSettings settings) {
-        this.settings = settings;
+        this.settings = ShmSettings.read(properties);
     }
 
     @Override
@@ -118,7 +118,6 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     @Override
     public synchronized void start(MethodContext context) throws IOException {
         this.context = context;
-        host = settings.hostId().isEmpty() ? HostIdentity.local() : HostIdentity.named(settings.hostId());
         startMillis = Liveness.startMillis(ProcessHandle.current());
         Path directory = settings.directory();
         try {
@@ -137,7 +136,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             String name = HexFormat.of().formatHex(ByteBuffer.allocate(16).putLong(context.contextId().high())
                 .putLong(context.contextId().low()).array()) + ".inbox";
             own = createInbox(directory.resolve(name));
-            self = new ShmAddress(host, directory, name);
+            self = new ShmAddress(context.host(), directory, name);
             address = self.encode();
             running = true;
             poller = new Thread(this::poll, "polylink-shm-io");
@@ -259,8 +258,9 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         } catch (MalformedMessageException e) {
             return Applicability.no(e.getMessage());
         }
-        if (!host.sameHost(there.host())) {
-            return Applicability.no(host.difference(there.host()));
+        HostIdentity here = context.host();
+        if (!here.sameHost(there.host())) {
+            return Applicability.no(here.difference(there.host()));
         }
         Path directory = there.directory();
         if (!Files.isDirectory(directory)) {
@@ -463,7 +463,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     public void onRecord(int type, int flags, int slot, ByteBuffer body) {
         if (slot >= views.length) {
             errors.incrementAndGet();
-            log("shm inbox " + own.path() + ": record for producer slot " + slot + " of " + views.length + " dropped");
+            problem("bad record", 1, "shm inbox " + own.path() + ": record for producer slot " + slot + " of "
+                + views.length + " dropped");
             return;
         }
         SlotView view = views[slot];
@@ -488,7 +489,8 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
             }
             default -> {
                 errors.incrementAndGet();
-                log("shm inbox " + own.path() + ": record of unknown type " + type + " from slot " + slot + " dropped");
+                problem("bad record", 1, "shm inbox " + own.path() + ": record of unknown type " + type + " from slot "
+                    + slot + " dropped");
             }
         }
     }
@@ -522,7 +524,7 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
                     target = open(from, ShmAddress.decode(replyTo), session);
                 } catch (LinkException e) {
                     errors.incrementAndGet();
-                    log("shm: cannot answer context " + from + ": " + e.getMessage());
+                    problem("unanswered peer", 20, "shm: cannot answer context " + from + ": " + e.getMessage());
                 }
             }
         }
@@ -624,8 +626,9 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
     public void onSkipped(int slot, int bytes) {
         errors.incrementAndGet();
         String of = slot < 0 ? "" : "of slot " + slot + " ";
-        log("shm inbox " + own.path() + ": skipped a " + bytes + "-byte record " + of + "left unfinished for "
-            + settings.unblockTimeoutMs() + " ms (its sender's process ended or was stopped mid-write)");
+        problem("stalled record", 1, "shm inbox " + own.path() + ": skipped a " + bytes + "-byte record " + of
+            + "left unfinished for " + settings.unblockTimeoutMs() + " ms (its sender's process ended or was "
+            + "stopped mid-write)");
         if (slot >= 0 && slot < views.length && views[slot].connection != null) {
             // The frame it belonged to is lost: the connection cannot keep its promise of order.
             views[slot].connection.fail(new IOException("a record from this sender was skipped as stalled"));
@@ -673,10 +676,9 @@ public final class ShmMethod implements CommunicationMethod, Inbox.RecordHandler
         }
     }
 
-    void log(String line) {
-        if (limiter.allow()) {
-            LOG.log(Level.WARNING, line);
-        }
+    /** Logs a line of a kind that peers can cause in floods; {@code perSecond} for kinds whose lines name a peer. */
+    void problem(String kind, int perSecond, String line) {
+        context.problems().warn(kind, perSecond, line, null);
     }
 
     @Override

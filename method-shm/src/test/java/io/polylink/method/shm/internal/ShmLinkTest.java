@@ -20,6 +20,7 @@ import io.polylink.Startpoint;
 import io.polylink.Verdict;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.spi.Connection;
+import io.polylink.spi.HostIdentity;
 import io.polylink.method.tcp.internal.TcpMethod;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -291,7 +292,7 @@ class ShmLinkTest {
         Path real = methods.get(1).inboxPath();
         io.polylink.ContextId ghost = io.polylink.ContextId.random();
         String name = String.format("%016x%016x.inbox", ghost.high(), ghost.low());
-        ShmAddress fake = new ShmAddress(HostIdentity.local(), directory, name);
+        ShmAddress fake = new ShmAddress(ShmAddress.decode(sender.localAddress()).host(), directory, name);
 
         Files.write(directory.resolve(name), new byte[100]);
         LinkException shortFile = assertThrows(LinkException.class,
@@ -519,7 +520,7 @@ class ShmLinkTest {
     @Test
     void aLinkWhoseShmIsRefusedUsesTcp() throws Exception {
         Context a = both(Map.of());
-        Context elsewhere = both(Map.of("hostId", "another-machine"));
+        Context elsewhere = both(EmbeddedContext.open(HostIdentity.named("another-machine")), Map.of());
         Path unreachable = directory.resolve("gone");
         Context hidden = both(Map.of("directory", unreachable.toString()));
         List<String> seen = new CopyOnWriteArrayList<>();
@@ -543,10 +544,15 @@ class ShmLinkTest {
     }
 
     private Context both(Map<String, Object> shm) {
+        return both(EmbeddedContext.open(), shm);
+    }
+
+    /** @param core a context without methods yet, to which shm and tcp are added */
+    private Context both(EmbeddedContext core, Map<String, Object> shm) {
         Map<String, Object> properties = new HashMap<>(shm);
         properties.putIfAbsent("directory", directory.toString());
         ShmMethod method = new ShmMethod(properties);
-        EmbeddedContext embedded = EmbeddedContext.open().add(method, 20)
+        EmbeddedContext embedded = core.add(method, 20)
             .add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
         contexts.add(embedded);
         methods.add(method);
