@@ -17,7 +17,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "How many contexts may send to this one at once")
     int producerSlots() default 64;
 
-    /** Text, not {@link IdleStrategy}: metatype would give an enum's default as its constant's name. */
+    /** Text, not an enum: metatype would give an enum's default as its constant's name, not as the .cfg writes it. */
     @AttributeDefinition(description = "Inbox poller when idle: spin, spin-then-park or park")
     String idleStrategy() default "spin-then-park";
 

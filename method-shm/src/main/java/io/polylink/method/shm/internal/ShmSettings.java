@@ -2,6 +2,8 @@ package io.polylink.method.shm.internal;
 
 import static io.polylink.spi.Configuration.requireRange;
 
+import io.polylink.method.shm.internal.poll.IdleStrategy;
+import io.polylink.method.shm.internal.segment.InboxLayout;
 import io.polylink.spi.Configuration;
 import io.polylink.spi.InvalidSettingException;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package io.polylink.method.shm.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.polylink.method.shm.internal.poll.IdleStrategy;
 import io.polylink.spi.InvalidSettingException;
 import java.nio.file.Path;
 import java.util.Map;

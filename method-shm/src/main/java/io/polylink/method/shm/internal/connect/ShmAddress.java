@@ -1,6 +1,7 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.connect;
 
 import io.polylink.MalformedMessageException;
+import io.polylink.method.shm.internal.segment.SegmentDirectory;
 import io.polylink.spi.HostIdentity;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -8,7 +9,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 
 /**
  * What the {@code shm} descriptor carries: the host identity, the segment directory and the name
@@ -22,14 +22,14 @@ import java.util.regex.Pattern;
  * @param directory its segment directory, absolute
  * @param inbox the file name of its inbox in that directory
  */
-record ShmAddress(HostIdentity host, Path directory, String inbox) {
+public record ShmAddress(HostIdentity host, Path directory, String inbox) {
 
+    /** The method whose descriptors these are. */
+    public static final String METHOD = "shm";
     static final int VERSION = 1;
-    /** An inbox is named for its context: 32 hex digits and {@code .inbox}; nothing else is opened. */
-    static final Pattern INBOX_NAME = Pattern.compile("[0-9a-f]{32}\\.inbox");
     private static final int MAX_DIRECTORY = 255;
 
-    byte[] encode() {
+    public byte[] encode() {
         byte[] dir = directory.toString().getBytes(StandardCharsets.UTF_8);
         byte[] name = inbox.getBytes(StandardCharsets.US_ASCII);
         if (dir.length > MAX_DIRECTORY) {
@@ -42,7 +42,7 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
     }
 
     /** @throws MalformedMessageException saying what is wrong with the bytes */
-    static ShmAddress decode(byte[] address) {
+    public static ShmAddress decode(byte[] address) {
         try {
             ByteBuffer in = ByteBuffer.wrap(address);
             int version = in.get() & 0xFF;
@@ -64,7 +64,7 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
                 throw new MalformedMessageException("shm address with " + in.remaining() + " trailing bytes");
             }
             String inbox = new String(name, StandardCharsets.US_ASCII);
-            if (!INBOX_NAME.matcher(inbox).matches()) {
+            if (!SegmentDirectory.INBOX_NAME.matcher(inbox).matches()) {
                 throw new MalformedMessageException("shm address names no inbox (got '"
                     + inbox.replaceAll("[^ -~]", "?") + "')");
             }
@@ -80,11 +80,11 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
         }
     }
 
-    Path inboxPath() {
+    public Path inboxPath() {
         return directory.resolve(inbox);
     }
 
-    String describe() {
+    public String describe() {
         return inboxPath().toString();
     }
 }

@@ -1,4 +1,4 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.poll;
 
 import io.polylink.spi.InvalidSettingException;
 import java.util.Locale;
@@ -8,7 +8,7 @@ import java.util.Locale;
  * that finds its "parked" flag set (one datagram, tens of microseconds); a spinning one sees a
  * record within a few hundred nanoseconds, but burns a core.
  */
-enum IdleStrategy {
+public enum IdleStrategy {
     /**
      * Poll without ever parking: lowest latency, one core busy for good. While records keep coming
      * far apart it yields between polls (see {@link Backoff}).
@@ -26,7 +26,7 @@ enum IdleStrategy {
      * @param text {@code spin}, {@code spin-then-park} or {@code park}, in any case
      * @throws InvalidSettingException naming {@code component} and {@code key} if it is none of them
      */
-    static IdleStrategy parse(String component, String key, String text) {
+    public static IdleStrategy parse(String component, String key, String text) {
         String wanted = text.strip().toUpperCase(Locale.ROOT).replace('-', '_');
         for (IdleStrategy strategy : values()) {
             if (strategy.name().equals(wanted)) {

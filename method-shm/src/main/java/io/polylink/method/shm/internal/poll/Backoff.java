@@ -1,4 +1,4 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.poll;
 
 import java.util.concurrent.TimeUnit;
 
@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * its sender, the receiver's poller and the sender's poller, which only hears acknowledgements.
  * Spinning at full speed, that last one took the sender's core from it half the time.
  */
-final class Backoff {
+public final class Backoff {
 
     static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final int LONG_GAPS = 16;
@@ -39,7 +39,7 @@ final class Backoff {
     private int sinceProbe;
     private long next;
 
-    Backoff(IdleStrategy strategy, int spinMicros) {
+    public Backoff(IdleStrategy strategy, int spinMicros) {
         this.spinNanos = switch (strategy) {
             case SPIN -> Long.MAX_VALUE;
             case SPIN_THEN_PARK -> TimeUnit.MICROSECONDS.toNanos(spinMicros);
