@@ -21,8 +21,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Spin never parks, but where the gaps keep being long it yields between polls once
  * {@link #SHORT_SPIN_NANOS} passed without a record. On two cores a stream runs three threads:
- * its sender, the receiver's poller and the sender's poller, which only hears acknowledgements.
- * Spinning at full speed, that last one took the sender's core from it half the time.
+ * its sender, the receiver's poller and the sender's poller, which only hears acknowledgements
+ * and, spinning at full speed, takes the sender's core from it.
+ *
+ * <p>The measurements behind these rules: docs/performance-notes.md#shm-idle-backoff.
  */
 public final class Backoff {
 

@@ -30,7 +30,10 @@ public final class InboxPoller implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("io.polylink.method.shm");
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final int BATCH = 256;
-    /** The poller reads the clock once in this many turns (a power of two): a few microseconds when spinning. */
+    /**
+     * The poller reads the clock once in this many turns (a power of two), since a read costs as
+     * much as an empty poll; see docs/performance-notes.md#shm-clock-reads.
+     */
     private static final int CLOCK_LOOPS = 64;
 
     private final OwnInbox own;
@@ -93,7 +96,7 @@ public final class InboxPoller implements AutoCloseable {
                 if (records > 0) {
                     worked = true;
                 }
-                // The clock costs as much as an empty poll or more: read it only every CLOCK_LOOPS turns.
+                // Most turns end here, without reading the clock.
                 if ((++loops & CLOCK_LOOPS - 1) != 0) {
                     if (records > 0) {
                         yielding = false;
