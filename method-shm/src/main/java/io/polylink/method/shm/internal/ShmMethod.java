@@ -20,10 +20,8 @@ import io.polylink.method.shm.internal.segment.SegmentDirectory;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
-import io.polylink.spi.HostIdentity;
 import io.polylink.spi.MethodContext;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,7 +56,6 @@ public final class ShmMethod implements CommunicationMethod {
     private volatile MethodContext context;
     private volatile Connections connections;
     private ShmAddress self;
-    private byte[] address;
     private WakeSocket wake;
     private OwnInbox own;
     private InboxPoller poller;
@@ -92,10 +89,9 @@ public final class ShmMethod implements CommunicationMethod {
             own = new OwnInbox(directory.resolve(inbox), context.contextId(), settings.producerSlots(),
                 settings.ringBytes(), wake.port(), Liveness.startMillis(ProcessHandle.current()));
             self = new ShmAddress(context.host(), directory, inbox);
-            address = self.encode();
             Reassembly reassembly = new Reassembly();
             SendCounter sends = new SendCounter();
-            connections = new Connections(new Connector(context, address, settings.sendTimeoutMs(),
+            connections = new Connections(new Connector(context, self.encode(), settings.sendTimeoutMs(),
                 settings.failureTimeoutMs(), reassembly, sends), context.problems(), errors);
             poller = new InboxPoller(own, wake, new Backoff(settings.idleStrategy(), settings.spinMicros()),
                 connections, reassembly, sends, settings.unblockTimeoutMs(), context.problems(), errors);
@@ -135,34 +131,16 @@ public final class ShmMethod implements CommunicationMethod {
 
     @Override
     public byte[] localAddress() {
-        return address.clone();
+        return self.encode();
     }
 
     @Override
     public Applicability applicable(ContextId peer, byte[] address) {
-        ShmAddress there;
         try {
-            there = ShmAddress.decode(address);
+            return ShmAddress.decode(address).applicability(context.host());
         } catch (MalformedMessageException e) {
             return Applicability.no(e.getMessage());
         }
-        HostIdentity here = context.host();
-        if (!here.sameHost(there.host())) {
-            return Applicability.no(here.difference(there.host()));
-        }
-        Path directory = there.directory();
-        if (!Files.isDirectory(directory)) {
-            return Applicability.no("segment directory " + directory + " not reachable here");
-        }
-        if (!Files.isWritable(directory)) {
-            return Applicability.no("segment directory " + directory + " not writable here");
-        }
-        Path inbox = there.inboxPath();
-        if (!Files.isRegularFile(inbox) || !Files.isWritable(inbox)) {
-            return Applicability.no("no writable inbox " + inbox + " here (the context stopped, or this "
-                + "process sees another file system at " + directory + ")");
-        }
-        return Applicability.yes("same host, segment directory " + directory);
     }
 
     @Override

@@ -2,11 +2,13 @@ package io.polylink.method.shm.internal.connect;
 
 import io.polylink.MalformedMessageException;
 import io.polylink.method.shm.internal.segment.SegmentDirectory;
+import io.polylink.spi.Applicability;
 import io.polylink.spi.HostIdentity;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
@@ -78,6 +80,29 @@ public record ShmAddress(HostIdentity host, Path directory, String inbox) {
         } catch (CharacterCodingException | InvalidPathException e) {
             throw new MalformedMessageException("shm address with an unreadable directory name");
         }
+    }
+
+    /**
+     * @param here the host of the context that would connect
+     * @return whether that context can write this inbox: only on the same host, where the segment
+     *     directory and the inbox are there and writable; and if not, why
+     */
+    public Applicability applicability(HostIdentity here) {
+        if (!here.sameHost(host)) {
+            return Applicability.no(here.difference(host));
+        }
+        if (!Files.isDirectory(directory)) {
+            return Applicability.no("segment directory " + directory + " not reachable here");
+        }
+        if (!Files.isWritable(directory)) {
+            return Applicability.no("segment directory " + directory + " not writable here");
+        }
+        Path path = inboxPath();
+        if (!Files.isRegularFile(path) || !Files.isWritable(path)) {
+            return Applicability.no("no writable inbox " + path + " here (the context stopped, or this "
+                + "process sees another file system at " + directory + ")");
+        }
+        return Applicability.yes("same host, segment directory " + directory);
     }
 
     public Path inboxPath() {
