@@ -71,13 +71,14 @@ public final class InboxPoller implements AutoCloseable {
         this.unblockTimeoutMs = unblockTimeoutMs;
         this.problems = problems;
         this.errors = errors;
-        read(own.segment());
+        attach(own.segment());
         this.thread = new Thread(this::run, "polylink-shm-io");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void read(Segment fresh) {
+    /** Reads {@code fresh} from now on: its ring from its head, with nothing known yet of its producers. */
+    private void attach(Segment fresh) {
         segment = fresh;
         inbox = new Inbox(fresh, unblockTimeoutMs);
         producers = new ProducerSlots(fresh, inbox, connections, unblockTimeoutMs, problems, errors);
@@ -183,7 +184,7 @@ public final class InboxPoller implements AutoCloseable {
         Path path = segment.path();
         LOG.log(Level.ERROR, "shm inbox " + path + " is corrupt: " + what + "; closing its connections "
             + "and replacing it");
-        read(own.replace());
+        attach(own.replace());
         connections.failAll("inbox " + path + " is corrupt: " + what);
     }
 
