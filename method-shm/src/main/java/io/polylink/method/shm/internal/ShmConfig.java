@@ -3,7 +3,7 @@ package io.polylink.method.shm.internal;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
-/** Configuration of the shm method, PID {@code io.polylink.method.shm}. */
+/** Configuration of the shm method, PID {@code io.polylink.method.shm}: each key and its default. */
 @ObjectClassDefinition(name = "Polylink shm method")
 @interface ShmConfig {
 
@@ -17,6 +17,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "How many contexts may send to this one at once")
     int producerSlots() default 64;
 
+    /** Text, not an enum: metatype would give an enum's default as its constant's name, not as the .cfg writes it. */
     @AttributeDefinition(description = "Inbox poller when idle: spin, spin-then-park or park")
     String idleStrategy() default "spin-then-park";
 
@@ -38,7 +39,4 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
         + "producer's process has ended or is stopped, in ms; a claim its producer has not yet marked waits "
         + "while any producer is stopped")
     int unblockTimeoutMs() default 1000;
-
-    @AttributeDefinition(description = "Host identity to advertise; empty: machine id and boot id of this host")
-    String hostId() default "";
 }

@@ -1,11 +1,18 @@
 package io.polylink.method.shm.internal;
 
+import static io.polylink.spi.Configuration.requireRange;
+
+import io.polylink.method.shm.internal.poll.IdleStrategy;
+import io.polylink.method.shm.internal.segment.InboxLayout;
+import io.polylink.spi.Configuration;
+import io.polylink.spi.InvalidSettingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The shm method's parameters, read from configuration properties keyed as in {@link ShmConfig}.
+ * The shm method's parameters, read from configuration properties keyed as in {@link ShmConfig},
+ * which holds each default.
  *
  * @param directory where the segments live
  * @param ringBytes inbox ring capacity, a power of two
@@ -18,29 +25,27 @@ import java.util.Map;
  *     process is stopped (a process that runs is only slow; one that ended is dead at once)
  * @param unblockTimeoutMs a claimed record left unfinished this long is skipped if its producer's
  *     process ended or is stopped
- * @param hostId the host identity to advertise, or empty for this host's own
  */
 record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrategy idleStrategy, int spinMicros,
-                   int sendTimeoutMs, int heartbeatIntervalMs, int failureTimeoutMs, int unblockTimeoutMs,
-                   String hostId) {
+                   int sendTimeoutMs, int heartbeatIntervalMs, int failureTimeoutMs, int unblockTimeoutMs) {
 
+    static final String PID = "io.polylink.method.shm";
+
+    /** @throws InvalidSettingException naming the key whose value is out of range */
     ShmSettings {
         if (ringBytes < InboxLayout.MIN_RING || ringBytes > InboxLayout.MAX_RING || Integer.bitCount(ringBytes) != 1) {
-            throw new IllegalArgumentException("shm ringBytes=" + ringBytes + " is not a power of two in "
+            throw new InvalidSettingException(PID, "ringBytes", ringBytes, "a power of two in "
                 + InboxLayout.MIN_RING + ".." + InboxLayout.MAX_RING);
         }
-        if (producerSlots < 1 || producerSlots > InboxLayout.MAX_SLOTS) {
-            throw new IllegalArgumentException("shm producerSlots=" + producerSlots + " is outside 1.."
-                + InboxLayout.MAX_SLOTS);
-        }
-        check("spinMicros", spinMicros, 0);
-        check("sendTimeoutMs", sendTimeoutMs, 0);
-        check("heartbeatIntervalMs", heartbeatIntervalMs, 1);
-        check("failureTimeoutMs", failureTimeoutMs, 1);
-        check("unblockTimeoutMs", unblockTimeoutMs, 1);
+        requireRange(PID, "producerSlots", producerSlots, 1, InboxLayout.MAX_SLOTS);
+        requireRange(PID, "spinMicros", spinMicros, 0, Integer.MAX_VALUE);
+        requireRange(PID, "sendTimeoutMs", sendTimeoutMs, 0, Integer.MAX_VALUE);
+        requireRange(PID, "heartbeatIntervalMs", heartbeatIntervalMs, 1, Integer.MAX_VALUE);
+        requireRange(PID, "failureTimeoutMs", failureTimeoutMs, 1, Integer.MAX_VALUE);
+        requireRange(PID, "unblockTimeoutMs", unblockTimeoutMs, 1, Integer.MAX_VALUE);
         if (heartbeatIntervalMs >= failureTimeoutMs) {
-            throw new IllegalArgumentException("shm heartbeatIntervalMs (" + heartbeatIntervalMs
-                + ") must be below failureTimeoutMs (" + failureTimeoutMs + ")");
+            throw new InvalidSettingException(PID, "heartbeatIntervalMs", heartbeatIntervalMs,
+                "below failureTimeoutMs (" + failureTimeoutMs + ")");
         }
         if (!directory.isAbsolute()) {
             directory = directory.toAbsolutePath();
@@ -48,10 +53,22 @@ record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrateg
         directory = directory.normalize();
     }
 
-    private static void check(String name, int value, int min) {
-        if (value < min) {
-            throw new IllegalArgumentException("shm parameter " + name + "=" + value + " is below " + min);
-        }
+    /**
+     * @param properties the configuration, keyed as in {@link ShmConfig}; keys it lacks take their defaults
+     * @throws InvalidSettingException naming the key whose value cannot be used
+     */
+    static ShmSettings read(Map<String, ?> properties) {
+        ShmConfig config = Configuration.read(PID, ShmConfig.class, properties);
+        return new ShmSettings(
+            config.directory().isEmpty() ? defaultDirectory() : Path.of(config.directory()),
+            config.ringBytes(),
+            config.producerSlots(),
+            IdleStrategy.parse(PID, "idleStrategy", config.idleStrategy()),
+            config.spinMicros(),
+            config.sendTimeoutMs(),
+            config.heartbeatIntervalMs(),
+            config.failureTimeoutMs(),
+            config.unblockTimeoutMs());
     }
 
     /** @return /dev/shm/polylink-&lt;user&gt;, or the temporary directory where there is no /dev/shm */
@@ -60,38 +77,5 @@ record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrateg
         Path shm = Path.of("/dev/shm");
         Path base = Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
         return base.resolve("polylink-" + user);
-    }
-
-    /** @throws IllegalArgumentException naming the property that is wrong */
-    static ShmSettings parse(Map<String, ?> p) {
-        String directory = text(p, "directory", "");
-        return new ShmSettings(
-            directory.isEmpty() ? defaultDirectory() : Path.of(directory),
-            integer(p, "ringBytes", 1 << 20),
-            integer(p, "producerSlots", 64),
-            IdleStrategy.parse(text(p, "idleStrategy", "spin-then-park")),
-            integer(p, "spinMicros", 200),
-            integer(p, "sendTimeoutMs", 5000),
-            integer(p, "heartbeatIntervalMs", 100),
-            integer(p, "failureTimeoutMs", 1000),
-            integer(p, "unblockTimeoutMs", 1000),
-            text(p, "hostId", ""));
-    }
-
-    private static String text(Map<String, ?> p, String key, String fallback) {
-        Object value = p.get(key);
-        return value == null ? fallback : value.toString().strip();
-    }
-
-    private static int integer(Map<String, ?> p, String key, int fallback) {
-        Object value = p.get(key);
-        if (value instanceof Number n) {
-            return n.intValue();
-        }
-        try {
-            return value == null ? fallback : Integer.parseInt(value.toString().strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("shm property " + key + "='" + value + "' is not an integer", e);
-        }
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.polylink.ContextId;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.method.shm.internal.segment.InboxLayout;
+import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;

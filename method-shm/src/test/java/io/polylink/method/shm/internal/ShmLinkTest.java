@@ -6,10 +6,12 @@ import io.polylink.testkit.ThreadCpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.Context;
+import io.polylink.ContextId;
 import io.polylink.Endpoint;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
@@ -19,9 +21,15 @@ import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.method.shm.internal.connect.ShmAddress;
+import io.polylink.method.shm.internal.segment.InboxLayout;
+import io.polylink.method.shm.internal.segment.Segment;
+import io.polylink.method.shm.internal.segment.SegmentDirectory;
 import io.polylink.spi.Connection;
+import io.polylink.spi.HostIdentity;
 import io.polylink.method.tcp.internal.TcpMethod;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
@@ -85,6 +93,22 @@ class ShmLinkTest {
         try (Stream<Path> list = Files.list(directory)) {
             return list.map(p -> p.getFileName().toString()).sorted().toList();
         }
+    }
+
+    private Path inboxOf(Context c) {
+        return directory.resolve(SegmentDirectory.inboxName(c.id()));
+    }
+
+    /** @return the context of each producer slot taken in {@code c}'s inbox: one per connection sending to it */
+    private List<ContextId> producersIn(Context c) {
+        Segment inbox = Segment.open(inboxOf(c));
+        List<ContextId> producers = new ArrayList<>();
+        for (int slot = 0; slot < inbox.slots(); slot++) {
+            if (inbox.slotState(slot) != InboxLayout.SLOT_FREE) {
+                producers.add(inbox.slotPeer(slot));
+            }
+        }
+        return producers;
     }
 
     private static Startpoint in(Context where, Startpoint s) {
@@ -154,8 +178,8 @@ class ShmLinkTest {
         Await.until(() -> answers.size() == 10, Duration.ofSeconds(5), () -> "answers: " + answers);
         assertEquals("echo: hi 0", answers.get(0));
         assertEquals("shm", chosen(toEcho));
-        assertEquals(1, methods.get(0).connectionCount());
-        assertEquals(1, methods.get(1).connectionCount());
+        assertEquals(List.of(b.id()), producersIn(a), "b's connections sending to a");
+        assertEquals(List.of(a.id()), producersIn(b), "a's connections sending to b");
         assertEquals(2, files().size(), "one inbox per context: " + files());
     }
 
@@ -264,7 +288,7 @@ class ShmLinkTest {
             assertFalse(connection.trySend(header, payload), "a send that would wait is declined");
             assertEquals(16, header.remaining(), "a declined frame's header is not consumed");
             assertEquals(4096, payload.remaining(), "a declined frame's payload is not consumed");
-            assertEquals(1, methods.get(0).connectionCount(), "backpressure does not break the link");
+            assertEquals(List.of(a.id()), producersIn(b), "backpressure does not break the link");
         } finally {
             release.countDown();
         }
@@ -288,10 +312,10 @@ class ShmLinkTest {
         int threads = Await.threads("polylink-").size();
 
         ShmMethod sender = methods.get(0);
-        Path real = methods.get(1).inboxPath();
-        io.polylink.ContextId ghost = io.polylink.ContextId.random();
+        Path real = inboxOf(b);
+        ContextId ghost = ContextId.random();
         String name = String.format("%016x%016x.inbox", ghost.high(), ghost.low());
-        ShmAddress fake = new ShmAddress(HostIdentity.local(), directory, name);
+        ShmAddress fake = new ShmAddress(ShmAddress.decode(sender.localAddress()).host(), directory, name);
 
         Files.write(directory.resolve(name), new byte[100]);
         LinkException shortFile = assertThrows(LinkException.class,
@@ -336,7 +360,7 @@ class ShmLinkTest {
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
 
         try (LogCapture log = new LogCapture("io.polylink.method.shm");
-             FileChannel channel = FileChannel.open(methods.get(1).inboxPath(), StandardOpenOption.READ,
+             FileChannel channel = FileChannel.open(inboxOf(b), StandardOpenOption.READ,
                  StandardOpenOption.WRITE)) {
             MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
             map.order(ByteOrder.nativeOrder());
@@ -346,7 +370,8 @@ class ShmLinkTest {
             int index = (int) (head & (capacity - 1));
             // Claim the space as a producer would, then commit an impossible length.
             map.putLong(InboxLayout.TAIL_OFFSET, head + 64);
-            Segment.LONG.setRelease(map, ring + index, InboxLayout.header(InboxLayout.TYPE_DATA, 3, 0, capacity));
+            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder())
+                .setRelease(map, ring + index, InboxLayout.header(InboxLayout.TYPE_DATA, 3, 0, capacity));
             Await.until(() -> log.lines().stream().anyMatch(l -> l.contains("is corrupt")), Duration.ofSeconds(5),
                 () -> "no log line: " + log.lines());
             assertTrue(log.lines().stream().anyMatch(l -> l.matches("shm inbox .* is corrupt: record at ring offset "
@@ -369,11 +394,11 @@ class ShmLinkTest {
     @Test
     void segmentsOfDeadContextsAreRemovedAtStartAndLiveOnesAreNotTouched() throws Exception {
         Context live = context();
-        Path liveInbox = methods.get(0).inboxPath();
+        Path liveInbox = inboxOf(live);
         byte[] image = Files.readAllBytes(liveInbox);
         long deadPid = deadPid();
 
-        io.polylink.ContextId ghost = io.polylink.ContextId.random();
+        ContextId ghost = ContextId.random();
         Path stale = directory.resolve(String.format("%016x%016x.inbox", ghost.high(), ghost.low()));
         ByteBuffer patched = ByteBuffer.wrap(image.clone()).order(ByteOrder.nativeOrder());
         patched.putLong(InboxLayout.OWNER_PID_OFFSET, deadPid);
@@ -414,7 +439,7 @@ class ShmLinkTest {
         AtomicLong received = new AtomicLong();
         Startpoint s = heldAtFirstRsr(a, b, release, received);
         MessageBuffer big = a.allocateBuffer(4096).putRaw(new byte[4096], 0, 4096);
-        Segment inbox = Segment.open(directory.resolve(b.id().toString().replace("-", "") + ".inbox"));
+        Segment inbox = Segment.open(inboxOf(b));
         ExecutorService sending = Executors.newSingleThreadExecutor();
         try {
             Future<PolylinkException> outcome = sending.submit(() -> {
@@ -484,6 +509,7 @@ class ShmLinkTest {
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
         s.send(1, a.allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
+        Connection first = methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
         try (LogCapture log = new LogCapture("io.polylink.method.shm");
              LogCapture core = new LogCapture("io.polylink.core")) {
             // Ten of a's failure timeouts with b's inbox standing still: a must not give up on b.
@@ -495,7 +521,9 @@ class ShmLinkTest {
         }
         s.send(1, a.allocateBuffer(4).putInt(2));
         Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "second RSR lost");
-        assertEquals(1, methods.get(0).connectionCount(), "the first connection still serves the link");
+        assertTrue(first.isOpen(), "the first connection closed");
+        assertSame(first, methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of()),
+            "the first connection still serves the link");
         assertEquals(0, methods.get(0).statistics().errors());
     }
 
@@ -519,7 +547,7 @@ class ShmLinkTest {
     @Test
     void aLinkWhoseShmIsRefusedUsesTcp() throws Exception {
         Context a = both(Map.of());
-        Context elsewhere = both(Map.of("hostId", "another-machine"));
+        Context elsewhere = both(EmbeddedContext.open(HostIdentity.named("another-machine")), Map.of());
         Path unreachable = directory.resolve("gone");
         Context hidden = both(Map.of("directory", unreachable.toString()));
         List<String> seen = new CopyOnWriteArrayList<>();
@@ -543,10 +571,15 @@ class ShmLinkTest {
     }
 
     private Context both(Map<String, Object> shm) {
+        return both(EmbeddedContext.open(), shm);
+    }
+
+    /** @param core a context without methods yet, to which shm and tcp are added */
+    private Context both(EmbeddedContext core, Map<String, Object> shm) {
         Map<String, Object> properties = new HashMap<>(shm);
         properties.putIfAbsent("directory", directory.toString());
         ShmMethod method = new ShmMethod(properties);
-        EmbeddedContext embedded = EmbeddedContext.open().add(method, 20)
+        EmbeddedContext embedded = core.add(method, 20)
             .add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
         contexts.add(embedded);
         methods.add(method);

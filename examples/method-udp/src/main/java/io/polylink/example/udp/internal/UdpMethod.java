@@ -5,10 +5,11 @@ import io.polylink.LinkException;
 import io.polylink.Statistics;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.Configuration;
 import io.polylink.spi.Connection;
+import io.polylink.spi.HostIdentity;
 import io.polylink.spi.MethodContext;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -22,34 +23,50 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 
 /**
  * An example method written against {@code io.polylink.spi} alone: frames as UDP datagrams on the
  * loopback interface, one socket per context, one receiving thread ({@code polylink-udp-receiver}).
  *
+ * <p>What the SPI gives every method, it uses rather than copies: its settings are read through
+ * {@link Configuration} (keys and defaults in {@link UdpConfig}), peers' garbage is logged through
+ * the context's {@link io.polylink.spi.ProblemLog}, and the {@link HostIdentity} the core names
+ * this host by travels in the address, since a loopback address reaches only its own host.
+ *
  * <p>Limits, honestly: a frame must fit one datagram ({@value UdpConnection#MAX_FRAME} bytes with
  * the core's header), and UDP may drop a datagram (on loopback, when the receiver's socket buffer
  * overflows). A dropped datagram is a lost RSR until the core's per-link sequence numbers and
  * acknowledgements replay it; the method itself stays simple, as DESIGN.md wants.
  */
-@Component(service = CommunicationMethod.class, property = {
+@Component(service = CommunicationMethod.class, configurationPid = UdpMethod.PID, property = {
     CommunicationMethod.NAME_PROPERTY + "=" + UdpMethod.NAME,
     CommunicationMethod.PREFERENCE_PROPERTY + ":Integer=70"})
 public final class UdpMethod implements CommunicationMethod {
 
     static final String NAME = "udp";
-    private static final System.Logger LOG = System.getLogger("io.polylink.example.udp");
-    /** Asked of the kernel so bursts on loopback are not dropped; it may grant less. */
-    private static final int RECEIVE_BUFFER = 4 << 20;
+    static final String PID = "io.polylink.example.udp";
 
+    private final int receiveBufferBytes;
     private final Map<ContextId, UdpConnection> peers = new ConcurrentHashMap<>();
     private final AtomicLong badDatagrams = new AtomicLong();
-    private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(2));
     private volatile MethodContext context;
     private volatile DatagramChannel channel;
     private volatile Thread receiver;
     private volatile byte[] localAddress;
+
+    /**
+     * @param properties the configuration, keyed as {@link UdpConfig}; Declarative Services passes
+     *     the component's properties
+     * @throws io.polylink.spi.InvalidSettingException naming the key whose value cannot be used
+     */
+    @Activate
+    public UdpMethod(Map<String, Object> properties) {
+        UdpConfig config = Configuration.read(PID, UdpConfig.class, properties);
+        receiveBufferBytes = (int) Configuration.requireRange(PID, "receiveBufferBytes", config.receiveBufferBytes(),
+            1, Integer.MAX_VALUE);
+    }
 
     @Override
     public String name() {
@@ -61,14 +78,14 @@ public final class UdpMethod implements CommunicationMethod {
         this.context = context;
         DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
         try {
-            ch.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
             ch.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         } catch (IOException e) {
             ch.close();
             throw e;
         }
         channel = ch;
-        localAddress = UdpAddress.encode((InetSocketAddress) ch.getLocalAddress());
+        localAddress = new UdpAddress(context.host(), (InetSocketAddress) ch.getLocalAddress()).encode();
         receiver = new Thread(() -> receive(ch), "polylink-udp-receiver");
         receiver.setDaemon(true);
         receiver.start();
@@ -84,7 +101,7 @@ public final class UdpMethod implements CommunicationMethod {
         try {
             ch.close();   // ends the blocking receive
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "closing the udp socket: " + e.getMessage());
+            // closed all the same
         }
         try {
             receiver.join(TimeUnit.SECONDS.toMillis(5));
@@ -101,15 +118,19 @@ public final class UdpMethod implements CommunicationMethod {
 
     @Override
     public Applicability applicable(ContextId peer, byte[] address) {
-        InetSocketAddress target;
+        UdpAddress there;
         try {
-            target = UdpAddress.decode(address);
+            there = UdpAddress.decode(address);
         } catch (IllegalArgumentException e) {
             return Applicability.no(e.getMessage());
         }
-        return target.getAddress().isLoopbackAddress()
+        HostIdentity here = context.host();
+        if (!here.sameHost(there.host())) {
+            return Applicability.no(here.difference(there.host()));
+        }
+        return there.socket().getAddress().isLoopbackAddress()
             ? Applicability.yes("loopback datagrams")
-            : Applicability.no("the udp example reaches loopback only, not " + UdpAddress.describe(address));
+            : Applicability.no("the udp example reaches loopback only, not " + there.describe());
     }
 
     @Override
@@ -117,13 +138,13 @@ public final class UdpMethod implements CommunicationMethod {
         if (!parameters.isEmpty()) {
             throw new LinkException("the udp method takes no parameters, not " + parameters.keySet());
         }
-        InetSocketAddress target;
+        UdpAddress there;
         try {
-            target = UdpAddress.decode(address);
+            there = UdpAddress.decode(address);
         } catch (IllegalArgumentException e) {
             throw new LinkException("cannot reach " + peer + " by udp: " + e.getMessage());
         }
-        return connection(peer, target);
+        return connection(peer, there.socket());
     }
 
     /** The one connection to {@code peer}, opened (and announced to the core) on first need. */
@@ -160,7 +181,7 @@ public final class UdpMethod implements CommunicationMethod {
             } catch (ClosedChannelException stopped) {
                 return;
             } catch (IOException e) {
-                LOG.log(Level.WARNING, "udp receive failed; the udp method stops receiving: " + e.getMessage());
+                context.problems().warn("receive failed", "udp receive failed; the udp method stops receiving", e);
                 return;
             }
             datagram.flip();
@@ -187,19 +208,19 @@ public final class UdpMethod implements CommunicationMethod {
         }
     }
 
-    /** Counts and logs a bad datagram, at most one line a second: garbage must not flood the log. */
+    /** Counts a bad datagram and logs it through the problem log, so garbage cannot flood the log. */
     private void bad(String what) {
         badDatagrams.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastWarning.get();
-        if (now - last > TimeUnit.SECONDS.toNanos(1) && lastWarning.compareAndSet(last, now)) {
-            LOG.log(Level.WARNING, what + " (" + badDatagrams.get() + " bad datagrams so far)");
-        }
+        context.problems().warn("bad datagram", what, null);
     }
 
     @Override
     public String describe(byte[] address) {
-        return UdpAddress.describe(address);
+        try {
+            return UdpAddress.decode(address).describe();
+        } catch (IllegalArgumentException e) {
+            return "malformed udp address (" + address.length + " bytes)";
+        }
     }
 
     @Override

@@ -10,9 +10,14 @@ import io.polylink.Endpoint;
 import io.polylink.LinkException;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.spi.HostIdentity;
+import io.polylink.spi.InvalidSettingException;
 import io.polylink.testkit.Await;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,8 +25,9 @@ import org.junit.jupiter.api.Test;
 /** Two contexts of one JVM joined by the example udp method on 127.0.0.1. */
 class UdpMethodTest {
 
-    private final EmbeddedContext a = EmbeddedContext.open().add(new UdpMethod(), 10);
-    private final EmbeddedContext b = EmbeddedContext.open().add(new UdpMethod(), 10);
+    private final UdpMethod methodA = new UdpMethod(Map.of());
+    private final EmbeddedContext a = EmbeddedContext.open().add(methodA, 10);
+    private final EmbeddedContext b = EmbeddedContext.open().add(new UdpMethod(Map.of()), 10);
 
     @AfterEach
     void close() {
@@ -63,13 +69,27 @@ class UdpMethodTest {
     }
 
     @Test
-    void onlyLoopbackAddressesApply() {
-        UdpMethod m = new UdpMethod();
-        byte[] remote = {10, 0, 0, 2, 0x1f, 0x40};
-        assertFalse(m.applicable(ContextId.random(), remote).applicable());
+    void onlyLoopbackAddressesOfThisHostApply() throws Exception {
+        HostIdentity here = UdpAddress.decode(methodA.localAddress()).host();
+        byte[] remote = new UdpAddress(here, new InetSocketAddress(InetAddress.getByName("10.0.0.2"), 8000)).encode();
+        assertFalse(methodA.applicable(ContextId.random(), remote).applicable());
         assertEquals("the udp example reaches loopback only, not 10.0.0.2:8000/udp",
-            m.applicable(ContextId.random(), remote).reason());
-        assertEquals("a udp address has 6 bytes (IPv4 and port), not 3",
-            m.applicable(ContextId.random(), new byte[3]).reason());
+            methodA.applicable(ContextId.random(), remote).reason());
+
+        byte[] elsewhere = new UdpAddress(HostIdentity.named("elsewhere"),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 8000)).encode();
+        assertTrue(methodA.applicable(ContextId.random(), elsewhere).reason()
+            .matches("other host \\(machine [0-9a-f]{8}…, here [0-9a-f]{8}…\\)"),
+            methodA.applicable(ContextId.random(), elsewhere).reason());
+
+        assertEquals("a udp address has 38 bytes (host, IPv4 and port), not 3",
+            methodA.applicable(ContextId.random(), new byte[3]).reason());
+    }
+
+    @Test
+    void aSettingThatCannotBeUsedIsRefusedNamingThePidAndTheKey() {
+        InvalidSettingException e = assertThrows(InvalidSettingException.class,
+            () -> new UdpMethod(Map.of("receiveBufferBytes", "lots")));
+        assertEquals("io.polylink.example.udp: receiveBufferBytes='lots' is not a 32-bit integer", e.getMessage());
     }
 }

@@ -1,4 +1,4 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.segment;
 
 /**
  * The layout of an inbox segment, the one file each context owns in the segment directory: many
@@ -34,116 +34,116 @@ package io.polylink.method.shm.internal;
  *  records start on 8-byte boundaries and never straddle the ring's end (a PADDING record fills it)
  * </pre>
  */
-final class InboxLayout {
+public final class InboxLayout {
 
     /** "PLSHMIB1" read as a little-endian long. */
-    static final long MAGIC = 0x3142494D48534C50L;
-    static final int VERSION = 1;
+    public static final long MAGIC = 0x3142494D48534C50L;
+    public static final int VERSION = 1;
 
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 8;
-    static final int STATE_OFFSET = 12;
-    static final int RING_CAPACITY_OFFSET = 16;
-    static final int SLOT_COUNT_OFFSET = 20;
-    static final int SLOT_LENGTH_OFFSET = 24;
-    static final int WAKE_PORT_OFFSET = 28;
-    static final int OWNER_HIGH_OFFSET = 32;
-    static final int OWNER_LOW_OFFSET = 40;
-    static final int OWNER_PID_OFFSET = 48;
-    static final int OWNER_START_OFFSET = 56;
-    static final int HEARTBEAT_COUNT_OFFSET = 64;
-    static final int HEARTBEAT_MILLIS_OFFSET = 72;
-    static final int TAIL_OFFSET = 128;
-    static final int HEAD_OFFSET = 192;
-    static final int PARKED_OFFSET = 256;
-    static final int HEADER_LENGTH = 512;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 8;
+    public static final int STATE_OFFSET = 12;
+    public static final int RING_CAPACITY_OFFSET = 16;
+    public static final int SLOT_COUNT_OFFSET = 20;
+    public static final int SLOT_LENGTH_OFFSET = 24;
+    public static final int WAKE_PORT_OFFSET = 28;
+    public static final int OWNER_HIGH_OFFSET = 32;
+    public static final int OWNER_LOW_OFFSET = 40;
+    public static final int OWNER_PID_OFFSET = 48;
+    public static final int OWNER_START_OFFSET = 56;
+    public static final int HEARTBEAT_COUNT_OFFSET = 64;
+    public static final int HEARTBEAT_MILLIS_OFFSET = 72;
+    public static final int TAIL_OFFSET = 128;
+    public static final int HEAD_OFFSET = 192;
+    public static final int PARKED_OFFSET = 256;
+    public static final int HEADER_LENGTH = 512;
 
     /** Inbox states. */
-    static final int STATE_OPEN = 1;
-    static final int STATE_CLOSED = 2;
-    static final int STATE_CORRUPT = 3;
+    public static final int STATE_OPEN = 1;
+    public static final int STATE_CLOSED = 2;
+    public static final int STATE_CORRUPT = 3;
 
-    static final int SLOT_STATE_OFFSET = 0;
-    static final int SLOT_SESSION_OFFSET = 8;
-    static final int SLOT_PEER_HIGH_OFFSET = 16;
-    static final int SLOT_PEER_LOW_OFFSET = 24;
-    static final int SLOT_ADDRESS_LENGTH_OFFSET = 32;
-    static final int SLOT_ADDRESS_OFFSET = 36;
-    static final int SLOT_LENGTH = 512;
-    static final int MAX_ADDRESS = SLOT_LENGTH - SLOT_ADDRESS_OFFSET;
+    public static final int SLOT_STATE_OFFSET = 0;
+    public static final int SLOT_SESSION_OFFSET = 8;
+    public static final int SLOT_PEER_HIGH_OFFSET = 16;
+    public static final int SLOT_PEER_LOW_OFFSET = 24;
+    public static final int SLOT_ADDRESS_LENGTH_OFFSET = 32;
+    public static final int SLOT_ADDRESS_OFFSET = 36;
+    public static final int SLOT_LENGTH = 512;
+    public static final int MAX_ADDRESS = SLOT_LENGTH - SLOT_ADDRESS_OFFSET;
 
-    static final long SLOT_FREE = 0;
-    static final long SLOT_CLAIMED = 1;
-    static final long SLOT_ACTIVE = 2;
+    public static final long SLOT_FREE = 0;
+    public static final long SLOT_CLAIMED = 1;
+    public static final long SLOT_ACTIVE = 2;
 
-    static final int RECORD_HEADER = 8;
-    static final int ALIGNMENT = 8;
+    public static final int RECORD_HEADER = 8;
+    public static final int ALIGNMENT = 8;
 
     /** Record types. */
-    static final int TYPE_PADDING = 1;
+    public static final int TYPE_PADDING = 1;
     /** First record of a producer session: {@code ack:i64}, the receiver's session it answers, or 0. */
-    static final int TYPE_OPEN = 2;
-    static final int TYPE_DATA = 3;
+    public static final int TYPE_OPEN = 2;
+    public static final int TYPE_DATA = 3;
     /** Last record of a producer session; the consumer then frees the slot. */
-    static final int TYPE_CLOSE = 4;
+    public static final int TYPE_CLOSE = 4;
 
     /** Data flags: a frame too large for one record travels as BEGIN, middles, END. */
-    static final int FLAG_BEGIN = 1;
-    static final int FLAG_END = 2;
+    public static final int FLAG_BEGIN = 1;
+    public static final int FLAG_END = 2;
 
-    static final int MIN_RING = 64 * 1024;
-    static final int MAX_RING = 1 << 30;
-    static final int MAX_SLOTS = 1024;
+    public static final int MIN_RING = 64 * 1024;
+    public static final int MAX_RING = 1 << 30;
+    public static final int MAX_SLOTS = 1024;
 
     private InboxLayout() {}
 
-    static int slotOffset(int slot) {
+    public static int slotOffset(int slot) {
         return HEADER_LENGTH + slot * SLOT_LENGTH;
     }
 
-    static int ringOffset(int slots) {
+    public static int ringOffset(int slots) {
         return HEADER_LENGTH + slots * SLOT_LENGTH;
     }
 
-    static long segmentLength(int slots, int ringCapacity) {
+    public static long segmentLength(int slots, int ringCapacity) {
         return (long) ringOffset(slots) + ringCapacity;
     }
 
     /** @return the largest record (header included) a ring of this capacity takes */
-    static int maxRecord(int ringCapacity) {
+    public static int maxRecord(int ringCapacity) {
         return ringCapacity / 8;
     }
 
-    static int align(int length) {
+    public static int align(int length) {
         return (length + ALIGNMENT - 1) & -ALIGNMENT;
     }
 
-    static long header(int type, int flags, int slot, int length) {
+    public static long header(int type, int flags, int slot, int length) {
         return (long) (type << 24 | flags << 16 | slot) << 32 | (length & 0xFFFFFFFFL);
     }
 
-    static int length(long header) {
+    public static int length(long header) {
         return (int) header;
     }
 
-    static int type(long header) {
+    public static int type(long header) {
         return (int) (header >>> 56);
     }
 
-    static int flags(long header) {
+    public static int flags(long header) {
         return (int) (header >>> 48) & 0xFF;
     }
 
-    static int slot(long header) {
+    public static int slot(long header) {
         return (int) (header >>> 32) & 0xFFFF;
     }
 
-    static long slotState(long pid, long phase) {
+    public static long slotState(long pid, long phase) {
         return pid << 2 | phase;
     }
 
     /** @return the process id in a producer slot's state word */
-    static long slotPid(long slotState) {
+    public static long slotPid(long slotState) {
         return slotState >>> 2;
     }
 }

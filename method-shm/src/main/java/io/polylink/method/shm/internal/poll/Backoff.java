@@ -1,4 +1,4 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.poll;
 
 import java.util.concurrent.TimeUnit;
 
@@ -21,10 +21,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Spin never parks, but where the gaps keep being long it yields between polls once
  * {@link #SHORT_SPIN_NANOS} passed without a record. On two cores a stream runs three threads:
- * its sender, the receiver's poller and the sender's poller, which only hears acknowledgements.
- * Spinning at full speed, that last one took the sender's core from it half the time.
+ * its sender, the receiver's poller and the sender's poller, which only hears acknowledgements
+ * and, spinning at full speed, takes the sender's core from it.
+ *
+ * <p>The measurements behind these rules: docs/performance-notes.md#shm-idle-backoff.
  */
-final class Backoff {
+public final class Backoff {
 
     static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final int LONG_GAPS = 16;
@@ -39,7 +41,7 @@ final class Backoff {
     private int sinceProbe;
     private long next;
 
-    Backoff(IdleStrategy strategy, int spinMicros) {
+    public Backoff(IdleStrategy strategy, int spinMicros) {
         this.spinNanos = switch (strategy) {
             case SPIN -> Long.MAX_VALUE;
             case SPIN_THEN_PARK -> TimeUnit.MICROSECONDS.toNanos(spinMicros);

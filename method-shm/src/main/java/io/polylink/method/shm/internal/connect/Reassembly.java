@@ -1,4 +1,4 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.connect;
 
 import java.nio.ByteBuffer;
 
@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * <p>Only the poller thread uses it: the receiver is handed a frame only for the duration of
  * {@code onFrame}, after which its buffer comes back here.
  */
-final class Reassembly {
+public final class Reassembly {
 
     /** Ticks of the poller (100 ms each) after which an unused spare goes. */
     static final int IDLE_TICKS = 100;
@@ -41,16 +41,10 @@ final class Reassembly {
     }
 
     /** On the poller's tick: lets an unused spare go. */
-    void tick() {
+    public void tick() {
         if (spare != null && ++idleTicks >= IDLE_TICKS) {
             spare = null;
             idleTicks = 0;
         }
-    }
-
-    /** @return the bytes the spare holds, 0 if none */
-    int spareBytes() {
-        ByteBuffer b = spare;
-        return b == null ? 0 : b.capacity();
     }
 }

@@ -1,5 +1,6 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.poll;
 
+import io.polylink.spi.InvalidSettingException;
 import java.util.Locale;
 
 /**
@@ -7,7 +8,7 @@ import java.util.Locale;
  * that finds its "parked" flag set (one datagram, tens of microseconds); a spinning one sees a
  * record within a few hundred nanoseconds, but burns a core.
  */
-enum IdleStrategy {
+public enum IdleStrategy {
     /**
      * Poll without ever parking: lowest latency, one core busy for good. While records keep coming
      * far apart it yields between polls (see {@link Backoff}).
@@ -21,12 +22,17 @@ enum IdleStrategy {
     /** Park as soon as the ring is empty: least CPU, one wake-up per burst. */
     PARK;
 
-    static IdleStrategy parse(String text) {
-        try {
-            return valueOf(text.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("idle strategy '" + text
-                + "' is not one of spin, spin-then-park, park", e);
+    /**
+     * @param text {@code spin}, {@code spin-then-park} or {@code park}, in any case
+     * @throws InvalidSettingException naming {@code component} and {@code key} if it is none of them
+     */
+    public static IdleStrategy parse(String component, String key, String text) {
+        String wanted = text.strip().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (IdleStrategy strategy : values()) {
+            if (strategy.name().equals(wanted)) {
+                return strategy;
+            }
         }
+        throw new InvalidSettingException(component, key, text, "one of spin, spin-then-park, park");
     }
 }

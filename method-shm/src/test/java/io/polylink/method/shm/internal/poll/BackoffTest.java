@@ -1,9 +1,9 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.poll;
 
-import static io.polylink.method.shm.internal.Backoff.CONVERSATION_SENDS;
-import static io.polylink.method.shm.internal.Backoff.LONG_GAPS;
-import static io.polylink.method.shm.internal.Backoff.PROBE_EVERY;
-import static io.polylink.method.shm.internal.Backoff.SHORT_SPIN_NANOS;
+import static io.polylink.method.shm.internal.poll.Backoff.CONVERSATION_SENDS;
+import static io.polylink.method.shm.internal.poll.Backoff.LONG_GAPS;
+import static io.polylink.method.shm.internal.poll.Backoff.PROBE_EVERY;
+import static io.polylink.method.shm.internal.poll.Backoff.SHORT_SPIN_NANOS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -32,12 +32,18 @@ class ReassemblyTest {
         ByteBuffer large = r.take(3_000_000);
         r.give(large);
         r.give(small);
-        assertEquals(large.capacity(), r.spareBytes());
+        ByteBuffer spare = r.take(1);
+        assertSame(large, spare, "the largest buffer given back is the spare");
+        r.give(spare);
         for (int i = 1; i < Reassembly.IDLE_TICKS; i++) {
             r.tick();
         }
-        assertEquals(large.capacity(), r.spareBytes());
-        r.tick();
-        assertEquals(0, r.spareBytes(), "no split frame for IDLE_TICKS ticks: the spare goes");
+        spare = r.take(1);
+        assertSame(large, spare, "kept through IDLE_TICKS - 1 ticks without a split frame");
+        r.give(spare);
+        for (int i = 0; i < Reassembly.IDLE_TICKS; i++) {
+            r.tick();
+        }
+        assertNotSame(large, r.take(1), "no split frame for IDLE_TICKS ticks: the spare goes");
     }
 }

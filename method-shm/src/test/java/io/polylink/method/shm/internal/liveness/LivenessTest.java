@@ -1,9 +1,10 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.liveness;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.polylink.method.shm.internal.segment.InboxLayout;
 import io.polylink.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ class LivenessTest {
     }
 
     private static boolean abandoned(long[] slots) {
-        return ShmMethod.headerlessClaimAbandoned(slots.length, s -> slots[s]);
+        return AbandonedClaims.headerless(slots.length, s -> slots[s]);
     }
 
     private static void signal(String name, long pid) throws Exception {

@@ -1,34 +1,37 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.connect;
 
 import io.polylink.MalformedMessageException;
+import io.polylink.method.shm.internal.segment.SegmentDirectory;
+import io.polylink.spi.Applicability;
+import io.polylink.spi.HostIdentity;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 
 /**
  * What the {@code shm} descriptor carries: the host identity, the segment directory and the name
  * of the context's inbox in it.
  *
  * <pre>
- *  version:u8 | machine id:16 | boot id:16 | dirLength:u16 | directory:utf-8 | nameLength:u8 | inbox name:ascii
+ *  version:u8 | host:32 (machine id, boot id) | dirLength:u16 | directory:utf-8 | nameLength:u8 | inbox name:ascii
  * </pre>
  *
- * @param host the host the context runs on
+ * @param host the host the context runs on, as its core names it
  * @param directory its segment directory, absolute
  * @param inbox the file name of its inbox in that directory
  */
-record ShmAddress(HostIdentity host, Path directory, String inbox) {
+public record ShmAddress(HostIdentity host, Path directory, String inbox) {
 
+    /** The method whose descriptors these are. */
+    public static final String METHOD = "shm";
     static final int VERSION = 1;
-    /** An inbox is named for its context: 32 hex digits and {@code .inbox}; nothing else is opened. */
-    static final Pattern INBOX_NAME = Pattern.compile("[0-9a-f]{32}\\.inbox");
     private static final int MAX_DIRECTORY = 255;
 
-    byte[] encode() {
+    public byte[] encode() {
         byte[] dir = directory.toString().getBytes(StandardCharsets.UTF_8);
         byte[] name = inbox.getBytes(StandardCharsets.US_ASCII);
         if (dir.length > MAX_DIRECTORY) {
@@ -36,12 +39,12 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
                 + MAX_DIRECTORY + " bytes");
         }
         return ByteBuffer.allocate(1 + HostIdentity.BYTES + 2 + dir.length + 1 + name.length)
-            .put((byte) VERSION).put(host.machine()).put(host.boot())
+            .put((byte) VERSION).put(host.bytes())
             .putShort((short) dir.length).put(dir).put((byte) name.length).put(name).array();
     }
 
     /** @throws MalformedMessageException saying what is wrong with the bytes */
-    static ShmAddress decode(byte[] address) {
+    public static ShmAddress decode(byte[] address) {
         try {
             ByteBuffer in = ByteBuffer.wrap(address);
             int version = in.get() & 0xFF;
@@ -49,9 +52,8 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
                 throw new MalformedMessageException("shm address of version " + version + ", this context reads "
                     + VERSION);
             }
-            byte[] machine = new byte[16];
-            byte[] boot = new byte[16];
-            in.get(machine).get(boot);
+            byte[] host = new byte[HostIdentity.BYTES];
+            in.get(host);
             int dirLength = in.getShort() & 0xFFFF;
             if (dirLength > MAX_DIRECTORY || dirLength > in.remaining()) {
                 throw new MalformedMessageException("shm address with a directory of " + dirLength + " bytes");
@@ -64,7 +66,7 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
                 throw new MalformedMessageException("shm address with " + in.remaining() + " trailing bytes");
             }
             String inbox = new String(name, StandardCharsets.US_ASCII);
-            if (!INBOX_NAME.matcher(inbox).matches()) {
+            if (!SegmentDirectory.INBOX_NAME.matcher(inbox).matches()) {
                 throw new MalformedMessageException("shm address names no inbox (got '"
                     + inbox.replaceAll("[^ -~]", "?") + "')");
             }
@@ -72,7 +74,7 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
             if (!directory.isAbsolute()) {
                 throw new MalformedMessageException("shm address with a relative directory");
             }
-            return new ShmAddress(new HostIdentity(machine, boot), directory.normalize(), inbox);
+            return new ShmAddress(HostIdentity.fromBytes(host), directory.normalize(), inbox);
         } catch (BufferUnderflowException e) {
             throw new MalformedMessageException("shm address of " + address.length + " bytes is truncated");
         } catch (CharacterCodingException | InvalidPathException e) {
@@ -80,11 +82,34 @@ record ShmAddress(HostIdentity host, Path directory, String inbox) {
         }
     }
 
-    Path inboxPath() {
+    /**
+     * @param here the host of the context that would connect
+     * @return whether that context can write this inbox: only on the same host, where the segment
+     *     directory and the inbox are there and writable; and if not, why
+     */
+    public Applicability applicability(HostIdentity here) {
+        if (!here.sameHost(host)) {
+            return Applicability.no(here.difference(host));
+        }
+        if (!Files.isDirectory(directory)) {
+            return Applicability.no("segment directory " + directory + " not reachable here");
+        }
+        if (!Files.isWritable(directory)) {
+            return Applicability.no("segment directory " + directory + " not writable here");
+        }
+        Path path = inboxPath();
+        if (!Files.isRegularFile(path) || !Files.isWritable(path)) {
+            return Applicability.no("no writable inbox " + path + " here (the context stopped, or this "
+                + "process sees another file system at " + directory + ")");
+        }
+        return Applicability.yes("same host, segment directory " + directory);
+    }
+
+    public Path inboxPath() {
         return directory.resolve(inbox);
     }
 
-    String describe() {
+    public String describe() {
         return inboxPath().toString();
     }
 }

@@ -1,12 +1,12 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.segment;
 
 import io.polylink.LinkException;
 
 /** A segment file is missing, unreadable, foreign, truncated or corrupt; the message says which. */
-final class SegmentException extends LinkException {
+public final class SegmentException extends LinkException {
     private static final long serialVersionUID = 1L;
 
-    SegmentException(String message) {
+    public SegmentException(String message) {
         super(message);
     }
 }

@@ -1,6 +1,6 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.segment;
 
-import static io.polylink.method.shm.internal.InboxLayout.*;
+import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 
 import io.polylink.ContextId;
 import java.io.IOException;
@@ -24,13 +24,16 @@ import java.nio.file.attribute.PosixFilePermissions;
  * {@link #create creates} it; senders {@link #open open} it after checking its size and header, so
  * a short or foreign file is a clean error and no access ever goes past the mapped length.
  *
- * <p>Shared words are read and written through VarHandles on the mapped buffer: acquire/release
- * and compare-and-set give the ordering across processes that the ring relies on.
+ * <p>Its accessors cover the three parts of the layout: the header (owner, state, heartbeat, the
+ * ring's head and tail, the consumer's "parked" flag), the producer slots ({@code slot*}) and the
+ * record headers in the ring ({@code recordHeader}, {@code casRecordHeader}). Shared words are
+ * read and written through VarHandles on the mapped buffer: acquire/release and compare-and-set
+ * give the ordering across processes that the ring relies on.
  */
-final class Segment {
+public final class Segment {
 
-    static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
-    static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
     private final Path path;
     private final MappedByteBuffer map;
@@ -54,11 +57,11 @@ final class Segment {
      *
      * @throws IOException naming the file and the reason
      */
-    static Segment create(Path path, ContextId owner, int slots, int capacity, int wakePort, long startMillis)
+    public static Segment create(Path path, ContextId owner, int slots, int capacity, int wakePort, long startMillis)
             throws IOException {
         long length = segmentLength(slots, capacity);
         long pid = ProcessHandle.current().pid();
-        Path temporary = path.resolveSibling(path.getFileName() + "." + pid + ".tmp");
+        Path temporary = SegmentDirectory.temporary(path);
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             try {
@@ -101,7 +104,7 @@ final class Segment {
      *
      * @throws SegmentException naming the file and what is wrong with it
      */
-    static Segment open(Path path) {
+    public static Segment open(Path path) {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = channel.size();
             if (size < HEADER_LENGTH) {
@@ -131,7 +134,7 @@ final class Segment {
     }
 
     /** @return the segment's length as its header gives it */
-    static long check(Path path, ByteBuffer header) {
+    private static long check(Path path, ByteBuffer header) {
         if (header.getLong(MAGIC_OFFSET) != MAGIC) {
             throw new SegmentException("shm segment " + path + " is not a Polylink inbox (bad magic)");
         }
@@ -150,91 +153,85 @@ final class Segment {
         return segmentLength(slots, capacity);
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 
-    ByteBuffer ring() {
+    public ByteBuffer ring() {
         return ring;
     }
 
-    int capacity() {
+    public int capacity() {
         return capacity;
     }
 
-    int slots() {
+    public int slots() {
         return slots;
     }
 
-    int state() {
+    public int state() {
         return (int) INT.getVolatile(map, STATE_OFFSET);
     }
 
-    void state(int state) {
+    public void state(int state) {
         INT.setVolatile(map, STATE_OFFSET, state);
     }
 
-    ContextId owner() {
+    public ContextId owner() {
         return new ContextId(map.getLong(OWNER_HIGH_OFFSET), map.getLong(OWNER_LOW_OFFSET));
     }
 
-    long ownerPid() {
+    public long ownerPid() {
         return map.getLong(OWNER_PID_OFFSET);
     }
 
-    long ownerStart() {
+    public long ownerStart() {
         return map.getLong(OWNER_START_OFFSET);
     }
 
-    int wakePort() {
+    public int wakePort() {
         return map.getInt(WAKE_PORT_OFFSET);
     }
 
-    long heartbeatCount() {
+    public long heartbeatCount() {
         return (long) LONG.getVolatile(map, HEARTBEAT_COUNT_OFFSET);
     }
 
-    long heartbeatMillis() {
-        return (long) LONG.getVolatile(map, HEARTBEAT_MILLIS_OFFSET);
-    }
-
-    void beat(long millis) {
+    public void beat(long millis) {
         LONG.setRelease(map, HEARTBEAT_MILLIS_OFFSET, millis);
         LONG.getAndAddRelease(map, HEARTBEAT_COUNT_OFFSET, 1L);
     }
 
-    long tail() {
+    public long tail() {
         return (long) LONG.getVolatile(map, TAIL_OFFSET);
     }
 
-    boolean casTail(long expected, long value) {
+    public boolean casTail(long expected, long value) {
         return LONG.compareAndSet(map, TAIL_OFFSET, expected, value);
     }
 
-    long head() {
+    public long head() {
         return (long) LONG.getVolatile(map, HEAD_OFFSET);
     }
 
-    void head(long position) {
+    public void head(long position) {
         LONG.setRelease(map, HEAD_OFFSET, position);
     }
 
-    void parked(boolean parked) {
+    public void parked(boolean parked) {
         INT.setVolatile(map, PARKED_OFFSET, parked ? 1 : 0);
     }
 
     /** @return whether the consumer was parked; if so it is marked awake, so one producer wakes it */
-    boolean unpark() {
+    public boolean unpark() {
         return (int) INT.getVolatile(map, PARKED_OFFSET) == 1 && INT.compareAndSet(map, PARKED_OFFSET, 1, 0);
     }
 
-    // ---- producer slots
-
-    long slotState(int slot) {
+    public long slotState(int slot) {
         return (long) LONG.getVolatile(map, slotOffset(slot) + SLOT_STATE_OFFSET);
     }
 
-    boolean casSlotState(int slot, long expected, long value) {
+    public boolean casSlotState(int slot, long expected, long value) {
         return LONG.compareAndSet(map, slotOffset(slot) + SLOT_STATE_OFFSET, expected, value);
     }
 
@@ -243,7 +240,7 @@ final class Segment {
      *
      * @return the slot index, or -1 if every slot is taken
      */
-    int claimSlot(long session, ContextId producer, byte[] address) {
+    public int claimSlot(long session, ContextId producer, byte[] address) {
         long pid = ProcessHandle.current().pid();
         long claimed = InboxLayout.slotState(pid, SLOT_CLAIMED);
         for (int slot = 0; slot < slots; slot++) {
@@ -261,17 +258,17 @@ final class Segment {
         return -1;
     }
 
-    long slotSession(int slot) {
+    public long slotSession(int slot) {
         return map.getLong(slotOffset(slot) + SLOT_SESSION_OFFSET);
     }
 
-    ContextId slotPeer(int slot) {
+    public ContextId slotPeer(int slot) {
         int at = slotOffset(slot);
         return new ContextId(map.getLong(at + SLOT_PEER_HIGH_OFFSET), map.getLong(at + SLOT_PEER_LOW_OFFSET));
     }
 
     /** @return the producer's own shm address, or {@code null} if the slot's length is out of bounds */
-    byte[] slotAddress(int slot) {
+    public byte[] slotAddress(int slot) {
         int at = slotOffset(slot);
         int length = map.getInt(at + SLOT_ADDRESS_LENGTH_OFFSET);
         if (length < 0 || length > MAX_ADDRESS) {
@@ -282,17 +279,15 @@ final class Segment {
         return address;
     }
 
-    void freeSlot(int slot) {
+    public void freeSlot(int slot) {
         LONG.setRelease(map, slotOffset(slot) + SLOT_STATE_OFFSET, SLOT_FREE);
     }
 
-    // ---- record headers in the ring
-
-    long recordHeader(int index) {
+    public long recordHeader(int index) {
         return (long) LONG.getAcquire(ring, index);
     }
 
-    boolean casRecordHeader(int index, long expected, long value) {
+    public boolean casRecordHeader(int index, long expected, long value) {
         return LONG.compareAndSet(ring, index, expected, value);
     }
 

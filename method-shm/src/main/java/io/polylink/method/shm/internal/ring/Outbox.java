@@ -1,8 +1,10 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.ring;
 
-import static io.polylink.method.shm.internal.InboxLayout.*;
+import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 
 import io.polylink.ContextId;
+import io.polylink.method.shm.internal.segment.Segment;
+import io.polylink.method.shm.internal.segment.SegmentException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,10 +21,10 @@ import java.nio.channels.DatagramChannel;
  * sees a half-written body. Both header writes are compare-and-sets: if the consumer skipped the
  * record as stalled in between, the producer learns it and reports the loss.
  */
-final class Outbox implements AutoCloseable {
+public final class Outbox implements AutoCloseable {
 
     /** No space now; the caller waits or gives up. */
-    static final int FULL = -1;
+    public static final int FULL = -1;
 
     private final Segment segment;
     private final ByteBuffer ring;
@@ -39,7 +41,7 @@ final class Outbox implements AutoCloseable {
      * @throws IOException if the wake-up socket cannot be opened
      * @throws SegmentException if the inbox has no free slot
      */
-    Outbox(Segment segment, long session, ContextId self, byte[] selfAddress) throws IOException {
+    public Outbox(Segment segment, long session, ContextId self, byte[] selfAddress) throws IOException {
         this.segment = segment;
         this.ring = segment.ring().duplicate();
         this.capacity = segment.capacity();
@@ -56,29 +58,25 @@ final class Outbox implements AutoCloseable {
         }
     }
 
-    Segment segment() {
+    public Segment segment() {
         return segment;
     }
 
-    int slot() {
-        return slot;
-    }
-
-    long session() {
+    public long session() {
         return session;
     }
 
     /** @return the largest record body */
-    int maxBody() {
+    public int maxBody() {
         return maxRecord(capacity) - RECORD_HEADER;
     }
 
     /** @return bytes claimed and not yet consumed, as far as this producer can tell */
-    long used() {
+    public long used() {
         return segment.tail() - segment.head();
     }
 
-    int capacity() {
+    public int capacity() {
         return capacity;
     }
 
@@ -88,7 +86,7 @@ final class Outbox implements AutoCloseable {
      * @return the ring index of the record, {@link #FULL} if the ring has no room now
      * @throws SegmentException if the consumer skipped the claim before it could be marked
      */
-    int claim(int type, int flags, int bodyLength) {
+    public int claim(int type, int flags, int bodyLength) {
         int length = RECORD_HEADER + bodyLength;
         int aligned = align(length);
         long tail;
@@ -121,16 +119,16 @@ final class Outbox implements AutoCloseable {
     }
 
     /** Copies {@code count} bytes from {@code source}'s position, moving it, to ring offset {@code at}. */
-    void put(int at, ByteBuffer source, int count) {
+    public void put(int at, ByteBuffer source, int count) {
         ring.put(at, source, source.position(), count);
         source.position(source.position() + count);
     }
 
-    void putInt(int at, int value) {
+    public void putInt(int at, int value) {
         ring.putInt(at, value);
     }
 
-    void putLong(int at, long value) {
+    public void putLong(int at, long value) {
         ring.putLong(at, value);
     }
 
@@ -139,7 +137,7 @@ final class Outbox implements AutoCloseable {
      *
      * @throws SegmentException if the consumer skipped the record as stalled meanwhile
      */
-    void commit(int index, int type, int flags, int bodyLength) {
+    public void commit(int index, int type, int flags, int bodyLength) {
         int length = RECORD_HEADER + bodyLength;
         if (!segment.casRecordHeader(index, header(type, flags, slot, -length), header(type, flags, slot, length))) {
             throw revoked();

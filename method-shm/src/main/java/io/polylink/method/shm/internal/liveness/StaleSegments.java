@@ -1,8 +1,10 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.liveness;
 
-import static io.polylink.method.shm.internal.InboxLayout.*;
+import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 
+import io.polylink.method.shm.internal.segment.SegmentDirectory;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -13,33 +15,33 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Removes what killed contexts left in the segment directory: an inbox whose owner process is gone
  * and whose heartbeat is older than the failure timeout, and half-made files of dead processes.
  * A file that is not provably dead (owner alive, recent heartbeat, unreadable header) is left
- * alone: a live segment is never touched.
+ * alone: a live segment is never touched. What was removed is logged, and files that look wrong
+ * but were left, with why.
  */
-final class StaleSegments {
+public final class StaleSegments {
 
-    private static final Pattern TEMPORARY = Pattern.compile("[0-9a-f]{32}\\.inbox\\.(\\d{1,19})\\.tmp");
+    private static final System.Logger LOG = System.getLogger("io.polylink.method.shm");
 
     private StaleSegments() {}
 
-    /** @return the files removed, and lines saying why others were left */
-    static Result clean(Path directory, long failureTimeoutMs) throws IOException {
+    /** @throws IOException if the directory cannot be listed */
+    public static void clean(Path directory, long failureTimeoutMs) throws IOException {
         List<Path> removed = new ArrayList<>();
         List<String> left = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
                 String name = file.getFileName().toString();
-                Matcher temporary = TEMPORARY.matcher(name);
+                Matcher temporary = SegmentDirectory.TEMPORARY_NAME.matcher(name);
                 if (temporary.matches()) {
                     if (!Liveness.alive(Long.parseLong(temporary.group(1)), 0) && Files.deleteIfExists(file)) {
                         removed.add(file);
                     }
-                } else if (ShmAddress.INBOX_NAME.matcher(name).matches()) {
+                } else if (SegmentDirectory.INBOX_NAME.matcher(name).matches()) {
                     String why = dead(file, failureTimeoutMs);
                     if (why == null && Files.deleteIfExists(file)) {
                         removed.add(file);
@@ -49,7 +51,10 @@ final class StaleSegments {
                 }
             }
         }
-        return new Result(removed, left);
+        if (!removed.isEmpty()) {
+            LOG.log(Level.INFO, "removed " + removed.size() + " stale shm segment(s) of dead contexts: " + removed);
+        }
+        left.forEach(line -> LOG.log(Level.WARNING, "shm segment " + line));
     }
 
     /** @return {@code null} if dead, "" if alive, otherwise why it cannot be judged */
@@ -74,7 +79,4 @@ final class StaleSegments {
         boolean stale = System.currentTimeMillis() - beat > failureTimeoutMs;
         return !Liveness.alive(pid, start) && stale ? null : "";
     }
-
-    /** @param removed deleted files @param left files not provably dead that look wrong, and why */
-    record Result(List<Path> removed, List<String> left) {}
 }

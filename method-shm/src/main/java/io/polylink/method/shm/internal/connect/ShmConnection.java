@@ -1,13 +1,15 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.connect;
 
-import static io.polylink.method.shm.internal.InboxLayout.*;
+import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 
 import io.polylink.ContextId;
 import io.polylink.LinkException;
 import io.polylink.Statistics;
+import io.polylink.method.shm.internal.liveness.ReceiverWatch;
+import io.polylink.method.shm.internal.ring.Outbox;
+import io.polylink.method.shm.internal.segment.SegmentException;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,9 +18,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The shm channel to one peer context, both ways: frames go out as records in the peer's inbox
+ * The shm connection to one peer context, both ways: frames go out as records in the peer's inbox
  * (through this connection's {@link Outbox} slot there) and come in as records in this context's
- * own inbox, from the peer's slot, delivered by the method's poller.
+ * own inbox, from the peer's slot, put back together on the poller by its {@link FrameAssembler}.
+ * This class is the sending end, and the connection's life from its first record to its last.
  *
  * <p>Sending happens on the caller's thread, serialised by a lock so a split frame's records stay
  * consecutive in its slot. A full ring makes the sender wait up to {@code sendTimeoutMs}, then fail
@@ -28,18 +31,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * peer's session it answers, if any, so both sides settle on one connection per pair even when
  * they open at once, and a late record of a closed session is never taken for a new one.
  */
-final class ShmConnection implements Connection {
+public final class ShmConnection implements Connection {
 
     private static final int CLOSE_WAIT_MS = 200;
 
-    private final ShmMethod method;
+    private final Connections registry;
     private final ContextId peer;
     private final ShmAddress address;
     private final Outbox out;
+    private final FrameAssembler inbound;
+    private final ReceiverWatch watch;
+    private final SendCounter sends;
     private final int maxFrame;
     private final long sendTimeoutNanos;
     private final ReentrantLock lock = new ReentrantLock();
-    private volatile FrameReceiver receiver;
     private volatile boolean open = true;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile Throwable closeCause;
@@ -49,40 +54,49 @@ final class ShmConnection implements Connection {
     /** An answering OPEN waits to go out ahead of the first frame; guarded by {@link #lock}. */
     private boolean answerDue;
     private long answerAck;
-    /** A split frame being put together, from {@link #reassembly}; poller only. */
-    private ByteBuffer partial;
-    private final Reassembly reassembly;
-
-    /** The peer inbox's heartbeat plus head as last seen, and when it last moved; timer thread only. */
-    private long lastBeat = -1;
-    private long lastBeatAt = System.nanoTime();
-    private boolean silenceLogged;
 
     /**
-     * Each written by one thread at a time (senders under {@link #lock}, the poller for what it
-     * receives), so an ordered store does what an atomic add would, without its locked
-     * instruction on every frame; {@link #statistics} reads them from anywhere.
+     * Written by one sender at a time, under {@link #lock}, so an ordered store does what an
+     * atomic add would, without its locked instruction on every frame; {@link #statistics} reads
+     * them from anywhere.
      */
     private final AtomicLong framesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
-    private final AtomicLong framesReceived = new AtomicLong();
-    private final AtomicLong bytesReceived = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
 
-    ShmConnection(ShmMethod method, ContextId peer, ShmAddress address, Outbox out, long peerSession,
-                  int maxFrame, int sendTimeoutMs, Reassembly reassembly) {
-        this.method = method;
-        this.reassembly = reassembly;
+    /**
+     * @param registry the table this connection leaves when it closes
+     * @param out this connection's producer slot in the peer's inbox
+     * @param watch the heartbeat timer's judgement of the peer's inbox
+     * @param sends counts every frame sent, for the poller
+     * @param reassembly buffers for split frames, the poller's
+     */
+    ShmConnection(Connections registry, ContextId peer, ShmAddress address, Outbox out, ReceiverWatch watch,
+                  SendCounter sends, Reassembly reassembly, int maxFrame, int sendTimeoutMs) {
+        this.registry = registry;
         this.peer = peer;
         this.address = address;
         this.out = out;
-        this.peerSession = peerSession;
+        this.watch = watch;
+        this.sends = sends;
         this.maxFrame = maxFrame;
         this.sendTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(sendTimeoutMs);
+        this.inbound = new FrameAssembler(this, maxFrame, reassembly);
     }
 
+    /** Names where this connection's received frames go, before any can come. */
     void attach(FrameReceiver receiver) {
-        this.receiver = receiver;
+        inbound.attach(receiver);
+    }
+
+    /** @return the receiving end, to which the poller hands the peer's records */
+    public FrameAssembler inbound() {
+        return inbound;
+    }
+
+    /** @return the heartbeat timer's judgement of the peer's inbox */
+    ReceiverWatch watch() {
+        return watch;
     }
 
     long outSession() {
@@ -93,12 +107,9 @@ final class ShmConnection implements Connection {
         return peerSession;
     }
 
+    /** Takes the peer's session whose records come to this connection; poller only. */
     void adopt(long session) {
         peerSession = session;
-    }
-
-    Segment peerInbox() {
-        return out.segment();
     }
 
     @Override
@@ -108,15 +119,13 @@ final class ShmConnection implements Connection {
 
     @Override
     public String method() {
-        return ShmMethod.NAME;
+        return ShmAddress.METHOD;
     }
 
     @Override
     public boolean isOpen() {
         return open;
     }
-
-    // ---- sending, on callers' threads
 
     /** Sends the session's first record; {@code ack} is the peer session it answers, or 0. */
     void sendOpen(long ack) {
@@ -223,7 +232,7 @@ final class ShmConnection implements Connection {
 
     /** Counts a frame sent. Lock held: one writer at a time, so an ordered store does. */
     private void sent(int length) {
-        method.sent();
+        sends.sent();
         framesSent.lazySet(framesSent.get() + 1);
         bytesSent.lazySet(bytesSent.get() + length);
     }
@@ -288,138 +297,23 @@ final class ShmConnection implements Connection {
         }
     }
 
-    // ---- receiving, on the poller thread
-
-    void onData(int flags, ByteBuffer body) {
-        if (!open) {
-            return;
-        }
-        if (flags == (FLAG_BEGIN | FLAG_END)) {
-            if (partial != null) {
-                protocolError("a whole frame came while a split one was " + partial.remaining() + " bytes short");
-                return;
-            }
-            deliver(body);
-            return;
-        }
-        if ((flags & FLAG_BEGIN) != 0) {
-            if (partial != null || body.remaining() < 4) {
-                protocolError(partial != null ? "a split frame began before the previous one ended"
-                    : "a split frame began without its length");
-                return;
-            }
-            int total = body.getInt(body.position());
-            if (total <= 0 || total > maxFrame) {
-                protocolError("a split frame announced " + Integer.toUnsignedString(total)
-                    + " bytes, above the maximum of " + maxFrame);
-                return;
-            }
-            partial = reassembly.take(total);
-            body.position(body.position() + 4);
-        } else if (partial == null) {
-            protocolError("a continuation record came without a beginning");
-            return;
-        }
-        if (body.remaining() > partial.remaining()) {
-            protocolError("a split frame's records exceed its announced " + partial.capacity() + " bytes");
-            return;
-        }
-        partial.put(body);
-        if ((flags & FLAG_END) != 0) {
-            if (partial.hasRemaining()) {
-                protocolError("a split frame ended " + partial.remaining() + " bytes short");
-                return;
-            }
-            ByteBuffer frame = partial.flip();
-            partial = null;
-            deliver(frame);
-            reassembly.give(frame);
-        }
-    }
-
-    private void deliver(ByteBuffer frame) {
-        framesReceived.lazySet(framesReceived.get() + 1);
-        bytesReceived.lazySet(bytesReceived.get() + frame.remaining());
-        if (!receiver.onFrame(frame)) {
-            errors.incrementAndGet();
-            fail(new IOException("the core refused a frame from " + this));
-        }
-    }
-
-    private void protocolError(String what) {
-        errors.incrementAndGet();
-        fail(new IOException(what)); // the core logs why, naming this connection
-    }
-
-    // ---- liveness, on the timer thread
-
-    /**
-     * Judges the peer from its inbox. Dead: the inbox is closed or corrupt, the owner's process is
-     * gone, or it has been stopped (by a signal or a debugger) while neither its heartbeat nor its
-     * head moved for the failure timeout. A process that runs is never declared dead for being
-     * silent: a loaded host can leave its timer and poller without a core, or a collection pause
-     * hold them, for longer than the timeout, and it goes on afterwards; that is said once in the
-     * log, and senders meanwhile meet a full ring (backpressure) rather than a closed link.
-     *
-     * @param now {@link System#nanoTime()}
-     * @return why the peer's inbox can no longer be written, or {@code null} if it is alive
-     */
-    String checkReceiver(long now, long failureNanos) {
-        Segment inbox = out.segment();
-        int state = inbox.state();
-        if (state == STATE_CLOSED) {
-            return "context " + peer + " closed its inbox";
-        }
-        if (state == STATE_CORRUPT) {
-            return "context " + peer + " found its inbox corrupt and replaced it";
-        }
-        // Both only grow: the sum moves if the timer beat or the poller consumed. A peer that moved
-        // since the last look ran then; the process table, whose reading costs more than a beat
-        // does, is asked only of one that did not, so a killed peer is found a beat later.
-        long beat = inbox.heartbeatCount() + inbox.head();
-        if (beat != lastBeat) {
-            lastBeat = beat;
-            lastBeatAt = now;
-            silenceLogged = false;
-            return null;
-        }
-        long pid = inbox.ownerPid();
-        if (!Liveness.alive(pid, inbox.ownerStart())) {
-            return "process " + pid + " of context " + peer + " is gone";
-        }
-        long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt);
-        if (now - lastBeatAt <= failureNanos) {
-            return null;
-        }
-        if (Liveness.stopped(pid)) {
-            return "process " + pid + " of context " + peer + " is stopped: no heartbeat and no progress in its "
-                + "inbox for " + silentMs + " ms";
-        }
-        if (!silenceLogged) {
-            silenceLogged = true;
-            method.log(this + ": no heartbeat and no progress in the peer's inbox for " + silentMs + " ms, but its "
-                + "process " + pid + " runs (a loaded host or a pause); the link stays open");
-        }
-        return null;
-    }
-
-    // ---- closing
-
-    void fail(Throwable cause) {
-        close(cause, true);
+    /** Closes the connection for {@code cause}, which the core is told. */
+    public void fail(Throwable cause) {
+        close(cause);
     }
 
     /** The peer closed its side in order; tell ours. */
-    void closedByPeer() {
-        close(null, true);
+    public void closedByPeer() {
+        close(null);
     }
 
     @Override
     public void close() {
-        close(null, true);
+        close(null);
     }
 
-    private void close(Throwable cause, boolean sayGoodbye) {
+    /** Says goodbye in the peer's inbox if it is still open, then leaves the table and tells the core. */
+    private void close(Throwable cause) {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
@@ -428,9 +322,10 @@ final class ShmConnection implements Connection {
         // would otherwise wait out sendTimeoutMs and fail as "full" on a connection already gone,
         // where it should fail as closed at once and let its flow move.
         open = false;
+        inbound.stop();
         lock.lock();
         try {
-            if (sayGoodbye && out.segment().state() == STATE_OPEN) {
+            if (out.segment().state() == STATE_OPEN) {
                 try {
                     int at = claim(TYPE_CLOSE, 0, 0, TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS));
                     out.commit(at, TYPE_CLOSE, 0, 0);
@@ -442,8 +337,8 @@ final class ShmConnection implements Connection {
             lock.unlock();
         }
         out.close();
-        method.closed(this);
-        FrameReceiver r = receiver;
+        registry.closed(this);
+        FrameReceiver r = inbound.receiver();
         if (r != null) {
             r.onClosed(cause);
         }
@@ -452,8 +347,8 @@ final class ShmConnection implements Connection {
     /** The queue is the peer's inbox: what waits there, from every context that sends to it. */
     @Override
     public Statistics statistics() {
-        return new Statistics(framesSent.get(), bytesSent.get(), framesReceived.get(), bytesReceived.get(),
-            errors.get(), open ? out.used() : 0);
+        return new Statistics(framesSent.get(), bytesSent.get(), inbound.framesReceived(), inbound.bytesReceived(),
+            errors.get() + inbound.errors(), open ? out.used() : 0);
     }
 
     @Override

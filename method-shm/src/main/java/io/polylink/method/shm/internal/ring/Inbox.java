@@ -1,7 +1,8 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.ring;
 
-import static io.polylink.method.shm.internal.InboxLayout.*;
+import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 
+import io.polylink.method.shm.internal.segment.Segment;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
@@ -19,10 +20,10 @@ import java.util.concurrent.TimeUnit;
  * write to when they claim: the consumer spinning on an empty ring takes no cache line away from
  * a producer.
  */
-final class Inbox {
+public final class Inbox {
 
     /** Takes one record; {@code body} (position to limit) is valid only during the call. */
-    interface RecordHandler {
+    public interface RecordHandler {
         void onRecord(int type, int flags, int slot, ByteBuffer body);
 
         /** A stalled record was skipped; {@code slot} is -1 if its producer never wrote a header. */
@@ -38,7 +39,7 @@ final class Inbox {
     }
 
     /** The ring holds something that is not a record: nothing after it can be trusted. */
-    static final class CorruptInboxException extends RuntimeException {
+    public static final class CorruptInboxException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         CorruptInboxException(String message) {
@@ -59,7 +60,7 @@ final class Inbox {
     private long stallHead = -1;
     private long stallSince;
 
-    Inbox(Segment segment, int unblockTimeoutMs) {
+    public Inbox(Segment segment, int unblockTimeoutMs) {
         this.segment = segment;
         this.view = segment.ring().duplicate();
         this.capacity = segment.capacity();
@@ -68,11 +69,7 @@ final class Inbox {
         this.head = segment.head();
     }
 
-    Segment segment() {
-        return segment;
-    }
-
-    long head() {
+    public long head() {
         return head;
     }
 
@@ -82,7 +79,7 @@ final class Inbox {
      * @return how many records (padding included) were consumed
      * @throws CorruptInboxException if a record header is impossible
      */
-    int poll(RecordHandler handler, int limit) {
+    public int poll(RecordHandler handler, int limit) {
         int count = 0;
         while (count < limit) {
             int index = (int) (head & mask);
@@ -110,12 +107,12 @@ final class Inbox {
     }
 
     /** @return whether a committed record waits at the head */
-    boolean ready() {
+    public boolean ready() {
         return length(segment.recordHeader((int) (head & mask))) > 0;
     }
 
     /** @return whether anything was claimed that has not been consumed, committed or not */
-    boolean pending() {
+    public boolean pending() {
         return segment.tail() != head;
     }
 
@@ -142,7 +139,7 @@ final class Inbox {
      *     read (a cache line the producers write), to find a claim whose producer has not written
      *     its header yet, and only then is the handler asked (it looks at processes)
      */
-    void checkStall(RecordHandler handler, long now, boolean onTick) {
+    public void checkStall(RecordHandler handler, long now, boolean onTick) {
         int index = (int) (head & mask);
         long header = segment.recordHeader(index);
         int length = length(header);

@@ -1,4 +1,4 @@
-package io.polylink.method.shm.internal;
+package io.polylink.method.shm.internal.liveness;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,12 +10,12 @@ import java.time.Instant;
  * the process table, unlike a heartbeat, which a loaded host or a collection pause can hold up for
  * seconds in a process that is alive and will go on.
  */
-final class Liveness {
+public final class Liveness {
 
     private Liveness() {}
 
     /** @return this process's start, in epoch ms, or 0 if the platform does not say */
-    static long startMillis(ProcessHandle process) {
+    public static long startMillis(ProcessHandle process) {
         return process.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
     }
 
@@ -24,7 +24,7 @@ final class Liveness {
      * @param startMillis its start time as it recorded it, or 0 if unknown
      * @return whether that process still runs (a reused pid with another start time does not count)
      */
-    static boolean alive(long pid, long startMillis) {
+    public static boolean alive(long pid, long startMillis) {
         if (pid == ProcessHandle.current().pid()) {
             return true;
         }
@@ -43,7 +43,7 @@ final class Liveness {
      *     {@code false} for a process that runs, waits or is gone, and where the platform does not
      *     say (no {@code /proc}).
      */
-    static boolean stopped(long pid) {
+    public static boolean stopped(long pid) {
         if (pid == ProcessHandle.current().pid()) {
             return false;
         }

@@ -1,0 +1,85 @@
+package io.polylink.method.shm.internal.liveness;
+
+import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CLOSED;
+import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CORRUPT;
+
+import io.polylink.ContextId;
+import io.polylink.method.shm.internal.segment.Segment;
+import io.polylink.spi.ProblemLog;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A sender's judgement of its receiver, made from the receiver's inbox. Dead: the inbox is closed
+ * or corrupt, the owner's process is gone, or it has been stopped (by a signal or a debugger) while
+ * neither its heartbeat nor its head moved for the failure timeout. A process that runs is never
+ * declared dead for being silent: a loaded host can leave its timer and poller without a core, or a
+ * collection pause hold them, for longer than the timeout, and it goes on afterwards; that is said
+ * once in the log, and senders meanwhile meet a full ring (backpressure) rather than a closed link.
+ *
+ * <p>One per connection; the heartbeat timer's thread only.
+ */
+public final class ReceiverWatch {
+
+    private final ContextId peer;
+    private final Segment inbox;
+    private final long failureNanos;
+    private final ProblemLog problems;
+    /** The inbox's heartbeat plus head as last seen, and when it last moved. */
+    private long lastBeat = -1;
+    private long lastBeatAt = System.nanoTime();
+    private boolean silenceLogged;
+
+    /**
+     * @param inbox the receiver's inbox, as this sender mapped it
+     * @param failureNanos how long a stopped receiver may stand still before it counts as dead
+     */
+    public ReceiverWatch(ContextId peer, Segment inbox, long failureNanos, ProblemLog problems) {
+        this.peer = peer;
+        this.inbox = inbox;
+        this.failureNanos = failureNanos;
+        this.problems = problems;
+    }
+
+    /**
+     * @param now {@link System#nanoTime()}
+     * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive
+     */
+    public String check(long now) {
+        int state = inbox.state();
+        if (state == STATE_CLOSED) {
+            return "context " + peer + " closed its inbox";
+        }
+        if (state == STATE_CORRUPT) {
+            return "context " + peer + " found its inbox corrupt and replaced it";
+        }
+        // Both only grow: the sum moves if the timer beat or the poller consumed. A peer that moved
+        // since the last look ran then; the process table, whose reading costs more than a beat
+        // does, is asked only of one that did not, so a killed peer is found a beat later.
+        long beat = inbox.heartbeatCount() + inbox.head();
+        if (beat != lastBeat) {
+            lastBeat = beat;
+            lastBeatAt = now;
+            silenceLogged = false;
+            return null;
+        }
+        long pid = inbox.ownerPid();
+        if (!Liveness.alive(pid, inbox.ownerStart())) {
+            return "process " + pid + " of context " + peer + " is gone";
+        }
+        long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastBeatAt);
+        if (now - lastBeatAt <= failureNanos) {
+            return null;
+        }
+        if (Liveness.stopped(pid)) {
+            return "process " + pid + " of context " + peer + " is stopped: no heartbeat and no progress in its "
+                + "inbox for " + silentMs + " ms";
+        }
+        if (!silenceLogged) {
+            silenceLogged = true;
+            problems.warn("silent receiver", 20, "shm connection to " + peer + " at " + inbox + ": no heartbeat and "
+                + "no progress in the peer's inbox for " + silentMs + " ms, but its process " + pid + " runs (a "
+                + "loaded host or a pause); the link stays open", null);
+        }
+        return null;
+    }
+}
