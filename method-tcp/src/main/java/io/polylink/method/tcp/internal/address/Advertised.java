@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.address;
 
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -10,21 +10,22 @@ import java.util.Collections;
 import java.util.List;
 
 /** Which addresses go into the tcp descriptor. */
-final class Advertised {
+public final class Advertised {
 
     private Advertised() {}
 
     /**
+     * @param advertise the configured hosts, in order; empty to derive them
      * @param bound where the server socket listens
      * @return the configured hosts; else, for a wildcard bind, every address of every interface
      *     that is up (loopback last, link-local IPv6 left out, IPv4 only for an IPv4 wildcard);
      *     else the bound address
      */
-    static List<InetSocketAddress> addresses(TcpSettings settings, InetSocketAddress bound) throws IOException {
+    public static List<InetSocketAddress> addresses(List<String> advertise, InetSocketAddress bound) throws IOException {
         int port = bound.getPort();
         List<InetSocketAddress> out = new ArrayList<>();
-        if (!settings.advertise().isEmpty()) {
-            for (String host : settings.advertise()) {
+        if (!advertise.isEmpty()) {
+            for (String host : advertise) {
                 out.add(new InetSocketAddress(InetAddress.getByName(host), port));
             }
         } else if (bound.getAddress().isAnyLocalAddress()) {

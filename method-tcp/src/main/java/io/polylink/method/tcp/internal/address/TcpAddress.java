@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.address;
 
 import io.polylink.MalformedMessageException;
 import java.net.InetAddress;
@@ -19,13 +19,15 @@ import java.util.stream.Collectors;
  *   address := count:u8 (length:u8 (4 or 16) ip:bytes port:u16){count}
  * </pre>
  */
-final class TcpAddress {
+public final class TcpAddress {
 
+    /** The most addresses a descriptor lists. */
     static final int MAX_ENTRIES = 16;
 
     private TcpAddress() {}
 
-    static byte[] encode(List<InetSocketAddress> addresses) {
+    /** @throws IllegalArgumentException unless there are 1 to {@value #MAX_ENTRIES} addresses */
+    public static byte[] encode(List<InetSocketAddress> addresses) {
         if (addresses.isEmpty() || addresses.size() > MAX_ENTRIES) {
             throw new IllegalArgumentException("a tcp descriptor lists 1 to " + MAX_ENTRIES
                 + " addresses, not " + addresses.size());
@@ -42,7 +44,7 @@ final class TcpAddress {
     }
 
     /** @throws MalformedMessageException if the bytes are not a tcp address */
-    static List<InetSocketAddress> decode(byte[] bytes) {
+    public static List<InetSocketAddress> decode(byte[] bytes) {
         ByteBuffer in = ByteBuffer.wrap(bytes);
         try {
             int count = in.get() & 0xFF;
@@ -72,11 +74,13 @@ final class TcpAddress {
         }
     }
 
-    static String describe(List<InetSocketAddress> addresses) {
+    /** @return the addresses as a peer would read them, comma-separated */
+    public static String describe(List<InetSocketAddress> addresses) {
         return addresses.stream().map(TcpAddress::describe).collect(Collectors.joining(", "));
     }
 
-    static String describe(InetSocketAddress a) {
+    /** @return {@code host:port}, an IPv6 host in brackets and in its short form */
+    public static String describe(InetSocketAddress a) {
         String host = a.getAddress().getHostAddress();
         return (host.indexOf(':') >= 0 ? "[" + shortIpv6(host) + "]" : host) + ":" + a.getPort();
     }

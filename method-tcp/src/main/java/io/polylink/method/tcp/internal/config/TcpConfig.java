@@ -1,11 +1,15 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.config;
 
+import io.polylink.method.tcp.internal.loop.IdleStrategy;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
-/** Configuration of the tcp method, PID {@code io.polylink.method.tcp}. */
+/**
+ * Configuration of the tcp method, PID {@value TcpSettings#PID}: every key and its default, once.
+ * Read through {@link TcpSettings#read}.
+ */
 @ObjectClassDefinition(name = "Polylink tcp method")
-@interface TcpConfig {
+public @interface TcpConfig {
 
     @AttributeDefinition(description = "Address to listen on; 0.0.0.0 for all interfaces")
     String bindAddress() default "0.0.0.0";
@@ -18,7 +22,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     String[] advertise() default {};
 
     @AttributeDefinition(description = "I/O thread when idle: spin, spin-then-block or block")
-    String idleStrategy() default "spin-then-block";
+    IdleStrategy idleStrategy() default IdleStrategy.SPIN_THEN_BLOCK;
 
     @AttributeDefinition(description = "How long spin-then-block polls after the last work, in microseconds")
     int spinMicros() default 500;

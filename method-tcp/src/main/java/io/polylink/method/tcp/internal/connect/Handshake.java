@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.connect;
 
 import io.polylink.ContextId;
 import java.nio.ByteBuffer;

@@ -1,5 +1,6 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.connect;
 
+import io.polylink.method.tcp.internal.loop.IoHandler;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -12,14 +13,14 @@ import java.nio.channels.SocketChannel;
  */
 final class InboundHandshake implements IoHandler {
 
-    private final TcpMethod method;
+    private final Acceptor acceptor;
     private final SocketChannel channel;
     private final ByteBuffer hello = ByteBuffer.allocate(Handshake.HELLO_LENGTH);
     private final long deadline;
     private final String remote;
 
-    InboundHandshake(TcpMethod method, SocketChannel channel, long deadline) throws IOException {
-        this.method = method;
+    InboundHandshake(Acceptor acceptor, SocketChannel channel, long deadline) throws IOException {
+        this.acceptor = acceptor;
         this.channel = channel;
         this.deadline = deadline;
         this.remote = String.valueOf(channel.getRemoteAddress());
@@ -27,10 +28,6 @@ final class InboundHandshake implements IoHandler {
 
     long deadline() {
         return deadline;
-    }
-
-    SocketChannel channel() {
-        return channel;
     }
 
     @Override
@@ -53,7 +50,7 @@ final class InboundHandshake implements IoHandler {
                 }
             }
             if (hello.position() >= 5 && Handshake.version(hello, 0) != Handshake.VERSION) {
-                method.answer(channel, Handshake.Status.BAD_VERSION);
+                acceptor.answer(channel, Handshake.Status.BAD_VERSION);
                 refuse(key, "speaks tcp protocol version " + Handshake.version(hello, 0) + ", this context "
                     + Handshake.VERSION + "; upgrade the older side");
                 return;
@@ -66,7 +63,7 @@ final class InboundHandshake implements IoHandler {
                 refuse(key, "sent a handshake that is not a hello");
                 return;
             }
-            method.accepted(channel, key, h, this);
+            acceptor.accepted(channel, key, h, this);
         } catch (IOException e) {
             refuse(key, e.getMessage());
         }
@@ -77,8 +74,7 @@ final class InboundHandshake implements IoHandler {
         if (key != null) {
             key.cancel();
         }
-        method.forget(this);
-        method.logRefusal("refused tcp connection from " + remote + ": " + why);
+        acceptor.refused(this, "refused tcp connection from " + remote + ": " + why);
         try {
             channel.close();
         } catch (IOException ignored) {

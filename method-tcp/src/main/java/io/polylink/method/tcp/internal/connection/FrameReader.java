@@ -1,6 +1,5 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.connection;
 
-import io.polylink.method.tcp.internal.TcpConnection.ProtocolException;
 import io.polylink.spi.FrameReceiver;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -41,7 +40,6 @@ final class FrameReader {
      * small RSRs, or idle after a stream, holds little.
      */
     private ByteBuffer readBuffer = ByteBuffer.allocateDirect(MIN_READ);
-    private volatile int readCapacity = MIN_READ;
     private long readWide;
     private ByteBuffer largeFrame;
     /**
@@ -181,9 +179,9 @@ final class FrameReader {
         return partialLength;
     }
 
-    /** @return the read buffer's size, as its reader last set it */
+    /** @return the read buffer's size */
     int readCapacity() {
-        return readCapacity;
+        return readBuffer.capacity();
     }
 
     /** Lets buffers go back to their first size once unused for {@code idleNanos}. */
@@ -193,7 +191,6 @@ final class FrameReader {
         }
         if (readBuffer.capacity() > MIN_READ && readBuffer.position() == 0 && now - readWide > idleNanos) {
             readBuffer = ByteBuffer.allocateDirect(MIN_READ);
-            readCapacity = MIN_READ;
         }
     }
 
@@ -202,7 +199,6 @@ final class FrameReader {
         int capacity = Math.min(MAX_READ, Math.max(bytes, 2 * readBuffer.capacity()));
         if (capacity > readBuffer.capacity()) {
             readBuffer = ByteBuffer.allocateDirect(capacity).put(readBuffer.flip());
-            readCapacity = capacity;
         }
     }
 

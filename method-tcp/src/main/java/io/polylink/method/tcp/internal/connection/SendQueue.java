@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.connection;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.connection;
 
 import io.polylink.Statistics;
 import java.lang.invoke.MethodHandles;

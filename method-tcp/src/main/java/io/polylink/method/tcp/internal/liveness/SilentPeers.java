@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.liveness;
 
 import io.polylink.ContextId;
 import java.util.HashMap;
@@ -8,12 +8,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * Peers that went silent: a connection to one was closed for want of heartbeats, or a dial to it
  * got no answer in time. A stopped or cut-off peer's kernel may still accept a dial, so dialling
- * it on a sender's thread held the sender for the whole connect timeout, 2 to 4 s each send while
- * the peer stayed silent. Dials to such a peer are refused at once instead; once the failure
+ * it on a sender's thread would hold the sender for the whole connect timeout, at every send while
+ * the peer stays silent (see docs/performance-notes.md#tcp-silent-peers). Dials to such a peer are refused at once instead; once the failure
  * timeout has passed, the next one asked for is made in the background, and the peer is reached
- * again when that one is answered or the peer dials this side. Guarded by the method's connect lock.
+ * again when that one is answered or the peer dials this side. Not thread-safe: the method's
+ * table of connections guards it with its lock.
  */
-final class SilentPeers {
+public final class SilentPeers {
 
     private static final class Silence {
         String why;
@@ -30,7 +31,7 @@ final class SilentPeers {
     private final Map<ContextId, Silence> peers = new HashMap<>();
 
     /** Refuses dials to {@code peer} for {@code nanos}, then lets one through in the background. */
-    void mark(ContextId peer, String why, long nanos) {
+    public void mark(ContextId peer, String why, long nanos) {
         long now = System.nanoTime();
         peers.values().removeIf(s -> !s.dialling && now - s.until > FORGET_NANOS);
         Silence s = peers.computeIfAbsent(peer, p -> new Silence());
@@ -40,7 +41,7 @@ final class SilentPeers {
     }
 
     /** The peer answered, dialled this side, or refused outright: dial it as any other. */
-    void forget(ContextId peer) {
+    public void forget(ContextId peer) {
         peers.remove(peer);
     }
 
@@ -48,7 +49,7 @@ final class SilentPeers {
      * @param dialInBackground started, once, when the peer is due to be dialled again
      * @return why a sender must not dial {@code peer} now, or {@code null} if it may
      */
-    String refusal(ContextId peer, Runnable dialInBackground) {
+    public String refusal(ContextId peer, Runnable dialInBackground) {
         Silence s = peers.get(peer);
         if (s == null) {
             return null;

@@ -1,12 +1,11 @@
-package io.polylink.method.tcp.internal;
-
-import java.util.Locale;
+package io.polylink.method.tcp.internal.loop;
 
 /**
  * What the I/O thread does when there is nothing to do. Waking a blocked thread costs tens of
- * microseconds; a spinning one answers in a few, but burns a core.
+ * microseconds; a spinning one answers in a few, but burns a core. Configured by name, in any case
+ * with {@code -} for {@code _}: {@code spin-then-block}.
  */
-enum IdleStrategy {
+public enum IdleStrategy {
     /**
      * Poll without ever blocking: lowest latency, one core busy for good. At the sending end of a
      * bulk stream, which hears only acknowledgements, it yields between polls.
@@ -18,14 +17,5 @@ enum IdleStrategy {
      */
     SPIN_THEN_BLOCK,
     /** Always block in the selector: least CPU, one wake-up per message. */
-    BLOCK;
-
-    static IdleStrategy parse(String text) {
-        try {
-            return valueOf(text.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("idle strategy '" + text
-                + "' is not one of spin, spin-then-block, block", e);
-        }
-    }
+    BLOCK
 }

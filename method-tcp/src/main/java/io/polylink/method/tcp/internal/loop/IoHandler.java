@@ -1,9 +1,9 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.loop;
 
 import java.nio.channels.SelectionKey;
 
 /** What the I/O loop calls for a ready key; runs on the loop's thread. */
-interface IoHandler {
+public interface IoHandler {
 
     /**
      * @return whether this was traffic: the loop spins on after traffic, as more may follow soon,
@@ -17,9 +17,8 @@ interface IoHandler {
     }
 
     /**
-     * @return whether this handler's channel last sent in bulk: {@link TcpConnection#BULK_BYTES} or
-     *     more between two reads, as the sending end of a stream of large frames does, which
-     *     hears only acknowledgements
+     * @return whether this handler's channel last sent in bulk, as the sending end of a stream of
+     *     large frames does, which hears only acknowledgements: the loop then spins only briefly
      */
     default boolean sendsInBulk() {
         return false;

@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.loop;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -13,24 +13,27 @@ import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 
 /**
- * The method's event thread: one selector, a task queue for other threads, and an idle strategy.
- * Progress never waits for the application: frames are read and handed to the core here.
+ * An event thread: one selector, a task queue for other threads, timers, and an idle strategy.
+ * Progress never waits for the application: handlers read their channels here.
+ *
+ * <p>While one channel carries a conversation (its handler says it is {@linkplain
+ * IoHandler#pollable pollable}), the loop reads it directly and asks the selector only now and
+ * then, and stops the selector watching it; everything else comes through the selector.
  */
-final class IoLoop implements AutoCloseable {
+public final class IoLoop implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
     /**
      * While the loop reads a conversation directly, it asks the selector every this many turns,
-     * and at least every {@link #SELECT_NANOS}, so long turns do not keep other channels waiting.
-     * Asking every fourth turn, as before, made 16-byte round trips about 0.3 µs slower (7.75
-     * against 7.45 µs) in the VM's fast mode.
+     * and at least every {@link #SELECT_NANOS}, so long turns do not keep other channels waiting;
+     * asking more often slows round trips (see docs/performance-notes.md#tcp-selecting-during-a-conversation).
      */
     private static final int SELECT_EVERY = 64;
     private static final long SELECT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     /** Conversation turns in a row after which the loop stops the selector watching the {@link #hot} key. */
     private static final int UNWATCH_AFTER = 8;
     /** What a tick returns when it has no timers to run. */
-    static final long NO_TIMERS = Long.MAX_VALUE;
+    public static final long NO_TIMERS = Long.MAX_VALUE;
     /** Ticks come at most this often, so a timer that cannot act yet does not take the thread. */
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A turn's work longer than this held the loop: what it handled, not what it waited for. */
@@ -38,12 +41,11 @@ final class IoLoop implements AutoCloseable {
     /**
      * Spin-then-block spins only this long while the connection last read is the sending end of a
      * bulk stream ({@link IoHandler#sendsInBulk}) and no frame was queued lately: all it hears is
-     * an acknowledgement now and then. Spinning through the gaps, the loop took a quarter of a
-     * core from the sender on two cores; blocking sooner made 64 KiB and 1 MiB streams 12-16%
-     * faster. A spin this long still takes a follow-up that comes at once. Spin never blocks, but
-     * then yields between polls, which made those streams 1.5 and 1.7 times as fast.
+     * an acknowledgement now and then, and spinning through the gaps takes the core the sender
+     * needs. A spin this long still takes a follow-up that comes at once. Spin never blocks, but
+     * then yields between polls (see docs/performance-notes.md#tcp-spinning-at-the-sending-end-of-a-bulk-stream).
      */
-    static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    private static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     private final Selector selector;
     private final IdleStrategy idle;
@@ -67,18 +69,16 @@ final class IoLoop implements AutoCloseable {
     private SelectionKey hot;
     private int turns;
     /**
-     * The loop took {@code OP_READ} off the {@link #hot} key while it reads that channel directly.
-     * For every segment that reaches a socket in an epoll set, the kernel runs the selector's
-     * wake-up callback on the sending side, with interrupts off: unwatched, a 16-byte round trip
-     * took 0.2-0.4 µs less (12 of 12 blocks faster, alternated within one process pair). Watched
-     * again on the first turn that is not a conversation's, when another key becomes hot, and
-     * before the loop blocks. Loop thread only.
+     * The loop took {@code OP_READ} off the {@link #hot} key while it reads that channel directly:
+     * for every segment that reaches a socket in an epoll set, the kernel runs the selector's
+     * wake-up callback on the sending side, with interrupts off (see
+     * docs/performance-notes.md#tcp-unwatched-conversation-sockets). Watched again on the first
+     * turn that is not a conversation's, when another key becomes hot, and before the loop
+     * blocks. Loop thread only.
      */
     private boolean hotUnwatched;
     /** Conversation turns in a row on the {@link #hot} key. Loop thread only. */
     private int conversing;
-    /** Times the loop stopped the selector watching a conversation's channel; for tests. */
-    private volatile long unwatched;
     /** When the loop last asked the selector; loop thread only. */
     private long selectedAt;
     /** Whether a handler's key, in this select, had traffic. Loop thread only. */
@@ -88,8 +88,6 @@ final class IoLoop implements AutoCloseable {
     private long nextTick = System.nanoTime();
     /** When a blocking select's first ready key came, for what its handlers took; 0 before. Loop thread only. */
     private long woke;
-    /** Times spin yielded its core between polls; for tests. Written by the loop thread only. */
-    private volatile long yields;
     /** When the last turn with work was. Loop thread only. */
     private long lastWork = System.nanoTime();
     /**
@@ -105,7 +103,7 @@ final class IoLoop implements AutoCloseable {
      *     pauses), and returns the nanoseconds until it is due again; {@link #NO_TIMERS} lets an
      *     idle loop sleep until a channel is registered or becomes ready, or a task comes
      */
-    IoLoop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick) throws IOException {
+    public IoLoop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick) throws IOException {
         this.selector = Selector.open();
         this.idle = idle;
         this.spinNanos = spinNanos;
@@ -115,29 +113,30 @@ final class IoLoop implements AutoCloseable {
         this.thread.start();
     }
 
-    boolean inLoop() {
+    /** @return whether the caller runs on the loop's thread */
+    public boolean inLoop() {
         return Thread.currentThread() == thread;
     }
 
     /** @return whether the loop is blocked in the selector, or about to be */
-    boolean asleep() {
+    public boolean asleep() {
         return sleeping;
     }
 
     /** A connection queued a frame for the loop to write; any thread. */
-    void queued(long now) {
+    public void queued(long now) {
         queuedAt = now;
     }
 
     /** Runs {@code task} on the loop, soon. */
-    void execute(Runnable task) {
+    public void execute(Runnable task) {
         tasks.add(task);
         wake();
     }
 
     /** Wakes the loop if it is blocked in the selector, to run a task or see a key's new interest; any thread. */
-    void wake() {
-        if (sleeping) {
+    public void wake() {
+        if (asleep()) {
             selector.wakeup();
         }
     }
@@ -147,7 +146,7 @@ final class IoLoop implements AutoCloseable {
      *
      * @return its key, or {@code null} if the channel was closed before the loop got to it
      */
-    SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
+    public SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
         if (!ticking) {
             ticking = true; // a new channel may need its timers: the tick says when
             nextTick = System.nanoTime();
@@ -182,7 +181,6 @@ final class IoLoop implements AutoCloseable {
                     lastWork = now;
                 } else if (idle == IdleStrategy.SPIN) {
                     if (bulkQuiet(now)) {
-                        yields++;
                         Thread.yield();
                     } else {
                         Thread.onSpinWait();
@@ -214,11 +212,6 @@ final class IoLoop implements AutoCloseable {
                 LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
             }
         }
-    }
-
-    /** @return how often spin yielded its core between polls, the sending end of a bulk stream being idle */
-    long yields() {
-        return yields;
     }
 
     /** @return how long spin-then-block spins after the last work, {@code now} being past it */
@@ -263,7 +256,6 @@ final class IoLoop implements AutoCloseable {
             try {
                 key.interestOpsAnd(~SelectionKey.OP_READ);
                 hotUnwatched = true;
-                unwatched++;
             } catch (CancelledKeyException closedMeanwhile) {
                 return null;
             }
@@ -285,13 +277,11 @@ final class IoLoop implements AutoCloseable {
         }
     }
 
-    /** @return times the loop stopped the selector watching a conversation's channel; for tests */
-    long unwatched() {
-        return unwatched;
-    }
-
-    /** @return whether the selector would report the {@link #hot} key's bytes now; for tests */
-    boolean watchesHot() {
+    /**
+     * @return whether the selector would report the bytes of the channel the loop last read: not
+     *     while the loop reads a conversation's channel directly
+     */
+    public boolean watchesHot() {
         SelectionKey key = hot;
         return key == null || !key.isValid() || (key.interestOps() & SelectionKey.OP_READ) != 0;
     }

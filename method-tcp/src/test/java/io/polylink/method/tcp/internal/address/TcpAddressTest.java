@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.address;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,6 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.ContextId;
 import io.polylink.LinkException;
+import io.polylink.method.tcp.internal.TcpMethod;
+import io.polylink.method.tcp.internal.TestMethodContext;
+import io.polylink.method.tcp.internal.address.TcpAddress;
+import io.polylink.method.tcp.internal.config.TcpSettings;
+import io.polylink.method.tcp.internal.connection.TcpConnection;
+import io.polylink.method.tcp.internal.loop.IdleStrategy;
+import io.polylink.method.tcp.internal.loop.IoLoop;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.InboundSink;
@@ -88,12 +95,12 @@ class DialAgainTest {
      */
     @Test
     void aConnectionThatClosedBeforeItStartedTellsItsReceiverWhenItStarts() throws Exception {
-        method.start(context(connection -> new Quiet()));
-        try (ServerSocketChannel server = ServerSocketChannel.open()
+        try (IoLoop loop = new IoLoop("polylink-tcp-io", IdleStrategy.BLOCK, 0, held -> IoLoop.NO_TIMERS);
+             ServerSocketChannel server = ServerSocketChannel.open()
                  .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
              SocketChannel socket = SocketChannel.open(server.getLocalAddress())) {
-            TcpConnection connection = new TcpConnection(method, socket, PEER,
-                TcpSettingsParser.parse(Map.of()).link(), 0, 1 << 20, false);
+            TcpConnection connection = new TcpConnection(socket, PEER, false, 0, TcpSettings.read(Map.of()).link(),
+                1 << 20, loop, new Connections());
             connection.close();
             CountDownLatch told = new CountDownLatch(1);
             connection.start(new Quiet() {
@@ -101,7 +108,7 @@ class DialAgainTest {
                 public void onClosed(Throwable cause) {
                     told.countDown();
                 }
-            }, method.loop());
+            });
             assertTrue(told.await(LIMIT_MS, TimeUnit.MILLISECONDS), "the receiver never heard its connection closed");
         }
     }
@@ -327,42 +334,18 @@ class DialAgainTest {
     }
 
     private static MethodContext context(ContextId self, InboundSink inbound) {
-        return new MethodContext() {
+        ProblemLog log = new ProblemLog() {
             @Override
-            public ContextId contextId() {
-                return self;
+            public void warn(String kind, String message, Throwable cause) {
+                System.getLogger("io.polylink.method.tcp").log(System.Logger.Level.WARNING, message, cause);
             }
 
             @Override
-            public InboundSink inbound() {
-                return inbound;
-            }
-
-            @Override
-            public int maxFrameSize() {
-                return 1 << 20;
-            }
-
-            @Override
-            public ProblemLog problems() {
-                return new ProblemLog() {
-                    @Override
-                    public void warn(String kind, String message, Throwable cause) {
-                        System.getLogger("io.polylink.method.tcp").log(System.Logger.Level.WARNING, message, cause);
-                    }
-
-                    @Override
-                    public void warn(String kind, int perSecond, String message, Throwable cause) {
-                        warn(kind, message, cause);
-                    }
-                };
-            }
-
-            @Override
-            public HostIdentity host() {
-                return HostIdentity.named("dial-again-test");
+            public void warn(String kind, int perSecond, String message, Throwable cause) {
+                warn(kind, message, cause);
             }
         };
+        return new TestMethodContext(self, inbound, 1 << 20, log, HostIdentity.named("dial-again-test"));
     }
 
     /** The core's side of the first connection: hearing it closed, the test's link moves. */

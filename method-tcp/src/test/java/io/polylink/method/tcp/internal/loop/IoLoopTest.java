@@ -1,4 +1,4 @@
-package io.polylink.method.tcp.internal;
+package io.polylink.method.tcp.internal.loop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -43,9 +44,14 @@ class IoLoopTest {
         }
     }
 
-    /** Counts the reads that found bytes; sends in bulk or not, as told. */
+    /**
+     * Counts the reads that found bytes; sends in bulk or not, as told, and counts how often the
+     * loop asked while idle: a spinning loop yields its core on each turn it is told yes, and only
+     * then.
+     */
     private static final class Counting implements IoHandler {
         final AtomicInteger reads = new AtomicInteger();
+        final AtomicLong askedIfBulk = new AtomicLong();
         private final boolean sendsInBulk;
 
         Counting(boolean sendsInBulk) {
@@ -61,6 +67,7 @@ class IoLoopTest {
 
         @Override
         public boolean sendsInBulk() {
+            askedIfBulk.incrementAndGet();
             return sendsInBulk;
         }
     }
@@ -117,7 +124,9 @@ class IoLoopTest {
     /**
      * The loop reading a conversation's channel directly stops the selector watching it, and
      * has it watched again before it blocks: without timers, nothing else would wake it for the
-     * channel's next bytes.
+     * channel's next bytes. The conversation goes on, a byte a millisecond, until the handler has
+     * read one with the channel unwatched: a loop kept off its core for its whole spin would
+     * otherwise block before reading the conversation long enough to stop watching it.
      */
     @Test
     void aChannelReadDirectlyGoesUnwatchedAndIsWatchedAgainBeforeTheLoopBlocks() throws Exception {
@@ -127,6 +136,7 @@ class IoLoopTest {
         try (loop; Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
             source.configureBlocking(false);
             AtomicInteger bytes = new AtomicInteger();
+            AtomicBoolean readUnwatched = new AtomicBoolean();
             IoHandler conversing = new IoHandler() {
                 @Override
                 public boolean ready(SelectionKey key) {
@@ -142,6 +152,9 @@ class IoLoopTest {
                 public boolean poll() {
                     try {
                         int n = source.read(ByteBuffer.allocate(16));
+                        if (n > 0 && !loop.watchesHot()) {
+                            readUnwatched.set(true);
+                        }
                         bytes.addAndGet(Math.max(n, 0));
                         return n > 0;
                     } catch (IOException e) {
@@ -150,13 +163,28 @@ class IoLoopTest {
                 }
             };
             loop.execute(() -> loop.register(source, SelectionKey.OP_READ, conversing));
-            sink.write(ByteBuffer.wrap(new byte[] {1}));
-            Await.until(() -> loop.unwatched() > 0 && loop.asleep(), Duration.ofSeconds(10),
-                () -> "the loop read " + bytes.get() + " byte(s), stopped the selector watching the channel "
-                    + loop.unwatched() + " times and is " + (loop.asleep() ? "" : "not ") + "asleep");
+            AtomicInteger written = new AtomicInteger();
+            Await.until(() -> {
+                if (readUnwatched.get()) {
+                    return true;
+                }
+                write(sink, written);
+                return false;
+            }, Duration.ofSeconds(10), () -> "the loop read " + bytes.get() + " of " + written.get()
+                + " bytes, none with the selector no longer watching the channel");
+            Await.until(loop::asleep, Duration.ofSeconds(10), () -> "the loop never blocked after the conversation");
             assertTrue(loop.watchesHot(), "the loop blocked with the channel it read directly unwatched");
-            sink.write(ByteBuffer.wrap(new byte[] {2}));
-            Await.until(() -> bytes.get() == 2, Duration.ofSeconds(10), () -> "the byte sent to the sleeping loop went unread");
+            write(sink, written);
+            Await.until(() -> bytes.get() == written.get(), Duration.ofSeconds(10),
+                () -> "the byte sent to the sleeping loop went unread");
+        }
+    }
+
+    private static void write(Pipe.SinkChannel sink, AtomicInteger written) {
+        try {
+            sink.write(ByteBuffer.wrap(new byte[] {(byte) written.incrementAndGet()}));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -319,15 +347,17 @@ class IoLoopTest {
         }
     }
 
+    /** Idle, a spinning loop asks its last channel whether it sends in bulk, and yields each time it does. */
     @Test
     void spinYieldsBetweenPollsOnlyAtTheSendingEndOfABulkStream() throws Exception {
         try (OneChannel bulk = new OneChannel(IdleStrategy.SPIN, true);
              OneChannel other = new OneChannel(IdleStrategy.SPIN, false)) {
             bulk.readOneByte();
             other.readOneByte();
-            Await.until(() -> bulk.loop.yields() > 1000, Duration.ofSeconds(10),
-                () -> "the bulk sender's spinning loop yielded " + bulk.loop.yields() + " times");
-            assertEquals(0, other.loop.yields(), "a spinning loop whose channel does not send in bulk yielded");
+            Await.until(() -> bulk.handler.askedIfBulk.get() > 1000, Duration.ofSeconds(10),
+                () -> "the bulk sender's spinning loop yielded " + bulk.handler.askedIfBulk.get() + " times");
+            Await.until(() -> other.handler.askedIfBulk.get() > 0, Duration.ofSeconds(10),
+                () -> "a spinning loop never asked whether its channel sends in bulk before yielding");
             assertFalse(bulk.loop.asleep(), "spin blocked");
         }
     }
@@ -336,7 +366,7 @@ class IoLoopTest {
     private static final class OneChannel implements AutoCloseable {
         final IoLoop loop;
         private final Pipe pipe = Pipe.open();
-        private final Counting handler;
+        final Counting handler;
 
         OneChannel(boolean sendsInBulk) throws IOException {
             this(IdleStrategy.SPIN_THEN_BLOCK, sendsInBulk);
