@@ -49,7 +49,7 @@ class ConfFilesIT {
                         String value = listed.get(ad.getKey());
                         if (value == null) {
                             problems.add(cfg.getFileName() + " lacks " + ad.getKey() + " (default " + ad.getValue() + ")");
-                        } else if (!ad.getValue().isEmpty() && !value.equals(ad.getValue()) && !value.contains("${")) {
+                        } else if (!ad.getValue().isEmpty() && !sameValue(value, ad.getValue()) && !value.contains("${")) {
                             problems.add(cfg.getFileName() + " gives " + ad.getKey() + "=" + value + ", the default is "
                                 + ad.getValue());
                         }
@@ -59,6 +59,15 @@ class ConfFilesIT {
         }
         assertFalse(checked == 0, "no metatype found in " + dist.resolve("bundle"));
         assertEquals(List.of(), problems);
+    }
+
+    /**
+     * Whether a listed value is the metatype's default as the configuration reads it: the metatype
+     * names an enum's constant ({@code SPIN_THEN_BLOCK}), which a file may write in any case with
+     * {@code -} for {@code _} ({@code spin-then-block}).
+     */
+    private static boolean sameValue(String listed, String metatypeDefault) {
+        return listed.equals(metatypeDefault) || listed.replace('-', '_').equalsIgnoreCase(metatypeDefault);
     }
 
     private record Designate(String pid, Map<String, String> defaults) {}
