@@ -257,7 +257,7 @@ final class Outbound {
      * The sender writes the rest of its large frame with the lock released, so the loop can still
      * queue replies and acknowledgements (see docs/performance-notes.md#tcp-senders-finish-large-frames).
      * If the socket takes nothing for {@code sendTimeoutMs}, the rest goes to the front of the
-     * queue and the send returns, so a stalled receiver meets the queue's bound as before.
+     * queue and the send returns, so a stalled receiver meets the queue's bound as with smaller frames.
      */
     private void finishFrame() {
         IOException failure = null;
