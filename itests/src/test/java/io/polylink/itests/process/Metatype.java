@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.jar.JarEntry;
@@ -23,7 +24,9 @@ final class Metatype {
      * One configuration PID of a bundle.
      *
      * @param pid the PID
-     * @param defaults each key with its default, empty where the key has none
+     * @param defaults each key with its default as a configuration file writes it, empty where the
+     *     key has none: an enum's default, which the metatype names as its constant
+     *     ({@code SPIN_THEN_BLOCK}), in lower case with {@code -} for {@code _} ({@code spin-then-block})
      */
     record Designate(String pid, Map<String, String> defaults) {}
 
@@ -53,7 +56,10 @@ final class Metatype {
                     NodeList ads = xml.getElementsByTagName("AD");
                     for (int i = 0; i < ads.getLength(); i++) {
                         Element ad = (Element) ads.item(i);
-                        defaults.put(ad.getAttribute("id"), ad.getAttribute("default"));
+                        String value = ad.getAttribute("default");
+                        boolean enumerated = ad.getElementsByTagName("Option").getLength() > 0;
+                        defaults.put(ad.getAttribute("id"),
+                            enumerated ? value.toLowerCase(Locale.ROOT).replace('_', '-') : value);
                     }
                     NodeList designates = xml.getElementsByTagName("Designate");
                     for (int i = 0; i < designates.getLength(); i++) {

@@ -1,0 +1,74 @@
+package io.polylink.method.tcp.internal.liveness;
+
+import io.polylink.method.tcp.internal.connection.TcpConnection;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The method's heartbeats, on a thread of their own ({@code polylink-tcp-timer}), so they go out
+ * even while the I/O thread runs a long handler. It wakes when the next heartbeat is due, not on a
+ * fixed period: an idle context should not wake its threads more often than its peers need.
+ */
+public final class Heartbeats implements AutoCloseable {
+
+    /** How often the timer looks when no connection needs it sooner; a new one wakes it. */
+    private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final Supplier<List<TcpConnection>> connections;
+    private final ScheduledExecutorService timer;
+    /** The run whose successor is scheduled; a new connection starts another, ending this one. */
+    private final AtomicInteger runs = new AtomicInteger();
+
+    /** @param connections the connections to keep alive, as of now */
+    public Heartbeats(Supplier<List<TcpConnection>> connections) {
+        this.connections = connections;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "polylink-tcp-timer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts a run now, for a new connection whose first heartbeat may be due before the current
+     * run's next turn; that run then ends.
+     */
+    public void now() {
+        schedule(runs.incrementAndGet(), 0);
+    }
+
+    private void beat(int run) {
+        long now = System.nanoTime();
+        long next = IDLE_CHECK_NANOS;
+        for (TcpConnection c : connections.get()) {
+            next = Math.min(next, c.heartbeat(now));
+        }
+        if (runs.get() == run) {
+            schedule(run, next);
+        }
+    }
+
+    private void schedule(int run, long delayNanos) {
+        try {
+            timer.schedule(() -> beat(run), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException stopping) {
+            // close() shut the timer down: no more heartbeats
+        }
+    }
+
+    /** Stops the thread, waiting a few seconds for a run under way. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.polylink.method.tcp.internal.loop;
+
+import java.nio.channels.SelectionKey;
+
+/** What the I/O loop calls for a ready key; runs on the loop's thread. */
+public interface IoHandler {
+
+    /**
+     * @return whether this was traffic: the loop spins on after traffic, as more may follow soon,
+     *     and may sleep at once after a heartbeat
+     */
+    boolean ready(SelectionKey key);
+
+    /** @return whether the loop may {@link #poll} this handler's channel instead of selecting */
+    default boolean pollable() {
+        return false;
+    }
+
+    /**
+     * @return whether this handler's channel last sent in bulk, as the sending end of a stream of
+     *     large frames does, which hears only acknowledgements: the loop then spins only briefly
+     */
+    default boolean sendsInBulk() {
+        return false;
+    }
+
+    /**
+     * Reads whatever came, without the selector's word that anything did: for a loop that spins
+     * on the channel it last read.
+     *
+     * @return whether traffic came, as for {@link #ready}
+     */
+    default boolean poll() {
+        return false;
+    }
+}

@@ -1,0 +1,352 @@
+package io.polylink.method.tcp.internal.loop;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * An event thread: one selector, a task queue for other threads, timers, and an idle strategy.
+ * Progress never waits for the application: handlers read their channels here.
+ *
+ * <p>While one channel carries a conversation (its handler says it is {@linkplain
+ * IoHandler#pollable pollable}), the loop reads it directly and asks the selector only now and
+ * then, and stops the selector watching it; everything else comes through the selector.
+ */
+public final class IoLoop implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
+    /**
+     * While the loop reads a conversation directly, it asks the selector every this many turns,
+     * and at least every {@link #SELECT_NANOS}, so long turns do not keep other channels waiting;
+     * asking more often slows round trips (see docs/performance-notes.md#tcp-selecting-during-a-conversation).
+     */
+    private static final int SELECT_EVERY = 64;
+    private static final long SELECT_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** Conversation turns in a row after which the loop stops the selector watching the {@link #hot} key. */
+    private static final int UNWATCH_AFTER = 8;
+    /** What a tick returns when it has no timers to run. */
+    public static final long NO_TIMERS = Long.MAX_VALUE;
+    /** Ticks come at most this often, so a timer that cannot act yet does not take the thread. */
+    private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A turn's work longer than this held the loop: what it handled, not what it waited for. */
+    private static final long HELD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * Spin-then-block spins only this long while the connection last read is the sending end of a
+     * bulk stream ({@link IoHandler#sendsInBulk}) and no frame was queued lately: all it hears is
+     * an acknowledgement now and then, and spinning through the gaps takes the core the sender
+     * needs. A spin this long still takes a follow-up that comes at once. Spin never blocks, but
+     * then yields between polls (see docs/performance-notes.md#tcp-spinning-at-the-sending-end-of-a-bulk-stream).
+     */
+    private static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+
+    private final Selector selector;
+    private final IdleStrategy idle;
+    private final long spinNanos;
+    private final LongUnaryOperator tick;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    /** Set while the thread is, or is about to be, blocked in the selector: only then wake it. */
+    private volatile boolean sleeping;
+    /**
+     * Handed to the selector, which calls it per ready key: the selected-key set would add a node
+     * per ready key and an iterator per select, garbage on every message.
+     */
+    private final Consumer<SelectionKey> dispatch = this::dispatch;
+    /**
+     * The key that last had bytes to read. While its handler allows, the loop reads its channel
+     * directly and asks the selector only every {@link #SELECT_EVERY} turns: a frame then costs
+     * one system call to see, not an {@code epoll_wait} and a read. Loop thread only.
+     */
+    private SelectionKey hot;
+    private int turns;
+    /**
+     * The loop took {@code OP_READ} off the {@link #hot} key while it reads that channel directly:
+     * for every segment that reaches a socket in an epoll set, the kernel runs the selector's
+     * wake-up callback on the sending side, with interrupts off (see
+     * docs/performance-notes.md#tcp-unwatched-conversation-sockets). Watched again on the first
+     * turn that is not a conversation's, when another key becomes hot, and before the loop
+     * blocks. Loop thread only.
+     */
+    private boolean hotUnwatched;
+    /** Conversation turns in a row on the {@link #hot} key. Loop thread only. */
+    private int conversing;
+    /** When the loop last asked the selector; loop thread only. */
+    private long selectedAt;
+    /** Whether a handler's key, in this select, had traffic. Loop thread only. */
+    private boolean traffic;
+    /** Whether {@link #tick} has timers to run, and when next. Loop thread only. */
+    private boolean ticking = true;
+    private long nextTick = System.nanoTime();
+    /** When a blocking select's first ready key came, for what its handlers took; 0 before. Loop thread only. */
+    private long woke;
+    /** When the last turn with work was. Loop thread only. */
+    private long lastWork = System.nanoTime();
+    /**
+     * When a connection last queued a frame the socket could not take. Only the loop drains such a
+     * queue, so it spins in full while one may be filling: a blocked loop would first have to be
+     * woken by the socket's room, and the receiver would wait meanwhile.
+     */
+    private volatile long queuedAt = lastWork - TimeUnit.DAYS.toNanos(1);
+
+    /**
+     * @param tick the timers: runs on the loop when due, first at once, with the nanoseconds the
+     *     loop was held since the last tick (turns longer than {@link #HELD_NANOS}: long handlers,
+     *     pauses), and returns the nanoseconds until it is due again; {@link #NO_TIMERS} lets an
+     *     idle loop sleep until a channel is registered or becomes ready, or a task comes
+     */
+    public IoLoop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick) throws IOException {
+        this.selector = Selector.open();
+        this.idle = idle;
+        this.spinNanos = spinNanos;
+        this.tick = tick;
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** @return whether the caller runs on the loop's thread */
+    public boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** @return whether the loop is blocked in the selector, or about to be */
+    public boolean asleep() {
+        return sleeping;
+    }
+
+    /** A connection queued a frame for the loop to write; any thread. */
+    public void queued(long now) {
+        queuedAt = now;
+    }
+
+    /** Runs {@code task} on the loop, soon. */
+    public void execute(Runnable task) {
+        tasks.add(task);
+        wake();
+    }
+
+    /** Wakes the loop if it is blocked in the selector, to run a task or see a key's new interest; any thread. */
+    public void wake() {
+        if (asleep()) {
+            selector.wakeup();
+        }
+    }
+
+    /**
+     * Registers a channel; must run on the loop (through {@link #execute}).
+     *
+     * @return its key, or {@code null} if the channel was closed before the loop got to it
+     */
+    public SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
+        if (!ticking) {
+            ticking = true; // a new channel may need its timers: the tick says when
+            nextTick = System.nanoTime();
+        }
+        try {
+            return channel.register(selector, ops, handler);
+        } catch (ClosedChannelException closed) {
+            return null;
+        }
+    }
+
+    private void run() {
+        long turnEnd = lastWork;
+        long held = 0;
+        while (running) {
+            try {
+                SelectionKey direct = hotTurn(turnEnd);
+                boolean worked = direct != null ? ((IoHandler) direct.attachment()).poll() : selectNow(turnEnd);
+                worked |= runTasks();
+                long now = System.nanoTime();
+                if (now - turnEnd > HELD_NANOS) {
+                    held += now - turnEnd;
+                }
+                turnEnd = now;
+                if (ticking && now - nextTick >= 0) {
+                    long in = tick.applyAsLong(held);
+                    held = 0;
+                    ticking = in != NO_TIMERS;
+                    nextTick = ticking ? now + Math.max(MIN_TICK_NANOS, in) : now;
+                }
+                if (worked) {
+                    lastWork = now;
+                } else if (idle == IdleStrategy.SPIN) {
+                    if (bulkQuiet(now)) {
+                        Thread.yield();
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                } else if (idle == IdleStrategy.SPIN_THEN_BLOCK && now - lastWork < spinNanos(now)) {
+                    Thread.onSpinWait();
+                } else {
+                    watchHot(); // nothing else reads it while the loop sleeps
+                    sleeping = true;
+                    traffic = false;
+                    woke = 0;
+                    // running too: a selectNow since close() called wakeup() took its effect, and
+                    // without timers nothing else would end this select.
+                    if (tasks.isEmpty() && running) {
+                        long millis = TimeUnit.NANOSECONDS.toMillis(nextTick - now + 999_999); // rounded up
+                        selector.select(dispatch, ticking ? Math.max(1, millis) : 0); // 0: until woken
+                    }
+                    turnEnd = System.nanoTime();
+                    selectedAt = turnEnd;
+                    if (woke != 0 && turnEnd - woke > HELD_NANOS) {
+                        held += turnEnd - woke;
+                    }
+                    if (traffic) {
+                        lastWork = turnEnd;
+                    }
+                    sleeping = false;
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
+            }
+        }
+    }
+
+    /** @return how long spin-then-block spins after the last work, {@code now} being past it */
+    private long spinNanos(long now) {
+        return bulkQuiet(now) ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
+    }
+
+    /** @return whether the loop is idle at the sending end of a bulk stream, spun briefly and with nothing queued */
+    private boolean bulkQuiet(long now) {
+        if (now - lastWork < SHORT_SPIN_NANOS || now - queuedAt < spinNanos) {
+            return false;
+        }
+        SelectionKey key = hot;
+        return key != null && key.isValid() && ((IoHandler) key.attachment()).sendsInBulk();
+    }
+
+    /** @return whether a ready key had traffic */
+    private boolean selectNow(long now) throws IOException {
+        selectedAt = now;
+        traffic = false;
+        selector.selectNow(dispatch);
+        return traffic;
+    }
+
+    /** @return the {@link #hot} key on the turns it is read directly, null on the selector's */
+    private SelectionKey hotTurn(long now) {
+        SelectionKey key = hot;
+        if (key != null && !key.isValid()) {
+            hot = key = null;
+            hotUnwatched = false;
+        }
+        if (key == null) {
+            return null;
+        }
+        if (!((IoHandler) key.attachment()).pollable()) {
+            conversing = 0;
+            watchHot();
+            return null;
+        }
+        if (!hotUnwatched && ++conversing >= UNWATCH_AFTER) {
+            // Takes effect at the next select, which asks the kernel anyway: no system call of its own.
+            try {
+                key.interestOpsAnd(~SelectionKey.OP_READ);
+                hotUnwatched = true;
+            } catch (CancelledKeyException closedMeanwhile) {
+                return null;
+            }
+        }
+        boolean direct = (++turns & SELECT_EVERY - 1) != 0 && now - selectedAt < SELECT_NANOS;
+        return direct ? key : null;
+    }
+
+    /** Has the selector watch the {@link #hot} key's reads again, if the loop stopped it. */
+    private void watchHot() {
+        if (!hotUnwatched) {
+            return;
+        }
+        hotUnwatched = false;
+        try {
+            hot.interestOpsOr(SelectionKey.OP_READ);
+        } catch (CancelledKeyException closedMeanwhile) {
+            // nothing left to read
+        }
+    }
+
+    /**
+     * @return whether the selector would report the bytes of the channel the loop last read: not
+     *     while the loop reads a conversation's channel directly
+     */
+    public boolean watchesHot() {
+        SelectionKey key = hot;
+        return key == null || !key.isValid() || (key.interestOps() & SelectionKey.OP_READ) != 0;
+    }
+
+    private void dispatch(SelectionKey key) {
+        if (sleeping) { // the first key of a blocking select: a task queued by a handler needs no wake-up now
+            sleeping = false;
+            woke = System.nanoTime();
+        }
+        try {
+            if ((key.readyOps() & SelectionKey.OP_READ) != 0 && key != hot) {
+                watchHot();
+                conversing = 0;
+                hot = key;
+            }
+            traffic |= ((IoHandler) key.attachment()).ready(key);
+        } catch (CancelledKeyException closedMeanwhile) {
+            // another thread closed the channel, and told whoever needs to know
+        }
+    }
+
+    private boolean runTasks() {
+        Runnable task = tasks.poll();
+        if (task == null) {
+            return false;
+        }
+        do {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "tcp I/O task failed", e);
+            }
+        } while ((task = tasks.poll()) != null);
+        return true;
+    }
+
+    /** Stops the thread and closes the selector and every channel still registered. */
+    @Override
+    public void close() {
+        running = false;
+        selector.wakeup();
+        if (!inLoop()) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                LOG.log(Level.WARNING, thread.getName() + " did not stop within 5 s");
+            }
+        }
+        for (SelectionKey key : selector.keys()) {
+            if (!key.isValid()) {
+                continue; // cancelled: the channel moved on (an accepted connection) or is closed already
+            }
+            try {
+                key.channel().close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.polylink.method.tcp.internal;
+
+import io.polylink.ContextId;
+import io.polylink.spi.HostIdentity;
+import io.polylink.spi.InboundSink;
+import io.polylink.spi.MethodContext;
+import io.polylink.spi.ProblemLog;
+
+/**
+ * A method context made of its parts: for a test that starts a method without a core, or that
+ * hands a method the core's context with the inbound sink watched.
+ */
+public record TestMethodContext(ContextId contextId, InboundSink inbound, int maxFrameSize, ProblemLog problems,
+                                HostIdentity host) implements MethodContext {
+
+    /** @return {@code context} with frames going to {@code inbound} instead */
+    public static TestMethodContext with(MethodContext context, InboundSink inbound) {
+        return new TestMethodContext(context.contextId(), inbound, context.maxFrameSize(), context.problems(),
+            context.host());
+    }
+}
