@@ -7,6 +7,7 @@ import io.polylink.Context;
 import io.polylink.Endpoint;
 import io.polylink.Polylink;
 import io.polylink.Startpoint;
+import io.polylink.testkit.DocumentBlocks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,7 +85,7 @@ class DocumentedExamplesIT {
         List<String> program = new ArrayList<>(List.of("import io.polylink.PolylinkSettings;",
             "import java.nio.file.Path;", "import java.time.Duration;", "import java.util.Map;",
             "public final class SettingsExample {", "public static void main(String[] args) {"));
-        program.addAll(Docs.block(Docs.embedding(), "example: settings"));
+        program.addAll(DocumentBlocks.block(DocumentBlocks.doc("embedding.md"), "example: settings"));
         program.addAll(List.of("System.out.println(settings);", "}", "}"));
         Path source = Files.write(temp.resolve("SettingsExample.java"), program);
         try (ChildJvm child = ChildJvm.run(source, childProperties, temp.resolve("settings.log"))) {
@@ -95,6 +96,6 @@ class DocumentedExamplesIT {
     }
 
     private Path source(String name) throws Exception {
-        return Files.write(temp.resolve(name), Docs.block(Docs.embedding(), "example: " + name));
+        return Files.write(temp.resolve(name), DocumentBlocks.block(DocumentBlocks.doc("embedding.md"), "example: " + name));
     }
 }

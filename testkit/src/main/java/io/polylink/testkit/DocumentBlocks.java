@@ -1,25 +1,32 @@
-package io.polylink.embedded;
+package io.polylink.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The code blocks of docs/embedding.md that tests run, each found by the HTML comment before it. */
-final class Docs {
+/**
+ * The code blocks of a Markdown document that tests run or read, each found by the HTML comment on
+ * the line before it ({@code <!-- example: Hello.java -->}), which Markdown does not show.
+ */
+public final class DocumentBlocks {
 
-    private Docs() {}
+    private DocumentBlocks() {}
 
-    static Path embedding() {
-        return Path.of(System.getProperty("polylink.docs", "../docs")).resolve("embedding.md");
+    /**
+     * @param name a file of the project's {@code docs/}, found through the system property
+     *     {@code polylink.docs} (the folder), else {@code ../docs}
+     */
+    public static Path doc(String name) {
+        return Path.of(System.getProperty("polylink.docs", "../docs")).resolve(name);
     }
 
     /**
-     * @param marker the text of the comment line before the block, e.g. {@code example: Hello.java}
+     * @param marker the text of the comment, e.g. {@code example: Hello.java}
      * @return the lines of the fenced block after {@code <!-- marker -->}
      * @throws AssertionError if the document has no such block
      */
-    static List<String> block(Path document, String marker) throws IOException {
+    public static List<String> block(Path document, String marker) throws IOException {
         List<String> lines = Files.readAllLines(document);
         int at = lines.indexOf("<!-- " + marker + " -->");
         if (at < 0 || at + 1 >= lines.size() || !lines.get(at + 1).startsWith("```")) {
