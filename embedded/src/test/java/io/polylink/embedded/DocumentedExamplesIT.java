@@ -95,6 +95,20 @@ class DocumentedExamplesIT {
         }
     }
 
+    @Test
+    void theDocumentedDependencyAndClassPathAreThisBuildsArtifacts() throws Exception {
+        Path doc = DocumentBlocks.doc("embedding.md");
+        String version = System.getProperty("polylink.version");
+        assertEquals(List.of("<dependency>", "  <groupId>io.polylink</groupId>",
+            "  <artifactId>polylink-embedded</artifactId>", "  <version>" + version + "</version>", "</dependency>"),
+            DocumentBlocks.block(doc, "maven-dependency"));
+        List<String> jars = new ArrayList<>();
+        for (String property : List.of("polylink.api.jar", "polylink.embedded.jar", "polylink.felix.jar")) {
+            jars.add(Path.of(System.getProperty(property)).getFileName().toString());
+        }
+        assertEquals(List.of("java -cp " + String.join(":", jars) + " …"), DocumentBlocks.block(doc, "class-path"));
+    }
+
     private Path source(String name) throws Exception {
         return Files.write(temp.resolve(name), DocumentBlocks.block(DocumentBlocks.doc("embedding.md"), "example: " + name));
     }
