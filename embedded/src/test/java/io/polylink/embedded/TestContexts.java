@@ -62,7 +62,7 @@ final class TestContexts {
 
     /**
      * Sends {@code text} to {@code peer}'s echo handler over {@code stack} only, with the echo
-     * asked for over {@code stack} first.
+     * asked for over {@code stack} first; or, for a null {@code stack}, as selection chooses.
      *
      * @return the echoed text, or null if none came within 10 s
      */
@@ -70,9 +70,9 @@ final class TestContexts {
         Context context = from.context();
         BlockingQueue<String> replies = new LinkedBlockingQueue<>();
         try (Endpoint endpoint = context.createEndpoint().register(REPLY, (e, m) -> replies.add(m.getString()))) {
-            Startpoint replyTo = endpoint.startpoint().editTable(t -> t.prefer(stack));
-            peer.copy().pin(stack).send(ECHO, context.allocateBuffer(256).putStartpoint(replyTo).putInt(REPLY)
-                .putString(text));
+            Startpoint replyTo = stack == null ? endpoint.startpoint() : endpoint.startpoint().editTable(t -> t.prefer(stack));
+            Startpoint target = stack == null ? peer.copy() : peer.copy().pin(stack);
+            target.send(ECHO, context.allocateBuffer(256).putStartpoint(replyTo).putInt(REPLY).putString(text));
             return replies.poll(10, TimeUnit.SECONDS);
         }
     }
