@@ -32,6 +32,8 @@ record BundleJar(Path path, String symbolicName, List<String> methods, List<Stri
         Attributes main;
         try (JarFile file = new JarFile(jar.toFile())) {
             main = file.getManifest() == null ? null : file.getManifest().getMainAttributes();
+        } catch (IOException e) {
+            throw new IOException("cannot read the bundle " + jar + ": " + e, e);
         }
         String name = main == null ? null : main.getValue("Bundle-SymbolicName");
         if (name == null) {

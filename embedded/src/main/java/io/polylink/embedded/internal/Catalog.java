@@ -3,7 +3,6 @@ package io.polylink.embedded.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
-import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +30,8 @@ record Catalog(Path index, List<BundleJar> bundles) {
     }
 
     /**
-     * Copies the carried bundles and their index into {@code directory}, skipping files already
-     * there with the same size (a kept storage directory), and reads their manifests.
+     * Copies the carried bundles and their index into {@code directory}, replacing what an earlier
+     * start left there (a kept storage directory may hold another build's), and reads their manifests.
      *
      * @throws IOException if a carried file cannot be read or written
      */
@@ -61,15 +60,11 @@ record Catalog(Path index, List<BundleJar> bundles) {
 
     private static Path copy(String name, Path directory) throws IOException {
         Path target = directory.resolve(name);
-        URLConnection carried = resource(CARRIED + name).openConnection();
-        try (InputStream in = carried.getInputStream()) {
-            if (Files.isRegularFile(target) && Files.size(target) == carried.getContentLengthLong()) {
-                return target;
-            }
-            Path part = directory.resolve("." + name + ".part");
+        Path part = directory.resolve("." + name + ".part");
+        try (InputStream in = resource(CARRIED + name).openStream()) {
             Files.copy(in, part, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
+        Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return target;
     }
 

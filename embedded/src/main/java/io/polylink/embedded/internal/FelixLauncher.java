@@ -72,18 +72,24 @@ public final class FelixLauncher implements PolylinkLauncher {
             return new EmbeddedPolylink(framework, context, storage, settings.keepStorage(), settings.startTimeout(),
                 settings.name().orElse(context.id().toString()));
         } catch (IOException | BundleException | RuntimeException e) {
-            String cleanup = framework == null ? null : EmbeddedPolylink.stop(framework, settings.startTimeout());
-            if (!settings.keepStorage()) {
-                String undeleted = EmbeddedPolylink.delete(storage);
-                cleanup = cleanup == null ? undeleted : undeleted == null ? cleanup : cleanup + "; " + undeleted;
-            }
             PolylinkException failure = e instanceof PolylinkException p ? p
                 : new PolylinkException("cannot start a Polylink context: " + e.getMessage(), e);
+            String cleanup = cleanUp(framework, storage, settings);
             if (cleanup != null) {
                 failure.addSuppressed(new PolylinkException("and cleaning up after it: " + cleanup));
             }
             throw failure;
+        } catch (Error e) {
+            cleanUp(framework, storage, settings);
+            throw e;
         }
+    }
+
+    /** @return what could not be cleaned up, or null */
+    private static String cleanUp(Framework framework, Storage storage, PolylinkSettings settings) {
+        String stopped = framework == null ? null : EmbeddedPolylink.stop(framework, settings.startTimeout());
+        String deleted = settings.keepStorage() ? null : EmbeddedPolylink.delete(storage);
+        return stopped == null ? deleted : deleted == null ? stopped : stopped + "; " + deleted;
     }
 
     private static void start(Bundle b) {
