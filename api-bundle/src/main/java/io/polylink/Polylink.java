@@ -71,7 +71,8 @@ public interface Polylink extends AutoCloseable {
     /**
      * Stops the context and its runtime: links close, every thread the runtime started ends,
      * and the storage directory is removed unless the settings keep it. Does nothing if already
-     * closed.
+     * closed. Call it from a thread of the application's, not from a handler: a handler runs on a
+     * thread the runtime stops.
      *
      * @throws PolylinkException if the runtime did not stop within the start timeout; what could
      *     be removed is removed
