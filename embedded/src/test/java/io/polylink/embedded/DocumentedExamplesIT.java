@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.Context;
 import io.polylink.Endpoint;
 import io.polylink.Polylink;
+import io.polylink.PolylinkSettings;
 import io.polylink.Startpoint;
 import io.polylink.testkit.DocumentBlocks;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -42,17 +44,26 @@ class DocumentedExamplesIT {
             "-Djava.io.tmpdir=" + Files.createDirectories(temp.resolve("child-tmp")));
     }
 
+    /**
+     * This JVM's context, sharing the programs' default shm directory: links go by shm, never by
+     * the programs' tcp, which advertises every interface of the host.
+     */
+    private PolylinkSettings tester() {
+        return TestContexts.settings(temp, "tester").configure("io.polylink.method.shm", Map.of()).build();
+    }
+
     @Test
     void greeterRunInAChildJvmAnswersThisJvmsContextAndLeavesNothingWhenStopped() throws Exception {
         Path greeter = source("Greeter.java");
-        try (Polylink here = Polylink.start(TestContexts.settings(temp, "tester").build());
+        try (Polylink here = Polylink.start(tester());
              ChildJvm child = ChildJvm.run(greeter, childProperties, temp.resolve("greeter.log"))) {
             child.awaitLine("greeter up: context ", LIMIT);
             Context context = here.context();
             BlockingQueue<String> answers = new LinkedBlockingQueue<>();
             Endpoint inbox = context.createEndpoint().register(GREET, (e, m) -> answers.add(m.getString()));
             Startpoint peer = context.lookup("greeter").orElseThrow(() -> new AssertionError("greeter not published"));
-            peer.send(GREET, context.allocateBuffer(256).putStartpoint(inbox.startpoint()).putString("tester"));
+            peer.copy().pin("shm").send(GREET, context.allocateBuffer(256).putStartpoint(inbox.startpoint())
+                .putString("tester"));
             assertEquals("hello, tester", answers.poll(LIMIT.toSeconds(), TimeUnit.SECONDS), child::output);
             // SIGTERM, as Ctrl-C: the shutdown hook closes the runtime
             assertEquals(143, child.terminate(LIMIT), child::output);
@@ -66,10 +77,10 @@ class DocumentedExamplesIT {
     @Test
     void helloRunInAChildJvmIsAnsweredByThisJvmsContext() throws Exception {
         Path hello = source("Hello.java");
-        try (Polylink here = Polylink.start(TestContexts.settings(temp, "tester").build())) {
+        try (Polylink here = Polylink.start(tester())) {
             Context context = here.context();
             Endpoint greeter = context.createEndpoint().register(GREET, (e, m) -> {
-                Startpoint replyTo = m.getStartpoint();
+                Startpoint replyTo = m.getStartpoint().pin("shm");
                 replyTo.send(GREET, context.allocateBuffer(64).putString("hello, " + m.getString()));
             });
             context.publish("greeter", greeter.startpoint());
