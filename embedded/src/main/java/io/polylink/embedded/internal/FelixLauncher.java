@@ -56,17 +56,7 @@ public final class FelixLauncher implements PolylinkLauncher {
                 bundles.add(system.installBundle("reference:" + jar.path().toUri()));
             }
             framework.start();
-            for (Bundle b : bundles) {
-                if (CONFIG_ADMIN.equals(b.getSymbolicName())) {
-                    b.start();
-                }
-            }
-            ConfigAdmin.configure(system, settings.configurations());
-            for (Bundle b : bundles) {
-                if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
-                    start(b);
-                }
-            }
+            startConfigured(system, bundles, settings.configurations());
             Context context = ContextAwait.await(system, settings.methods(), settings.transforms(),
                 settings.startTimeout());
             return new EmbeddedPolylink(framework, context, storage, settings.keepStorage(), settings.startTimeout(),
@@ -90,6 +80,14 @@ public final class FelixLauncher implements PolylinkLauncher {
         String stopped = framework == null ? null : EmbeddedPolylink.stop(framework, settings.startTimeout());
         String deleted = settings.keepStorage() ? null : EmbeddedPolylink.delete(storage);
         return stopped == null ? deleted : deleted == null ? stopped : stopped + "; " + deleted;
+    }
+
+    /** Config Admin first, given the configurations; then every other bundle, so none starts with defaults. */
+    private static void startConfigured(BundleContext system, List<Bundle> bundles,
+                                        Map<String, Map<String, Object>> configurations) {
+        bundles.stream().filter(b -> CONFIG_ADMIN.equals(b.getSymbolicName())).forEach(FelixLauncher::start);
+        ConfigAdmin.configure(system, configurations);
+        bundles.stream().filter(b -> b.getHeaders().get(Constants.FRAGMENT_HOST) == null).forEach(FelixLauncher::start);
     }
 
     private static void start(Bundle b) {
