@@ -6,9 +6,12 @@
  * can travel to other contexts inside messages and send one-sided remote service requests back
  * to it. Each link picks its communication method from the endpoint context's
  * {@link io.polylink.DescriptorTable}, automatically or under the control of the startpoint.
+ *
+ * <p>Inside an OSGi framework the context is a service. A plain Java application starts one with
+ * {@link io.polylink.Polylink#start}, given {@link io.polylink.PolylinkSettings}.
  */
 @Export
-@Version("0.2.0")
+@Version("0.3.0")
 package io.polylink;
 
 import org.osgi.annotation.bundle.Export;
