@@ -1,14 +1,12 @@
 package io.polylink.core.internal;
 
 import io.polylink.Context;
-import io.polylink.ContextId;
 import io.polylink.spi.CommunicationMethod;
-import io.polylink.spi.HostIdentity;
+import io.polylink.spi.Configuration;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
 import java.lang.System.Logger.Level;
-import java.util.Arrays;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.Map;
@@ -31,7 +29,7 @@ import org.osgi.service.metatype.annotations.Designate;
  * <p>The runtime is registered by hand after activation rather than as the component's own
  * service, so the service object is the runtime itself and never a half-activated component.
  */
-@Component(configurationPid = "io.polylink.core", configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Component(configurationPid = CoreSettings.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = CoreConfig.class)
 public final class ContextComponent {
 
@@ -41,13 +39,12 @@ public final class ContextComponent {
     private final ServiceRegistration<Context> registration;
     private final String name;
 
+    /** @param properties the {@code io.polylink.core} configuration, keyed as {@link CoreConfig} */
     @Activate
-    public ContextComponent(BundleContext bundle, CoreConfig config) {
-        runtime = new ContextRuntime(new CoreSettings(config.maxMessageSize(), config.handlerThreads(),
-            Arrays.stream(config.table()).map(String::strip).filter(s -> !s.isEmpty()).toList(),
-            config.id().isBlank() ? null : ContextId.parse(config.id().strip()), config.abandonAfterMs(),
-            config.quietAckMs(), config.hostId().isBlank() ? null : HostIdentity.named(config.hostId().strip())));
-        String configured = config.name().isBlank() ? bundle.getProperty("polylink.name") : config.name();
+    public ContextComponent(BundleContext bundle, Map<String, Object> properties) {
+        CoreConfig config = Configuration.read(CoreSettings.PID, CoreConfig.class, properties);
+        runtime = new ContextRuntime(CoreSettings.of(config));
+        String configured = config.name().isEmpty() ? bundle.getProperty("polylink.name") : config.name();
         name = configured == null || configured.isBlank() ? null : configured.strip();
         registration = bundle.registerService(Context.class, runtime, properties());
     }

@@ -3,12 +3,16 @@ package io.polylink.core.internal;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
-/** Configuration of the core, PID {@code io.polylink.core}. */
+/**
+ * Configuration of the core, PID {@code io.polylink.core}: each key and its default, written once.
+ * Read with {@link io.polylink.spi.Configuration#read}, which also takes a {@code String[]} key
+ * such as {@code table} as the one comma-separated string a {@code .cfg} file gives.
+ */
 @ObjectClassDefinition(name = "Polylink core", description = "The context runtime of this framework")
 @interface CoreConfig {
 
     @AttributeDefinition(description = "Largest RSR payload sent or accepted, in bytes (1024..2^30)")
-    int maxMessageSize() default CoreSettings.DEFAULT_MAX_MESSAGE_SIZE;
+    int maxMessageSize() default 8 << 20;
 
     @AttributeDefinition(description = "Threads that run EXECUTOR handlers")
     int handlerThreads() default 2;
@@ -20,12 +24,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "How long RSRs a peer has not acknowledged wait, tried again each "
         + "second, for a way to that peer (it died, or every method to it left) before they are dropped "
         + "and logged, in milliseconds")
-    long abandonAfterMs() default CoreSettings.DEFAULT_ABANDON_AFTER_MS;
+    long abandonAfterMs() default 30_000;
 
     @AttributeDefinition(description = "How long a flow's receiver waits after the flow's last RSR before it "
         + "acknowledges what the sender has not asked about yet, so the sender drops its copies of a burst "
-        + "that ended, in milliseconds (0..3600000); 0: only when the sender asks (each 64 RSRs or 1 MiB)")
-    long quietAckMs() default CoreSettings.DEFAULT_QUIET_ACK_MS;
+        + "that ended, in milliseconds (0..3600000); 0: only when the sender asks (every 64 RSRs or 16 MiB)")
+    long quietAckMs() default 1000;
 
     @AttributeDefinition(description = "Publish this context's system endpoint (echo, relay) under this "
         + "name in the naming registry; empty: the framework property polylink.name, if set")
@@ -39,6 +43,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
         + "(shm). Empty: this machine's id and boot id; any other text names a host, for network namespaces or "
         + "containers that stand for separate hosts")
     String hostId() default "";
+
+    @AttributeDefinition(description = "Site of this context: a cluster or organisation whose hosts are near one "
+        + "another (1 to 64 letters, digits, '.', '_' and '-'). Transforms scoped to other sites apply between "
+        + "contexts of different sites. Empty: this host is a site of its own")
+    String site() default "";
 
     @AttributeDefinition(description = "Bundle repository that methods and transforms this context meets but "
         + "lacks are installed from: path or URL of an OSGi Repository XML index (plain or gzipped), e.g. "

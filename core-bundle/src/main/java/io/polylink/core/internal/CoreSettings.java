@@ -1,12 +1,19 @@
 package io.polylink.core.internal;
 
 import io.polylink.ContextId;
+import io.polylink.spi.Configuration;
 import io.polylink.spi.HostIdentity;
+import io.polylink.spi.InvalidSettingException;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
- * The core's parameters, from the {@code io.polylink.core} configuration.
+ * The core's parameters, from the {@code io.polylink.core} configuration ({@link CoreConfig}, where
+ * each default is written), checked: a value out of range fails with an
+ * {@link InvalidSettingException} naming its key.
  *
  * @param maxMessageSize largest RSR payload in bytes
  * @param handlerThreads threads running {@link io.polylink.Delivery#EXECUTOR} handlers
@@ -17,34 +24,59 @@ import java.util.concurrent.TimeUnit;
  *     again each second, before they are dropped
  * @param quietAckMs how long a flow's receiver waits after its last RSR before acknowledging what
  *     the sender has not asked about, so the sender lets its copies go; 0: only when asked
- * @param host the identity of this host, or {@code null} to find it
+ * @param host the identity of this host
+ * @param site the name of this context's site, or empty if this host is a site of its own
  */
 record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, ContextId id,
-                    long abandonAfterMs, long quietAckMs, HostIdentity host) {
+                    long abandonAfterMs, long quietAckMs, HostIdentity host, String site) {
 
-    static final int DEFAULT_MAX_MESSAGE_SIZE = 8 << 20;
-    static final long DEFAULT_ABANDON_AFTER_MS = 30_000;
-    static final long DEFAULT_QUIET_ACK_MS = 1000;
-    static final CoreSettings DEFAULTS = new CoreSettings(DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
-        DEFAULT_ABANDON_AFTER_MS, DEFAULT_QUIET_ACK_MS, null);
+    /** The configuration PID. */
+    static final String PID = "io.polylink.core";
+    private static final Pattern SITE = Pattern.compile("[A-Za-z0-9._-]{0,64}");
+    /** Before {@link #DEFAULTS}, which the constructor checks with it. */
+    static final CoreSettings DEFAULTS = of(Map.of());
 
     CoreSettings {
-        if (maxMessageSize < 1024 || maxMessageSize > (1 << 30)) {
-            throw new IllegalArgumentException("maxMessageSize " + maxMessageSize
-                + " is outside 1024..1073741824");
-        }
-        if (handlerThreads < 1 || handlerThreads > 1024) {
-            throw new IllegalArgumentException("handlerThreads " + handlerThreads + " is outside 1..1024");
-        }
-        if (abandonAfterMs < 1 || abandonAfterMs > TimeUnit.DAYS.toMillis(1)) {
-            throw new IllegalArgumentException("abandonAfterMs " + abandonAfterMs + " is outside 1..86400000");
-        }
-        if (quietAckMs < 0 || quietAckMs > TimeUnit.HOURS.toMillis(1)) {
-            throw new IllegalArgumentException("quietAckMs " + quietAckMs + " is outside 0..3600000");
+        Configuration.requireRange(PID, "maxMessageSize", maxMessageSize, 1024, 1 << 30);
+        Configuration.requireRange(PID, "handlerThreads", handlerThreads, 1, 1024);
+        Configuration.requireRange(PID, "abandonAfterMs", abandonAfterMs, 1, TimeUnit.DAYS.toMillis(1));
+        Configuration.requireRange(PID, "quietAckMs", quietAckMs, 0, TimeUnit.HOURS.toMillis(1));
+        if (!SITE.matcher(site).matches()) {
+            throw new InvalidSettingException(PID, "site", site, "at most 64 letters, digits, '.', '_' and '-'");
         }
         table = List.copyOf(table);
-        if (host == null) {
-            host = LocalHost.identity();
+    }
+
+    /**
+     * @param properties the configuration, as Configuration Admin or a {@code .cfg} file gives it
+     * @return the settings
+     * @throws InvalidSettingException naming the key whose value cannot be used
+     */
+    static CoreSettings of(Map<String, ?> properties) {
+        return of(Configuration.read(PID, CoreConfig.class, properties));
+    }
+
+    /** @throws InvalidSettingException naming the key whose value cannot be used */
+    static CoreSettings of(CoreConfig config) {
+        return new CoreSettings(config.maxMessageSize(), config.handlerThreads(), Arrays.asList(config.table()),
+            id(config.id()), config.abandonAfterMs(), config.quietAckMs(),
+            config.hostId().isEmpty() ? LocalHost.identity() : HostIdentity.named(config.hostId()), config.site());
+    }
+
+    /** @return these settings for a context on {@code host} */
+    CoreSettings onHost(HostIdentity host) {
+        return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site);
+    }
+
+    private static ContextId id(String text) {
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            return ContextId.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException(PID, "id", text, "a context id (a UUID such as "
+                + "6f1d7c2a-0000-4000-8000-00000000000b), or empty for a fresh one at each start");
         }
     }
 }

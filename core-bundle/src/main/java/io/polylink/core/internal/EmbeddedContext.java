@@ -7,6 +7,7 @@ import io.polylink.spi.HostIdentity;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.Transform;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A context outside OSGi, for tests, benchmarks and the bench processes: the same runtime the
@@ -31,14 +32,7 @@ public final class EmbeddedContext implements AutoCloseable {
      * @return a context with default settings and only the {@code local} method
      */
     public static EmbeddedContext open(HostIdentity host) {
-        CoreSettings d = CoreSettings.DEFAULTS;
-        return new EmbeddedContext(new CoreSettings(d.maxMessageSize(), d.handlerThreads(), d.table(), null,
-            d.abandonAfterMs(), d.quietAckMs(), host));
-    }
-
-    /** With every setting given, for the core's own tests. */
-    static EmbeddedContext open(CoreSettings settings) {
-        return new EmbeddedContext(settings);
+        return new EmbeddedContext(CoreSettings.DEFAULTS.onHost(host));
     }
 
     /**
@@ -48,8 +42,18 @@ public final class EmbeddedContext implements AutoCloseable {
      * @return a context with only the {@code local} method
      */
     public static EmbeddedContext open(int maxMessageSize, int handlerThreads, List<String> table) {
-        return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table, null,
-            CoreSettings.DEFAULT_ABANDON_AFTER_MS, CoreSettings.DEFAULT_QUIET_ACK_MS, null));
+        return open(Map.of("maxMessageSize", maxMessageSize, "handlerThreads", handlerThreads, "table", table));
+    }
+
+    /**
+     * @param configuration the core's configuration (PID {@code io.polylink.core}) as a {@code .cfg}
+     *     file would give it, such as {@code Map.of("quietAckMs", "0")}; keys left out take their
+     *     defaults
+     * @return a context with only the {@code local} method
+     * @throws io.polylink.spi.InvalidSettingException naming a key whose value cannot be used
+     */
+    public static EmbeddedContext open(Map<String, ?> configuration) {
+        return new EmbeddedContext(CoreSettings.of(configuration));
     }
 
     /** @return a startpoint to the context's system endpoint (echo and relay services) */

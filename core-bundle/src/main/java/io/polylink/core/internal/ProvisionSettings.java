@@ -29,9 +29,9 @@ record ProvisionSettings(URI repository, boolean enabled, Set<String> allowed) {
      *     configuration names no repository; may be null
      */
     static ProvisionSettings of(CoreConfig config, String fallback) {
-        String text = !config.repository().isBlank() ? config.repository() : fallback;
+        String text = !config.repository().isEmpty() ? config.repository() : fallback;
         return new ProvisionSettings(text == null || text.isBlank() ? null : location(text), config.install_enabled(),
-            Set.copyOf(Arrays.stream(config.install_allowed()).map(String::strip).filter(s -> !s.isEmpty()).toList()));
+            Set.copyOf(Arrays.asList(config.install_allowed())));
     }
 
     /** @return the URL a configured path or URL stands for; a relative path is taken from the working directory */

@@ -2,6 +2,7 @@ package io.polylink.core.internal;
 
 import io.polylink.Context;
 import io.polylink.core.internal.RepositoryIndex.Resource;
+import io.polylink.spi.Configuration;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.HashMap;
@@ -41,7 +42,7 @@ import org.osgi.service.component.annotations.Reference;
  * started: whoever stopped it meant it (an update in progress, an operator).
  */
 // immediate: it must attach to the context whether or not anyone uses the service (the shell, FileInstall)
-@Component(service = Provisioner.class, configurationPid = "io.polylink.core",
+@Component(service = Provisioner.class, configurationPid = CoreSettings.PID,
     configurationPolicy = ConfigurationPolicy.OPTIONAL, immediate = true)
 public final class Provisioner implements InstallOnDemand {
 
@@ -80,10 +81,11 @@ public final class Provisioner implements InstallOnDemand {
     private record Provided(Bundle bundle, String report) {}
 
     @Activate
-    public Provisioner(BundleContext framework, @Reference Context context, CoreConfig config) {
+    public Provisioner(BundleContext framework, @Reference Context context, Map<String, Object> properties) {
         this.framework = framework;
         this.runtime = (ContextRuntime) context;
-        this.settings = ProvisionSettings.of(config, framework.getProperty("polylink.repository"));
+        this.settings = ProvisionSettings.of(Configuration.read(CoreSettings.PID, CoreConfig.class, properties),
+            framework.getProperty("polylink.repository"));
         this.worker = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "polylink-provision");
             t.setDaemon(true);

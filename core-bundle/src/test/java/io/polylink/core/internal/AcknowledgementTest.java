@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,8 +33,7 @@ class AcknowledgementTest {
     private final EmbeddedContext a = EmbeddedContext.open().add(pipeA, 10);
     private final PipeMethod pipeB = new PipeMethod(network, "pipe");
     /** Acknowledges only when asked: the tests below count and place those acknowledgements. */
-    private final EmbeddedContext b = EmbeddedContext.open(new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2,
-        List.of(), null, CoreSettings.DEFAULT_ABANDON_AFTER_MS, 0, null)).add(pipeB, 10);
+    private final EmbeddedContext b = EmbeddedContext.open(Map.of("quietAckMs", 0)).add(pipeB, 10);
 
     @AfterEach
     void close() {

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -135,8 +136,7 @@ class SharedStoreTest {
     @Test
     void aBufferRefilledLargerOnceItsStoreCameBackIsSentWhole() {
         PipeMethod.Network network = new PipeMethod.Network();
-        CoreSettings acksAtOnce = new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
-            CoreSettings.DEFAULT_ABANDON_AFTER_MS, 1, null);
+        Map<String, Object> acksAtOnce = Map.of("quietAckMs", 1);
         try (EmbeddedContext a = EmbeddedContext.open().add(new PipeMethod(network, "pipe"), 10);
              EmbeddedContext b = EmbeddedContext.open(acksAtOnce).add(new PipeMethod(network, "pipe"), 10)) {
             List<Integer> lengths = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -8,7 +8,7 @@ import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.testkit.Await;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -33,8 +33,7 @@ class StrandedFlowTest {
     private Startpoint toB;
 
     private void openA(long abandonAfterMs) {
-        a = EmbeddedContext.open(new CoreSettings(CoreSettings.DEFAULT_MAX_MESSAGE_SIZE, 2, List.of(), null,
-            abandonAfterMs, CoreSettings.DEFAULT_QUIET_ACK_MS, null));
+        a = EmbeddedContext.open(Map.of("abandonAfterMs", abandonAfterMs));
         a.add(pipeA, 10);
         toB = a.context().startpoint(sink.startpoint().toText());
     }
