@@ -7,7 +7,19 @@ import io.polylink.LinkException;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.Statistics;
-import io.polylink.core.internal.FrameHeader.Control;
+import io.polylink.core.internal.concurrent.ControlSender;
+import io.polylink.core.internal.concurrent.ReceivingThread;
+import io.polylink.core.internal.observe.ChannelCounters;
+import io.polylink.core.internal.wire.Acknowledgement;
+import io.polylink.core.internal.wire.ControlFrame;
+import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.Handshake;
+import io.polylink.core.internal.wire.StackAnnouncement;
+import io.polylink.core.internal.wire.StackRefusal;
+import io.polylink.core.internal.wire.TableCodec;
+import io.polylink.core.internal.wire.TableResolver;
+import io.polylink.core.internal.wire.WireInput;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.PeerLocation;
@@ -51,6 +63,7 @@ final class Channel implements FrameReceiver {
     private final ContextRuntime runtime;
     private final long quietAckMs;
     private final Connection connection;
+    private final boolean deliversOnSend;
     private final ChannelCounters counters = new ChannelCounters();
     private final Map<String, TransformSession> sessions = new ConcurrentHashMap<>();
 
@@ -61,7 +74,7 @@ final class Channel implements FrameReceiver {
     /** Acknowledgements owed, sent after {@link #queued}: they allocate nothing. */
     private final AckLane acks = new AckLane();
     /** The payload of the acknowledgement being written; under the send lock. */
-    private final ByteBuffer ackPayload = ByteBuffer.allocate(FrameHeader.ACK_PAYLOAD);
+    private final ByteBuffer ackPayload = ByteBuffer.allocate(Acknowledgement.LENGTH);
     /**
      * The flow the last acknowledgement received named, so that a steady stream of them looks
      * nothing up (the lookup boxes its key); on the receiving thread only.
@@ -105,9 +118,8 @@ final class Channel implements FrameReceiver {
 
     /** Sessions of a stack this side refused: its frames are dropped. */
     private static final TransformSession[] REFUSED = new TransformSession[0];
-    private static final int MAX_REFUSAL = 512;
 
-    private record Queued(Control kind, ByteBuffer payload) {}
+    private record Queued(ControlFrame kind, ByteBuffer payload) {}
 
     /** An RSR sent while a transform of its stack waited for the peer, with its own copies. */
     private record Deferred(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
@@ -124,8 +136,9 @@ final class Channel implements FrameReceiver {
     /** What inline handlers may leave waiting for a handshake before their sends fail instead. */
     static final long MAX_DEFERRED_BYTES = 4L << 20;
 
-    Channel(ContextRuntime runtime, Connection connection) {
+    Channel(ContextRuntime runtime, Connection connection, boolean deliversOnSend) {
         this.runtime = runtime;
+        this.deliversOnSend = deliversOnSend;
         this.quietAckMs = runtime.quietAckMs();
         this.connection = connection;
         int bound = runtime.maxWirePayload();
@@ -165,9 +178,12 @@ final class Channel implements FrameReceiver {
 
     // ---- sending
 
-    /** @return whether the connection delivers each frame before its send returns */
+    /**
+     * @return whether the connection delivers each frame before its send returns, as its method
+     *     said when it was installed
+     */
     boolean deliversOnSend() {
-        return connection instanceof LoopbackConnection;
+        return deliversOnSend;
     }
 
     /**
@@ -194,10 +210,8 @@ final class Channel implements FrameReceiver {
                 chain[i] = session(transforms.get(i));
             }
             StackBinding binding = new StackBinding(++lastStackId, key, chain);
-            byte[] name = key.getBytes(StandardCharsets.US_ASCII);
-            ByteBuffer announce = ByteBuffer.allocate(1 + 8 + 4 + name.length).put((byte) binding.id())
-                .putLong(flow.id()).putInt(flow.firstUnacknowledged()).put(name).flip();
-            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.STACK.code(), 0, 0, announce);
+            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, ControlFrame.STACK.code(), 0, 0,
+                new StackAnnouncement(binding.id(), flow.id(), flow.firstUnacknowledged(), key).encode());
             sendStacks.put(flowKey, binding);
             return binding;
         } finally {
@@ -311,7 +325,7 @@ final class Channel implements FrameReceiver {
         }
         for (int i = 0; i < count; i++) {
             if (sentTables.add(tables[i].id())) {
-                sendFrame(FrameHeader.FLAG_CONTROL, stack, Control.TABLE.code(), 0, 0,
+                sendFrame(FrameHeader.FLAG_CONTROL, stack, ControlFrame.TABLE.code(), 0, 0,
                     ByteBuffer.wrap(tables[i].bytes()));
             }
         }
@@ -319,7 +333,7 @@ final class Channel implements FrameReceiver {
 
     /** Tells the peer to forget the tables it got, so each goes again before its next use. Lock held. */
     private void resetTables() {
-        sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.TABLE_RESET.code(), 0, 0,
+        sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, ControlFrame.TABLE_RESET.code(), 0, 0,
             ByteBuffer.allocate(0));
         sentTables.clear();
     }
@@ -339,7 +353,7 @@ final class Channel implements FrameReceiver {
         AckLane.Slot slot;
         while ((slot = acks.peek()) != null) {
             int sequence = slot.flow.acknowledgedUpTo();
-            writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, Control.ACK.code(), 0, 0,
+            writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, ControlFrame.ACK.code(), 0, 0,
                 ackPayload(slot.flow, sequence));
             acks.sent(slot, sequence);
         }
@@ -347,7 +361,7 @@ final class Channel implements FrameReceiver {
 
     /** Caller holds the lock. */
     private ByteBuffer ackPayload(InboundFlow flow, int sequence) {
-        return ackPayload.clear().putLong(flow.key().flow()).putInt(sequence).flip();
+        return Acknowledgement.write(ackPayload, flow.key().flow(), sequence);
     }
 
     /** @return whether no control frame waits, acknowledgements included */
@@ -362,7 +376,7 @@ final class Channel implements FrameReceiver {
     }
 
     /** Queues a control frame from a receiving thread, to go out ahead of the next frame sent. */
-    private void enqueue(Control kind, ByteBuffer payload) {
+    private void enqueue(ControlFrame kind, ByteBuffer payload) {
         queued.add(new Queued(kind, payload));
         flushLater();
     }
@@ -396,7 +410,7 @@ final class Channel implements FrameReceiver {
                 AckLane.Slot slot;
                 while (queued.isEmpty() && (slot = acks.peek()) != null) {
                     int sequence = slot.flow.acknowledgedUpTo();
-                    if (!tryWriteControl(Control.ACK, ackPayload(slot.flow, sequence))) {
+                    if (!tryWriteControl(ControlFrame.ACK, ackPayload(slot.flow, sequence))) {
                         break;
                     }
                     acks.sent(slot, sequence);
@@ -435,7 +449,7 @@ final class Channel implements FrameReceiver {
     }
 
     /** Caller holds the lock. @return whether the connection took the frame without waiting */
-    private boolean tryWriteControl(Control kind, ByteBuffer payload) {
+    private boolean tryWriteControl(ControlFrame kind, ByteBuffer payload) {
         int length = payload.remaining();
         FrameHeader.writeAuthenticated(header, FrameHeader.FLAG_CONTROL, StackBinding.PLAIN.id(), kind.code(), 0, 0);
         FrameHeader.writeLength(header, length);
@@ -513,13 +527,12 @@ final class Channel implements FrameReceiver {
      */
     @Override
     public boolean offerAside(ByteBuffer frame) {
-        if (!FrameHeader.isAcknowledgement(frame)) {
+        if (!Acknowledgement.isAcknowledgement(frame)) {
             return false;
         }
-        int at = frame.position() + FrameHeader.LENGTH;
-        Flow flow = runtime.flowOf(connection.peer(), frame.getLong(at));
+        Flow flow = runtime.flowOf(connection.peer(), Acknowledgement.flowOfFrame(frame));
         if (flow != null) {
-            flow.acknowledged(frame.getInt(at + Long.BYTES));
+            flow.acknowledged(Acknowledgement.sequenceOfFrame(frame));
         }
         return true;
     }
@@ -649,7 +662,7 @@ final class Channel implements FrameReceiver {
     }
 
     private void control(int code, ByteBuffer body) {
-        Control control = Control.of(code);
+        ControlFrame control = ControlFrame.of(code);
         if (control == null) {
             throw new MalformedMessageException("control frame of unknown kind " + code);
         }
@@ -678,23 +691,21 @@ final class Channel implements FrameReceiver {
             }
             case HANDSHAKE -> handshake(body);
             case ACK -> {
-                long id = TableCodec.need(body, FrameHeader.ACK_PAYLOAD, "acknowledgement").getLong();
+                Acknowledgement.check(body);
+                long id = Acknowledgement.flow(body);
                 Flow flow = acknowledgedFlow;
                 if (flow == null || flow.id() != id || flow.retired()) {
                     flow = runtime.flowOf(connection.peer(), id);
                     acknowledgedFlow = flow;
                 }
                 if (flow != null) {
-                    flow.acknowledged(body.getInt());
+                    flow.acknowledged(Acknowledgement.sequence(body));
                 }
             }
             case REFUSED -> {
-                int id = TableCodec.need(body, 1, "stack refusal").get() & 0xFF;
-                byte[] text = new byte[Math.min(body.remaining(), MAX_REFUSAL)];
-                body.get(text);
-                String why = TableCodec.printable(text);
+                StackRefusal refusal = StackRefusal.read(body);
                 // Not on this receiving thread: forgetting the stack takes the send lock.
-                runtime.controlSender().schedule(() -> peerRefused(id, why));
+                runtime.controlSender().schedule(() -> peerRefused(refusal.stackId(), refusal.why()));
             }
         }
     }
@@ -717,11 +728,10 @@ final class Channel implements FrameReceiver {
     }
 
     private void handshake(ByteBuffer body) {
-        byte[] name = new byte[TableCodec.need(body, 1, "handshake transform name length").get() & 0xFF];
-        TableCodec.need(body, name.length, "handshake transform name").get(name);
+        byte[] name = Handshake.readTransform(body);
         String transform = new String(name, StandardCharsets.US_ASCII);
         if (!Descriptor.validName(transform) || runtime.transform(transform) == null) {
-            throw new MalformedMessageException("handshake for transform '" + TableCodec.printable(name)
+            throw new MalformedMessageException("handshake for transform '" + WireInput.printable(name)
                 + "', which is not installed here");
         }
         session(transform).onHandshake(body);
@@ -729,30 +739,15 @@ final class Channel implements FrameReceiver {
     }
 
     private void announceReceived(ByteBuffer body) {
-        int id = TableCodec.need(body, 1 + 8 + 4, "stack announcement").get() & 0xFF;
+        StackAnnouncement announced = StackAnnouncement.read(body);
+        int id = announced.stackId();
         if (id == 0 || receiveStacks[id] != null) {
             throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
         }
-        long flow = body.getLong();
-        int first = body.getInt();
-        // A stack longer than any descriptor could name is not one; the bound also caps what the
-        // 255 stack slots of a channel hold.
-        if (body.remaining() > Descriptor.MAX_STACK_LENGTH) {
-            throw new MalformedMessageException("stack announcement of " + body.remaining()
-                + " bytes exceeds " + Descriptor.MAX_STACK_LENGTH);
-        }
-        byte[] name = new byte[body.remaining()];
-        body.get(name);
-        String transforms = new String(name, StandardCharsets.US_ASCII);
-        String[] names = transforms.isEmpty() ? new String[0] : transforms.split("\\+", -1);
-        for (String n : names) {
-            if (!Descriptor.validName(n)) {
-                throw new MalformedMessageException("stack announcement '" + TableCodec.printable(name)
-                    + "' names an invalid transform");
-            }
-        }
-        InboundFlow inbound = runtime.inboundFlow(new InboundFlow.Key(connection.peer(), flow), first);
-        receiveStacks[id] = new ReceiveStack(transforms, names, null, inbound, new AckLane.Slot(inbound));
+        InboundFlow inbound = runtime.inboundFlow(new InboundFlow.Key(connection.peer(), announced.flow()),
+            announced.firstSequence());
+        receiveStacks[id] = new ReceiveStack(announced.transforms(), announced.names().toArray(String[]::new), null,
+            inbound, new AckLane.Slot(inbound));
     }
 
     /**
@@ -767,8 +762,7 @@ final class Channel implements FrameReceiver {
                 String why = "transform " + stack.names()[i] + " is not installed at " + runtime.id();
                 receiveStacks[id] = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow(), stack.ack());
                 runtime.stackRefused(this, stack.transforms(), why);
-                byte[] text = why.getBytes(StandardCharsets.US_ASCII);
-                enqueue(Control.REFUSED, ByteBuffer.allocate(1 + text.length).put((byte) id).put(text).flip());
+                enqueue(ControlFrame.REFUSED, new StackRefusal(id, why).encode());
                 return receiveStacks[id];
             }
             chain[i] = session(stack.names()[i]);
@@ -800,7 +794,6 @@ final class Channel implements FrameReceiver {
 
     /** One transform's view of this channel. */
     private final class SessionPeer implements TransformPeer {
-        private static final int MAX_HANDSHAKE = 1024;
         private final byte[] name;
 
         SessionPeer(String name) {
@@ -830,12 +823,7 @@ final class Channel implements FrameReceiver {
 
         @Override
         public void sendHandshake(ByteBuffer message) {
-            if (message.remaining() > MAX_HANDSHAKE) {
-                throw new IllegalArgumentException("handshake message of " + message.remaining()
-                    + " bytes exceeds " + MAX_HANDSHAKE);
-            }
-            queued.add(new Queued(Control.HANDSHAKE, ByteBuffer.allocate(1 + name.length + message.remaining())
-                .put((byte) name.length).put(name).put(message).flip()));
+            queued.add(new Queued(ControlFrame.HANDSHAKE, Handshake.encode(name, message)));
         }
     }
 

@@ -1,6 +1,8 @@
 package io.polylink.core.internal;
 
 import io.polylink.Context;
+import io.polylink.core.internal.config.CoreConfig;
+import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Configuration;
 import io.polylink.spi.NameRegistry;

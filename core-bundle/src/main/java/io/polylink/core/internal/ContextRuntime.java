@@ -11,7 +11,15 @@ import io.polylink.MessageBuffer;
 import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
-import io.polylink.core.internal.StartpointCodec.TargetRef;
+import io.polylink.core.internal.concurrent.ControlSender;
+import io.polylink.core.internal.config.CoreSettings;
+import io.polylink.core.internal.local.LocalMethod;
+import io.polylink.core.internal.observe.Counters;
+import io.polylink.core.internal.observe.RateLimitedLog;
+import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.StartpointCodec.TargetRef;
+import io.polylink.core.internal.wire.StartpointCodec;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
@@ -61,8 +69,13 @@ final class ContextRuntime implements Context, InboundSink {
      */
     private static final int CONNECTIONS_LOST_PER_INTERVAL = 10;
 
-    /** A method with what the core needs to know of it. */
-    private record InstalledMethod(CommunicationMethod method, int preference, byte[] address) {}
+    /**
+     * A method with what the core needs to know of it.
+     *
+     * @param deliversOnSend whether its connections deliver each frame before their send returns
+     */
+    private record InstalledMethod(CommunicationMethod method, int preference, byte[] address,
+                                   boolean deliversOnSend) {}
 
     private final ContextId id;
     private final CoreSettings settings;
@@ -110,7 +123,7 @@ final class ContextRuntime implements Context, InboundSink {
         this.retries.setKeepAliveTime(1, TimeUnit.SECONDS);
         this.retries.allowCoreThreadTimeOut(true);
         this.retries.setRemoveOnCancelPolicy(true);
-        addMethod(new LocalMethod(), Integer.MIN_VALUE);
+        addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
         this.system = SystemEndpoint.create(this);
     }
 
@@ -224,6 +237,10 @@ final class ContextRuntime implements Context, InboundSink {
      * @throws Exception if it fails to start
      */
     synchronized void addMethod(CommunicationMethod method, int preference) {
+        addMethod(method, preference, false);
+    }
+
+    private void addMethod(CommunicationMethod method, int preference, boolean deliversOnSend) {
         String name = method.name();
         if (!Descriptor.validName(name) || methods.containsKey(name)) {
             throw new IllegalArgumentException("method name '" + name + "' is invalid or already installed");
@@ -236,7 +253,7 @@ final class ContextRuntime implements Context, InboundSink {
             method.stop();
             throw new PolylinkException("method " + name + " failed to start: " + e.getMessage(), e);
         }
-        methods.put(name, new InstalledMethod(method, preference, method.localAddress()));
+        methods.put(name, new InstalledMethod(method, preference, method.localAddress(), deliversOnSend));
         changed();
     }
 
@@ -589,7 +606,10 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     private Channel channelFor(Connection connection) {
-        return channels.computeIfAbsent(connection, c -> new Channel(this, c));
+        return channels.computeIfAbsent(connection, c -> {
+            InstalledMethod m = methods.get(c.method());
+            return new Channel(this, c, m != null && m.deliversOnSend());
+        });
     }
 
     void sent(int bytes) {

@@ -2,6 +2,7 @@ package io.polylink.core.internal;
 
 import io.polylink.Context;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.HostIdentity;
 import io.polylink.spi.NameRegistry;

@@ -6,6 +6,9 @@ import io.polylink.Endpoint;
 import io.polylink.Handler;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
+import io.polylink.core.internal.concurrent.ReceivingThread;
+import io.polylink.core.internal.concurrent.SerialExecutor;
+import io.polylink.core.internal.observe.Counters;
 import java.util.Arrays;
 import java.util.Objects;
 

@@ -3,8 +3,8 @@ package io.polylink.core.internal;
 import io.polylink.Explanation;
 import io.polylink.Verdict;
 import io.polylink.spi.SelectionPolicy;
-import io.polylink.spi.SelectionRequest;
 import io.polylink.spi.SelectionRequest.Assessment;
+import io.polylink.spi.SelectionRequest;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.polylink.core.internal;
 
+import io.polylink.core.internal.local.LocalMethod;
+
 /**
  * The plain {@code local} stack: the handler runs on the sender's thread (inline) or gets a copy
  * (executor); no frame, no copy for inline handlers.

@@ -1,5 +1,6 @@
 package io.polylink.core.internal;
 
+import io.polylink.core.internal.config.CoreConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -2,6 +2,8 @@ package io.polylink.core.internal;
 
 import io.polylink.Context;
 import io.polylink.core.internal.RepositoryIndex.Resource;
+import io.polylink.core.internal.config.CoreConfig;
+import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.spi.Configuration;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

@@ -8,6 +8,9 @@ import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.wire.Acknowledgement;
+import io.polylink.core.internal.wire.ControlFrame;
+import io.polylink.core.internal.wire.FrameHeader;
 import io.polylink.spi.FrameReceiver;
 import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
@@ -256,22 +259,22 @@ class AcknowledgementTest {
         toB.send(1, a.context().allocateBuffer(8).putLong(1));
         Flow flow = onlyFlow(a);
         FrameReceiver receiver = pipeA.receiverFrom(b.context().id());
-        byte[] payload = ByteBuffer.allocate(FrameHeader.ACK_PAYLOAD).putLong(flow.id()).putInt(1).array();
+        byte[] payload = ByteBuffer.allocate(Acknowledgement.LENGTH).putLong(flow.id()).putInt(1).array();
         byte[] longer = Arrays.copyOf(payload, payload.length + 1);
-        int ack = FrameHeader.Control.ACK.code();
+        int ack = ControlFrame.ACK.code();
 
         assertFalse(receiver.offerAside(wrap(FuzzFrames.frame(FrameHeader.FLAG_CONTROL, 1, ack, 0, payload))), "on a stack");
         assertFalse(receiver.offerAside(wrap(FuzzFrames.frame(FrameHeader.FLAG_CONTROL, 0, ack, 0, longer))), "too long");
-        assertFalse(receiver.offerAside(wrap(FuzzFrames.control(FrameHeader.Control.TABLE_RESET, payload))), "a reset");
+        assertFalse(receiver.offerAside(wrap(FuzzFrames.control(ControlFrame.TABLE_RESET, payload))), "a reset");
         assertFalse(receiver.offerAside(wrap(FuzzFrames.data(1, 1, payload))), "a data frame");
-        byte[] otherVersion = FuzzFrames.control(FrameHeader.Control.ACK, payload);
+        byte[] otherVersion = FuzzFrames.control(ControlFrame.ACK, payload);
         otherVersion[0] += 0x10;
         assertFalse(receiver.offerAside(wrap(otherVersion)), "another version");
-        byte[] truncated = Arrays.copyOf(FuzzFrames.control(FrameHeader.Control.ACK, payload), FrameHeader.LENGTH + 4);
+        byte[] truncated = Arrays.copyOf(FuzzFrames.control(ControlFrame.ACK, payload), FrameHeader.LENGTH + 4);
         assertFalse(receiver.offerAside(wrap(truncated)), "truncated");
         assertEquals(1, flow.unacknowledged(), "a declined frame moved the flow");
 
-        assertTrue(receiver.offerAside(wrap(FuzzFrames.control(FrameHeader.Control.ACK, payload))), "a well-formed one");
+        assertTrue(receiver.offerAside(wrap(FuzzFrames.control(ControlFrame.ACK, payload))), "a well-formed one");
         assertEquals(0, flow.unacknowledged());
     }
 

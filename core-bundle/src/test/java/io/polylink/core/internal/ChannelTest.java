@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.Startpoint;
-import io.polylink.core.internal.FrameHeader.Control;
+import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.spi.FrameReceiver;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -45,10 +45,10 @@ class ChannelTest {
             FrameReceiver channel = connection.attachTo(runtime);
 
             assertTrue(channel.onFrame(ByteBuffer.wrap(
-                FuzzFrames.control(Control.TABLE, FuzzFrames.TCP_TABLE.bytes()))));
+                FuzzFrames.control(ControlFrame.TABLE, FuzzFrames.TCP_TABLE.bytes()))));
             assertTrue(channel.onFrame(ByteBuffer.wrap(
                 FuzzFrames.data(endpoint.id(), 1, FuzzFrames.reference(7, FuzzFrames.TCP_TABLE)))));
-            assertTrue(channel.onFrame(ByteBuffer.wrap(FuzzFrames.control(Control.TABLE_RESET, new byte[0]))));
+            assertTrue(channel.onFrame(ByteBuffer.wrap(FuzzFrames.control(ControlFrame.TABLE_RESET, new byte[0]))));
             gate.countDown();
 
             assertTrue(handled.await(5, TimeUnit.SECONDS));

@@ -1,7 +1,5 @@
 package io.polylink.core.internal;
 
-import io.polylink.testkit.Await;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +10,10 @@ import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
 import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.StartpointCodec;
+import io.polylink.core.internal.wire.TableCodec;
+import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,11 @@ package io.polylink.core.internal;
 import io.polylink.ContextId;
 import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
-import io.polylink.core.internal.FrameHeader.Control;
+import io.polylink.core.internal.wire.ControlFrame;
+import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.StartpointCodec;
+import io.polylink.core.internal.wire.StartpointCodec.TargetRef;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -63,13 +67,13 @@ final class FuzzFrames {
         return frame(0, 0, handler, endpoint, payload);
     }
 
-    static byte[] control(Control control, byte[] payload) {
+    static byte[] control(ControlFrame control, byte[] payload) {
         return frame(FrameHeader.FLAG_CONTROL, 0, control.code(), 0, payload);
     }
 
     static byte[] stackAnnouncement(int stackId, String transforms) {
         byte[] name = transforms.getBytes(StandardCharsets.US_ASCII);
-        return control(Control.STACK, ByteBuffer.allocate(1 + 8 + 4 + name.length).put((byte) stackId)
+        return control(ControlFrame.STACK, ByteBuffer.allocate(1 + 8 + 4 + name.length).put((byte) stackId)
             .putLong(FLOW).putInt(1).put(name).array());
     }
 

@@ -1,6 +1,8 @@
 package io.polylink.core.internal;
 
-import io.polylink.core.internal.FrameHeader.Control;
+import io.polylink.core.internal.wire.ControlFrame;
+import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.TableCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,9 +55,9 @@ final class FuzzSeeds {
         seeds.put("seed-data-executor", FuzzFrames.data(endpoint, FrameHarness.SCRIPT_LATER, plainScript()));
         seeds.put("seed-data-failing-handler", FuzzFrames.data(endpoint, FrameHarness.FAILING, new byte[0]));
         seeds.put("seed-data-unknown-handler", FuzzFrames.data(endpoint, 99, new byte[] {3, 0, 0, 0, 1}));
-        seeds.put("seed-control-table", FuzzFrames.control(Control.TABLE, FuzzFrames.TCP_TABLE.bytes()));
+        seeds.put("seed-control-table", FuzzFrames.control(ControlFrame.TABLE, FuzzFrames.TCP_TABLE.bytes()));
         seeds.put("seed-control-stack", FuzzFrames.stackAnnouncement(1, RepeatTransform.NAME));
-        seeds.put("seed-control-reset", FuzzFrames.control(Control.TABLE_RESET, new byte[0]));
+        seeds.put("seed-control-reset", FuzzFrames.control(ControlFrame.TABLE_RESET, new byte[0]));
         return seeds;
     }
 
@@ -69,20 +71,20 @@ final class FuzzSeeds {
             .startpoint(FuzzFrames.reference(3, FuzzFrames.LOCAL_TABLE)).toBytes();
         Map<String, byte[]> seeds = new LinkedHashMap<>();
         seeds.put("seed-tables-then-startpoints", FuzzFrames.sequence(0,
-            FuzzFrames.control(Control.TABLE, FuzzFrames.TCP_TABLE.bytes()),
-            FuzzFrames.control(Control.TABLE, FuzzFrames.LOCAL_TABLE.bytes()),
+            FuzzFrames.control(ControlFrame.TABLE, FuzzFrames.TCP_TABLE.bytes()),
+            FuzzFrames.control(ControlFrame.TABLE, FuzzFrames.LOCAL_TABLE.bytes()),
             FuzzFrames.data(endpoint, FrameHarness.SCRIPT, startpoints)));
         seeds.put("seed-stack-then-transformed", FuzzFrames.sequence(1,
             FuzzFrames.stackAnnouncement(1, RepeatTransform.NAME),
             FuzzFrames.frame(0, 1, FrameHarness.SCRIPT, endpoint, RepeatTransform.encode(plainScript()))));
         seeds.put("seed-transformed-table-then-executor", FuzzFrames.sequence(2,
             FuzzFrames.stackAnnouncement(1, RepeatTransform.NAME),
-            FuzzFrames.frame(FrameHeader.FLAG_CONTROL, 1, Control.TABLE.code(), 0,
+            FuzzFrames.frame(FrameHeader.FLAG_CONTROL, 1, ControlFrame.TABLE.code(), 0,
                 RepeatTransform.encode(FuzzFrames.TCP_TABLE.bytes())),
             FuzzFrames.frame(0, 1, FrameHarness.SCRIPT_LATER, endpoint, RepeatTransform.encode(tcpStartpoint))));
         seeds.put("seed-reset-then-stale-startpoint", FuzzFrames.sequence(3,
-            FuzzFrames.control(Control.TABLE, FuzzFrames.LOCAL_TABLE.bytes()),
-            FuzzFrames.control(Control.TABLE_RESET, new byte[0]),
+            FuzzFrames.control(ControlFrame.TABLE, FuzzFrames.LOCAL_TABLE.bytes()),
+            FuzzFrames.control(ControlFrame.TABLE_RESET, new byte[0]),
             FuzzFrames.data(endpoint, FrameHarness.SCRIPT, localStartpoint)));
         seeds.put("seed-uninstalled-transform", FuzzFrames.sequence(4,
             FuzzFrames.stackAnnouncement(2, "lz4+" + RepeatTransform.NAME),

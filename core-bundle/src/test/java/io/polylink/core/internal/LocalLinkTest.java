@@ -1,7 +1,5 @@
 package io.polylink.core.internal;
 
-import io.polylink.testkit.Await;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +11,7 @@ import io.polylink.Descriptor;
 import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import io.polylink.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -3,6 +3,9 @@ package io.polylink.core.internal;
 import io.polylink.ContextId;
 import io.polylink.LinkException;
 import io.polylink.Statistics;
+import io.polylink.core.internal.observe.Counters;
+import io.polylink.core.internal.wire.ControlFrame;
+import io.polylink.core.internal.wire.FrameHeader;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
@@ -228,7 +231,7 @@ final class PipeMethod implements CommunicationMethod {
         private void sent(ByteBuffer frame) {
             counters.sent(frame.remaining());
             if ((FrameHeader.flags(frame) & FrameHeader.FLAG_CONTROL) != 0
-                    && FrameHeader.handler(frame) == FrameHeader.Control.ACK.code()) {
+                    && FrameHeader.handler(frame) == ControlFrame.ACK.code()) {
                 owner.ackThreads.add(Thread.currentThread().getName());
             }
             if ((FrameHeader.flags(frame) & FrameHeader.FLAG_ACK_REQUEST) != 0) {
@@ -251,7 +254,7 @@ final class PipeMethod implements CommunicationMethod {
             if (!taken) {
                 owner.declinedAside.incrementAndGet();
             } else if (FrameHeader.flags(frame) == FrameHeader.FLAG_CONTROL
-                    && FrameHeader.handler(frame) == FrameHeader.Control.ACK.code()) {
+                    && FrameHeader.handler(frame) == ControlFrame.ACK.code()) {
                 owner.takenAside.add("ack");
             } else {
                 owner.takenAside.add("flags " + FrameHeader.flags(frame) + " handler " + FrameHeader.handler(frame));

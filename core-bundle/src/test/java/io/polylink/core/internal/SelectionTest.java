@@ -1,7 +1,5 @@
 package io.polylink.core.internal;
 
-import io.polylink.testkit.Await;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +11,7 @@ import io.polylink.Explanation;
 import io.polylink.NoApplicableMethodException;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
+import io.polylink.testkit.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.core.internal.wire.TableResolver;
 import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
 import java.time.Duration;

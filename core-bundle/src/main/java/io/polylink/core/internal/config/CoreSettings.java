@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.config;
 
 import io.polylink.ContextId;
 import io.polylink.spi.Configuration;
@@ -27,16 +27,16 @@ import java.util.regex.Pattern;
  * @param host the identity of this host
  * @param site the name of this context's site, or empty if this host is a site of its own
  */
-record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, ContextId id,
+public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, ContextId id,
                     long abandonAfterMs, long quietAckMs, HostIdentity host, String site) {
 
     /** The configuration PID. */
-    static final String PID = "io.polylink.core";
+    public static final String PID = "io.polylink.core";
     private static final Pattern SITE = Pattern.compile("[A-Za-z0-9._-]{0,64}");
     /** Before {@link #DEFAULTS}, which the constructor checks with it. */
-    static final CoreSettings DEFAULTS = of(Map.of());
+    public static final CoreSettings DEFAULTS = of(Map.of());
 
-    CoreSettings {
+    public CoreSettings {
         Configuration.requireRange(PID, "maxMessageSize", maxMessageSize, 1024, 1 << 30);
         Configuration.requireRange(PID, "handlerThreads", handlerThreads, 1, 1024);
         Configuration.requireRange(PID, "abandonAfterMs", abandonAfterMs, 1, TimeUnit.DAYS.toMillis(1));
@@ -52,19 +52,19 @@ record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, 
      * @return the settings
      * @throws InvalidSettingException naming the key whose value cannot be used
      */
-    static CoreSettings of(Map<String, ?> properties) {
+    public static CoreSettings of(Map<String, ?> properties) {
         return of(Configuration.read(PID, CoreConfig.class, properties));
     }
 
     /** @throws InvalidSettingException naming the key whose value cannot be used */
-    static CoreSettings of(CoreConfig config) {
+    public static CoreSettings of(CoreConfig config) {
         return new CoreSettings(config.maxMessageSize(), config.handlerThreads(), Arrays.asList(config.table()),
             id(config.id()), config.abandonAfterMs(), config.quietAckMs(),
             config.hostId().isEmpty() ? LocalHost.identity() : HostIdentity.named(config.hostId()), config.site());
     }
 
     /** @return these settings for a context on {@code host} */
-    CoreSettings onHost(HostIdentity host) {
+    public CoreSettings onHost(HostIdentity host) {
         return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site);
     }
 

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.local;
 
 import io.polylink.ContextId;
 import io.polylink.LinkException;
@@ -11,12 +11,14 @@ import java.util.Map;
 
 /**
  * The {@code local} method: links within one context. A plain {@code local} link skips framing
- * ({@link LocalRoute}); a transformed one ({@code lz4/local}) goes through a
- * {@link LoopbackConnection}, so transforms can be tried without a second process.
+ * (the flow delivers straight to the endpoint); a transformed one ({@code lz4/local}) goes through
+ * a {@link LoopbackConnection}, so transforms can be tried without a second process. Its
+ * connections deliver each frame before their send returns, which the core is told when it
+ * installs the method.
  */
-final class LocalMethod implements CommunicationMethod {
+public final class LocalMethod implements CommunicationMethod {
 
-    static final String NAME = "local";
+    public static final String NAME = "local";
     private static final byte[] NO_ADDRESS = new byte[0];
 
     private volatile MethodContext context;

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.config;
 
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -9,7 +9,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * such as {@code table} as the one comma-separated string a {@code .cfg} file gives.
  */
 @ObjectClassDefinition(name = "Polylink core", description = "The context runtime of this framework")
-@interface CoreConfig {
+public @interface CoreConfig {
 
     @AttributeDefinition(description = "Largest RSR payload sent or accepted, in bytes (1024..2^30)")
     int maxMessageSize() default 8 << 20;

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.wire;
 
 import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
@@ -14,26 +14,26 @@ import java.util.Base64;
  * </pre>
  *
  * In a message only the table id travels; the core sends each table once per connection ahead of
- * the frame that first refers to it ({@link FrameHeader.Control#TABLE}). Text carries the full
+ * the frame that first refers to it ({@link ControlFrame#TABLE}). Text carries the full
  * tables, since it has no connection to lean on.
  */
-final class StartpointCodec {
+public final class StartpointCodec {
 
-    static final String TEXT_PREFIX = "polylink:";
-    static final int MAX_TARGETS = 255;
-    static final int REFERENCE_BYTES_PER_TARGET = ContextId.BYTES + 4 + 8;
+    public static final String TEXT_PREFIX = "polylink:";
+    public static final int MAX_TARGETS = 255;
+    public static final int REFERENCE_BYTES_PER_TARGET = ContextId.BYTES + 4 + 8;
     private static final int TEXT_VERSION = 1;
 
     /** A decoded target before it is bound to a runtime. */
-    record TargetRef(ContextId context, int endpoint, EncodedTable table) {}
+    public record TargetRef(ContextId context, int endpoint, EncodedTable table) {}
 
     private StartpointCodec() {}
 
-    static int referenceLength(int targets) {
+    public static int referenceLength(int targets) {
         return 1 + targets * REFERENCE_BYTES_PER_TARGET;
     }
 
-    static void writeReference(ByteBuffer out, int at, TargetRef[] targets) {
+    public static void writeReference(ByteBuffer out, int at, TargetRef[] targets) {
         out.put(at++, (byte) targets.length);
         for (TargetRef t : targets) {
             out.putLong(at, t.context().high()).putLong(at + 8, t.context().low())
@@ -48,12 +48,12 @@ final class StartpointCodec {
      * @throws MalformedMessageException if it is truncated, empty, or names a table that
      *     {@code tables} does not know
      */
-    static TargetRef[] readReference(ByteBuffer in, TableResolver tables) {
-        int count = TableCodec.need(in, 1, "startpoint").get() & 0xFF;
+    public static TargetRef[] readReference(ByteBuffer in, TableResolver tables) {
+        int count = WireInput.need(in, 1, "startpoint").get() & 0xFF;
         if (count == 0) {
             throw new MalformedMessageException("startpoint with no target");
         }
-        TableCodec.need(in, count * REFERENCE_BYTES_PER_TARGET, "startpoint of " + count + " targets");
+        WireInput.need(in, count * REFERENCE_BYTES_PER_TARGET, "startpoint of " + count + " targets");
         TargetRef[] targets = new TargetRef[count];
         for (int i = 0; i < count; i++) {
             ContextId context = new ContextId(in.getLong(), in.getLong());
@@ -70,7 +70,7 @@ final class StartpointCodec {
         return targets;
     }
 
-    static String toText(TargetRef[] targets) {
+    public static String toText(TargetRef[] targets) {
         int size = 2;
         for (TargetRef t : targets) {
             size += REFERENCE_BYTES_PER_TARGET - 8 + t.table().bytes().length;
@@ -85,7 +85,7 @@ final class StartpointCodec {
     }
 
     /** @throws MalformedMessageException naming what is wrong with {@code text} */
-    static TargetRef[] fromText(String text) {
+    public static TargetRef[] fromText(String text) {
         if (!text.startsWith(TEXT_PREFIX)) {
             throw new MalformedMessageException("not a startpoint: text must start with '"
                 + TEXT_PREFIX + "'");
@@ -99,19 +99,19 @@ final class StartpointCodec {
         return fromBytes(ByteBuffer.wrap(bytes));
     }
 
-    static TargetRef[] fromBytes(ByteBuffer in) {
-        int version = TableCodec.need(in, 1, "startpoint version").get() & 0xFF;
+    public static TargetRef[] fromBytes(ByteBuffer in) {
+        int version = WireInput.need(in, 1, "startpoint version").get() & 0xFF;
         if (version != TEXT_VERSION) {
             throw new MalformedMessageException("startpoint text of version " + version
                 + ", this context reads " + TEXT_VERSION);
         }
-        int count = TableCodec.need(in, 1, "startpoint target count").get() & 0xFF;
+        int count = WireInput.need(in, 1, "startpoint target count").get() & 0xFF;
         if (count == 0) {
             throw new MalformedMessageException("startpoint with no target");
         }
         TargetRef[] targets = new TargetRef[count];
         for (int i = 0; i < count; i++) {
-            TableCodec.need(in, ContextId.BYTES + 4, "startpoint target " + (i + 1));
+            WireInput.need(in, ContextId.BYTES + 4, "startpoint target " + (i + 1));
             ContextId context = new ContextId(in.getLong(), in.getLong());
             int endpoint = in.getInt();
             int start = in.position();

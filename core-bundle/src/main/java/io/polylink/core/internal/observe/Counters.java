@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.observe;
 
 import io.polylink.Statistics;
 import java.lang.invoke.MethodHandles;
@@ -14,10 +14,10 @@ import java.lang.invoke.VarHandle;
  * of its own and is its only writer, so an ordered store does what an atomic add would. Threads
  * beyond those, and errors, share one cell and add atomically.
  */
-final class Counters {
+public final class Counters {
 
     /** Cells a counter hands out: the sending or receiving threads of one endpoint or startpoint. */
-    static final int OWNED = 4;
+    public static final int OWNED = 4;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Cell[].class);
 
     private final Cell[] owned = new Cell[OWNED];
@@ -92,7 +92,7 @@ final class Counters {
         }
     }
 
-    void sent(int bytes) {
+    public void sent(int bytes) {
         Cell mine = mine();
         if (mine != null) {
             mine.sent(bytes);
@@ -101,7 +101,7 @@ final class Counters {
         }
     }
 
-    void received(int bytes) {
+    public void received(int bytes) {
         Cell mine = mine();
         if (mine != null) {
             mine.received(bytes);
@@ -110,7 +110,7 @@ final class Counters {
         }
     }
 
-    void error() {
+    public void error() {
         shared.errorShared();
     }
 
@@ -138,7 +138,7 @@ final class Counters {
         return null;
     }
 
-    Statistics snapshot() {
+    public Statistics snapshot() {
         Statistics sum = shared.addTo(Statistics.ZERO);
         for (int i = 0; i < OWNED; i++) {
             Cell cell = (Cell) SLOT.getAcquire(owned, i);

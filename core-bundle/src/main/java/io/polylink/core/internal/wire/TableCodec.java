@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.wire;
 
 import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
@@ -19,13 +19,13 @@ import java.util.List;
  * Every count and length is checked against {@link DescriptorTable#MAX_ENTRIES},
  * {@link Descriptor#MAX_STACK_LENGTH}, {@link Descriptor#MAX_ADDRESS_LENGTH} and the bytes left.
  */
-final class TableCodec {
+public final class TableCodec {
 
-    static final int VERSION = 1;
+    public static final int VERSION = 1;
 
     private TableCodec() {}
 
-    static byte[] encode(DescriptorTable table) {
+    public static byte[] encode(DescriptorTable table) {
         int size = 2;
         for (Descriptor d : table) {
             size += 1 + d.stack().length() + 2 + d.addressLength();
@@ -44,70 +44,35 @@ final class TableCodec {
      *
      * @throws MalformedMessageException naming what is wrong
      */
-    static DescriptorTable decode(ByteBuffer in) {
-        int version = u8(in, "table version");
+    public static DescriptorTable decode(ByteBuffer in) {
+        int version = WireInput.u8(in, "table version");
         if (version != VERSION) {
             throw new MalformedMessageException("descriptor table of version " + version
                 + ", this context reads " + VERSION);
         }
-        int count = u8(in, "table entry count");
+        int count = WireInput.u8(in, "table entry count");
         if (count > DescriptorTable.MAX_ENTRIES) {
             throw new MalformedMessageException("descriptor table of " + count
                 + " entries exceeds " + DescriptorTable.MAX_ENTRIES);
         }
         List<Descriptor> entries = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            byte[] stack = bytes(in, u8(in, "stack length"), "stack of entry " + (i + 1));
-            int addressLength = need(in, 2, "address length").getShort() & 0xFFFF;
+            byte[] stack = WireInput.bytes(in, WireInput.u8(in, "stack length"), "stack of entry " + (i + 1));
+            int addressLength = WireInput.need(in, 2, "address length").getShort() & 0xFFFF;
             if (addressLength > Descriptor.MAX_ADDRESS_LENGTH) {
                 throw new MalformedMessageException("descriptor address of " + addressLength
                     + " bytes exceeds " + Descriptor.MAX_ADDRESS_LENGTH);
             }
-            byte[] address = bytes(in, addressLength, "address of entry " + (i + 1));
+            byte[] address = WireInput.bytes(in, addressLength, "address of entry " + (i + 1));
             try {
                 entries.add(new Descriptor(new String(stack, StandardCharsets.US_ASCII), address));
             } catch (IllegalArgumentException e) {
                 // Not e's message: it quotes the stack as it came, control characters and all.
                 throw new MalformedMessageException("descriptor table entry " + (i + 1)
-                    + " has a malformed method stack '" + printable(stack)
+                    + " has a malformed method stack '" + WireInput.printable(stack)
                     + "': expected names of [a-z0-9-] like 'tcp' or 'lz4+aead/tcp'", e);
             }
         }
         return DescriptorTable.of(entries);
-    }
-
-    /**
-     * Renders bytes from a peer for an error message: printable ASCII as is, anything else (and
-     * the backslash) as {@code \xNN}, so a peer can neither forge nor break log lines. The caller
-     * bounds the length.
-     */
-    static String printable(byte[] bytes) {
-        StringBuilder out = new StringBuilder(bytes.length);
-        for (byte b : bytes) {
-            if (b >= 0x20 && b < 0x7f && b != '\\') {
-                out.append((char) b);
-            } else {
-                out.append(String.format("\\x%02x", b & 0xFF));
-            }
-        }
-        return out.toString();
-    }
-
-    private static int u8(ByteBuffer in, String what) {
-        return need(in, 1, what).get() & 0xFF;
-    }
-
-    private static byte[] bytes(ByteBuffer in, int length, String what) {
-        byte[] out = new byte[length];
-        need(in, length, what).get(out);
-        return out;
-    }
-
-    static ByteBuffer need(ByteBuffer in, int bytes, String what) {
-        if (in.remaining() < bytes) {
-            throw new MalformedMessageException("truncated " + what + ": needs " + bytes
-                + " bytes, " + in.remaining() + " left");
-        }
-        return in;
     }
 }

@@ -1,15 +1,15 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.observe;
 
 import io.polylink.spi.ProblemLog;
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Logs a few lines per kind of problem per interval, and says how many it held back, so a peer
  * that sends garbage in a loop cannot flood the log.
  */
-final class RateLimitedLog implements ProblemLog {
+public final class RateLimitedLog implements ProblemLog {
 
     private static final int MAX_KINDS = 1024;
 
@@ -17,7 +17,7 @@ final class RateLimitedLog implements ProblemLog {
     private final long intervalNanos;
     private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
 
-    RateLimitedLog(Logger logger, long intervalNanos) {
+    public RateLimitedLog(Logger logger, long intervalNanos) {
         this.logger = logger;
         this.intervalNanos = intervalNanos;
     }

@@ -1,8 +1,8 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.wire;
 
 /** Finds a descriptor table by id among those a peer sent on one channel. */
 @FunctionalInterface
-interface TableResolver {
+public interface TableResolver {
 
     TableResolver NONE = id -> null;
 

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

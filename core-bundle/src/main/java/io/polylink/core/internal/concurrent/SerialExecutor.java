@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.concurrent;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
@@ -7,13 +7,13 @@ import java.util.concurrent.Executor;
  * Runs tasks one at a time, in submission order, on a shared pool: an endpoint's executor
  * handlers see its RSRs in order without holding a pool thread while idle.
  */
-final class SerialExecutor implements Executor {
+public final class SerialExecutor implements Executor {
 
     private final Executor pool;
     private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
     private boolean running;
 
-    SerialExecutor(Executor pool) {
+    public SerialExecutor(Executor pool) {
         this.pool = pool;
     }
 

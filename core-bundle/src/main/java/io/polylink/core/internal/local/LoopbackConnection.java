@@ -1,8 +1,9 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.local;
 
 import io.polylink.ContextId;
 import io.polylink.LinkException;
 import io.polylink.Statistics;
+import io.polylink.core.internal.observe.Counters;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.config;
 
 import io.polylink.spi.HostIdentity;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.observe;
 
 import io.polylink.Statistics;
 import java.util.concurrent.atomic.AtomicLong;
@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * then does what an atomic add would, without a locked instruction on every frame. Errors come
  * from any thread.
  */
-final class ChannelCounters {
+public final class ChannelCounters {
 
     private final AtomicLong messagesSent = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
@@ -18,22 +18,22 @@ final class ChannelCounters {
     private final AtomicLong errors = new AtomicLong();
 
     /** Caller holds the channel's send lock. */
-    void sent(int bytes) {
+    public void sent(int bytes) {
         messagesSent.lazySet(messagesSent.get() + 1);
         bytesSent.lazySet(bytesSent.get() + bytes);
     }
 
     /** On the channel's receiving thread. */
-    void received(int bytes) {
+    public void received(int bytes) {
         messagesReceived.lazySet(messagesReceived.get() + 1);
         bytesReceived.lazySet(bytesReceived.get() + bytes);
     }
 
-    void error() {
+    public void error() {
         errors.incrementAndGet();
     }
 
-    Statistics snapshot() {
+    public Statistics snapshot() {
         return new Statistics(messagesSent.get(), bytesSent.get(), messagesReceived.get(), bytesReceived.get(),
             errors.get());
     }

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.wire;
 
 import io.polylink.MalformedMessageException;
 import java.nio.ByteBuffer;
@@ -16,90 +16,44 @@ import java.nio.ByteBuffer;
  * <ul>
  *   <li>ver (high 4 bits): {@link #VERSION}; a frame of another version is refused.
  *   <li>flg (low 4 bits): {@link #FLAG_CONTROL} marks a control frame, whose handler field is a
- *       {@link Control} code and endpoint is 0; {@link #FLAG_SEQUENCED} adds the sequence field,
+ *       {@link ControlFrame} code and endpoint is 0; {@link #FLAG_SEQUENCED} adds the sequence field,
  *       the RSR's number in its flow; {@link #FLAG_ACK_REQUEST} asks the receiver to acknowledge
  *       its flow now.
  *   <li>stack: the sender's id for the transforms applied to the payload and the flow its
  *       sequence numbers count in, 0 for no transform and no flow; announced per connection by a
- *       {@link Control#STACK} frame before first use.
+ *       {@link ControlFrame#STACK} frame ({@link StackAnnouncement}) before first use.
  *   <li>handler: 0 to 65535. endpoint: the endpoint id in the receiving context.
  *   <li>length, always last: bytes of payload after the header, as transformed; bounded by the
  *       context. Transforms authenticate everything before it (the length is bound by their own
  *       output), so it can be written after they ran.
  * </ul>
  */
-final class FrameHeader {
+public final class FrameHeader {
 
-    static final int VERSION = 1;
-    static final int FLAG_CONTROL = 0x1;
-    static final int FLAG_SEQUENCED = 0x2;
-    static final int FLAG_ACK_REQUEST = 0x4;
+    public static final int VERSION = 1;
+    public static final int FLAG_CONTROL = 0x1;
+    public static final int FLAG_SEQUENCED = 0x2;
+    public static final int FLAG_ACK_REQUEST = 0x4;
     private static final int KNOWN_FLAGS = FLAG_CONTROL | FLAG_SEQUENCED | FLAG_ACK_REQUEST;
 
-    static final int VERSION_FLAGS_OFFSET = 0;
-    static final int STACK_OFFSET = 1;
-    static final int HANDLER_OFFSET = 2;
-    static final int ENDPOINT_OFFSET = 4;
-    static final int SEQUENCE_OFFSET = 8;
-    static final int LENGTH = 12;
-    static final int MAX_LENGTH = 16;
-
-    /** Control frame codes, carried in the handler field. */
-    enum Control {
-        /** Payload: an encoded descriptor table the receiver keeps for this connection. */
-        TABLE,
-        /**
-         * Payload: stack id (1 byte), flow id (8 bytes), the flow's oldest unacknowledged sequence
-         * number (4 bytes), and the transform names ('+'-joined, empty for none) the id stands for.
-         */
-        STACK,
-        /** Empty payload: forget every table received on this connection. */
-        TABLE_RESET,
-        /** Payload: transform name length (1 byte), name, and a message for that transform's session. */
-        HANDSHAKE,
-        /** Payload: flow id (8 bytes) and the last sequence number delivered in it (4 bytes). */
-        ACK,
-        /**
-         * Payload: a stack id (1 byte) this side will not decode, and why (ASCII). Its frames are
-         * dropped unacknowledged; the sender moves their flows and sends them again.
-         */
-        REFUSED;
-
-        private static final Control[] VALUES = values();
-
-        static Control of(int code) {
-            return code >= 1 && code <= VALUES.length ? VALUES[code - 1] : null;
-        }
-
-        int code() {
-            return ordinal() + 1;
-        }
-    }
-
-    /** Payload bytes of an {@link Control#ACK}: the flow's id and a sequence number. */
-    static final int ACK_PAYLOAD = Long.BYTES + Integer.BYTES;
+    public static final int VERSION_FLAGS_OFFSET = 0;
+    public static final int STACK_OFFSET = 1;
+    public static final int HANDLER_OFFSET = 2;
+    public static final int ENDPOINT_OFFSET = 4;
+    public static final int SEQUENCE_OFFSET = 8;
+    /** Bytes of a header without the sequence field. */
+    public static final int LENGTH = 12;
+    /** Bytes of a header with it. */
+    public static final int MAX_LENGTH = 16;
 
     private FrameHeader() {}
-
-    /**
-     * @return whether the frame at {@code frame}'s position is a well-formed acknowledgement on
-     *     stack 0, the one kind of frame {@link Channel#offerAside} takes
-     */
-    static boolean isAcknowledgement(ByteBuffer frame) {
-        int at = frame.position();
-        return frame.remaining() == LENGTH + ACK_PAYLOAD
-            && frame.get(at + VERSION_FLAGS_OFFSET) == (byte) (VERSION << 4 | FLAG_CONTROL)
-            && frame.get(at + STACK_OFFSET) == 0
-            && frame.getShort(at + HANDLER_OFFSET) == Control.ACK.code()
-            && frame.getInt(at + LENGTH - 4) == ACK_PAYLOAD;
-    }
 
     /**
      * Writes a header up to its length field at {@code header}'s position 0 and leaves
      * {@code header} as the authenticated part (position 0, limit before the length).
      */
-    static void writeAuthenticated(ByteBuffer header, int flags, int stackId, int handler, int endpoint,
-                                   int sequence) {
+    public static void writeAuthenticated(ByteBuffer header, int flags, int stackId, int handler, int endpoint,
+                                          int sequence) {
         header.clear();
         header.put(VERSION_FLAGS_OFFSET, (byte) (VERSION << 4 | flags));
         header.put(STACK_OFFSET, (byte) stackId);
@@ -114,7 +68,7 @@ final class FrameHeader {
     }
 
     /** Completes a header from {@link #writeAuthenticated}: appends the length, readies it to send. */
-    static void writeLength(ByteBuffer header, int length) {
+    public static void writeLength(ByteBuffer header, int length) {
         int at = header.limit();
         header.limit(at + 4).putInt(at, length).position(0);
     }
@@ -125,7 +79,7 @@ final class FrameHeader {
      * @return the header length (where the payload starts, relative to the position)
      * @throws MalformedMessageException naming what is wrong
      */
-    static int validate(ByteBuffer frame, int maxPayload) {
+    public static int validate(ByteBuffer frame, int maxPayload) {
         int at = frame.position();
         int size = frame.remaining();
         if (size < LENGTH) {
@@ -159,24 +113,24 @@ final class FrameHeader {
         return headerLength;
     }
 
-    static int flags(ByteBuffer frame) {
+    public static int flags(ByteBuffer frame) {
         return frame.get(frame.position() + VERSION_FLAGS_OFFSET) & 0xF;
     }
 
-    static int stackId(ByteBuffer frame) {
+    public static int stackId(ByteBuffer frame) {
         return frame.get(frame.position() + STACK_OFFSET) & 0xFF;
     }
 
-    static int handler(ByteBuffer frame) {
+    public static int handler(ByteBuffer frame) {
         return frame.getShort(frame.position() + HANDLER_OFFSET) & 0xFFFF;
     }
 
-    static int endpoint(ByteBuffer frame) {
+    public static int endpoint(ByteBuffer frame) {
         return frame.getInt(frame.position() + ENDPOINT_OFFSET);
     }
 
     /** Only for a frame with {@link #FLAG_SEQUENCED}. */
-    static int sequence(ByteBuffer frame) {
+    public static int sequence(ByteBuffer frame) {
         return frame.getInt(frame.position() + SEQUENCE_OFFSET);
     }
 }

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.concurrent;
 
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
  * receivers each writing into the other's full inbox would wait for each other until the send
  * timed out. The thread starts on first use and ends a second after its last task.
  */
-final class ControlSender {
+public final class ControlSender implements AutoCloseable {
 
     private final ThreadPoolExecutor thread;
 
-    ControlSender(String name) {
+    public ControlSender(String name) {
         this.thread = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -25,7 +25,7 @@ final class ControlSender {
     }
 
     /** Runs a flush soon; does nothing once closed, when there is nobody left to tell. */
-    void schedule(Runnable flush) {
+    public void schedule(Runnable flush) {
         try {
             thread.execute(flush);
         } catch (RejectedExecutionException closed) {
@@ -33,11 +33,20 @@ final class ControlSender {
         }
     }
 
-    /** Stops the thread, letting a flush in progress finish its send (bounded by the method's timeout). */
-    void close() throws InterruptedException {
+    /**
+     * Stops the thread, letting a flush in progress finish its send (bounded by the method's
+     * timeout); at once if this thread is interrupted.
+     */
+    @Override
+    public void close() {
         thread.shutdown();
-        if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
+        try {
+            if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
             thread.shutdownNow();
+            Thread.currentThread().interrupt();
         }
     }
 }
