@@ -137,22 +137,22 @@ public final class ContextComponent {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
         policyOption = ReferencePolicyOption.GREEDY)
     void setPolicy(SelectionPolicy policy) {
-        runtime.policy(policy);
+        runtime.selector.policy(policy);
     }
 
     void unsetPolicy(SelectionPolicy policy) {
-        runtime.policyGone(policy);
+        runtime.selector.policyGone(policy);
     }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
         policyOption = ReferencePolicyOption.GREEDY)
     void setRegistry(NameRegistry registry) {
-        runtime.registry(registry);
+        runtime.naming.use(registry);
         publish();
     }
 
     void unsetRegistry(NameRegistry registry) {
-        runtime.registryGone(registry);
+        runtime.naming.gone(registry);
     }
 
     private static int preference(Map<String, Object> properties) {

@@ -12,10 +12,18 @@ import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
 import io.polylink.core.internal.concurrent.ControlSender;
+import io.polylink.core.internal.concurrent.HandlerPool;
+import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.core.internal.local.LocalMethod;
+import io.polylink.core.internal.naming.Naming;
 import io.polylink.core.internal.observe.Counters;
+import io.polylink.core.internal.observe.Problems;
 import io.polylink.core.internal.observe.RateLimitedLog;
+import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.registry.MethodContextImpl;
+import io.polylink.core.internal.select.LinkOptions;
+import io.polylink.core.internal.select.StackSelector;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
 import io.polylink.core.internal.wire.StartpointCodec.TargetRef;
@@ -60,69 +68,43 @@ import java.util.stream.Collectors;
 final class ContextRuntime implements Context, InboundSink {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.core");
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
     /** Room transforms may add to a payload: lz4's worst case plus headers and tags. */
     private static final int TRANSFORM_ALLOWANCE = 4096;
     /**
      * Lines a second for lost connections, each naming its own: at one, a second peer lost within
      * the second went unnamed; a few keep a flood of them bounded.
      */
-    private static final int CONNECTIONS_LOST_PER_INTERVAL = 10;
-
-    /**
-     * A method with what the core needs to know of it.
-     *
-     * @param deliversOnSend whether its connections deliver each frame before their send returns
-     */
-    private record InstalledMethod(CommunicationMethod method, int preference, byte[] address,
-                                   boolean deliversOnSend) {}
+    private static final int CONNECTIONS_LOST_PER_SECOND = 10;
 
     private final ContextId id;
     private final CoreSettings settings;
     private final EndpointTable endpoints = new EndpointTable();
     private final Counters counters = new Counters();
-    private final RateLimitedLog log = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(1));
-    private final ThreadPoolExecutor executor;
+    private final Problems problems = new Problems(counters);
+    final Installed installed;
+    final StackSelector selector;
+    final Naming naming = new Naming();
+    private final HandlerPool handlers;
     private final ControlSender controlSender;
-    /** Retries moving flows that found no way to their peer; its thread lives while one waits. */
-    private final ScheduledThreadPoolExecutor retries;
-    private final Map<String, InstalledMethod> methods = new ConcurrentHashMap<>();
-    private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
+    private final RetryTimer timer;
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
-    private final StorePool stores = new StorePool(this::later);
+    private final StorePool stores;
     private final Map<Flow.Key, Flow> flows = new ConcurrentHashMap<>();
     private final Map<Long, Flow> flowsById = new ConcurrentHashMap<>();
     private final InboundFlows inbound = new InboundFlows();
     private final Endpoint system;
-    private final DeployedStacks deployed = new DeployedStacks();
-    private volatile InstallOnDemand onDemand = InstallOnDemand.NONE;
-    private volatile SelectionPolicy policy = FirstApplicablePolicy.INSTANCE;
-    private volatile NameRegistry registry;
-    private volatile EncodedTable table;
-    private volatile int generation;
     private volatile boolean closed;
 
     ContextRuntime(CoreSettings settings) {
         this.settings = settings;
         this.id = settings.id() != null ? settings.id() : ContextId.random();
-        AtomicInteger threads = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(settings.handlerThreads(), settings.handlerThreads(),
-            30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, "polylink-handler-" + threads.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-        this.executor.allowCoreThreadTimeOut(true);
+        this.installed = new Installed(settings.table());
+        this.selector = new StackSelector(installed);
+        this.handlers = new HandlerPool(settings.handlerThreads(), toString());
         this.controlSender = new ControlSender("polylink-control-" + id);
-        this.retries = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "polylink-retry-" + id);
-            t.setDaemon(true);
-            return t;
-        });
-        this.retries.setKeepAliveTime(1, TimeUnit.SECONDS);
-        this.retries.allowCoreThreadTimeOut(true);
-        this.retries.setRemoveOnCancelPolicy(true);
+        this.timer = new RetryTimer("polylink-retry-" + id);
+        this.stores = new StorePool(timer::later);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
         this.system = SystemEndpoint.create(this);
     }
@@ -141,7 +123,7 @@ final class ContextRuntime implements Context, InboundSink {
 
     @Override
     public DescriptorTable descriptorTable() {
-        return table.table();
+        return installed.table().table();
     }
 
     @Override
@@ -171,46 +153,27 @@ final class ContextRuntime implements Context, InboundSink {
 
     @Override
     public void publish(String name, Startpoint startpoint) {
-        String text = own(startpoint).toText();
-        try {
-            registry(name).publish(name, text);
-        } catch (IOException e) {
-            throw new PolylinkException("cannot publish '" + name + "': " + e.getMessage(), e);
-        }
+        naming.publish(name, own(startpoint).toText());
     }
 
     @Override
     public Optional<Startpoint> lookup(String name) {
-        try {
-            return registry(name).lookup(name).map(this::startpoint);
-        } catch (IOException e) {
-            throw new PolylinkException("cannot look up '" + name + "': " + e.getMessage(), e);
-        }
+        return naming.lookup(name).map(this::startpoint);
     }
 
     @Override
     public void unpublish(String name) {
-        try {
-            registry(name).unpublish(name);
-        } catch (IOException e) {
-            throw new PolylinkException("cannot unpublish '" + name + "': " + e.getMessage(), e);
-        }
+        naming.unpublish(name);
     }
 
-    /**
-     * Under the lock that adds and removes methods, so a method listed here is in the table
-     * already: a startpoint made right after {@code methods()} showed one once went out without
-     * it, and its first reply found no way back.
-     */
     @Override
-    public synchronized Set<String> methods() {
-        return new TreeSet<>(methods.keySet());
+    public Set<String> methods() {
+        return installed.methodNames();
     }
 
-    /** Under the lock, as {@link #methods()}. */
     @Override
-    public synchronized Set<String> transforms() {
-        return new TreeSet<>(transforms.keySet());
+    public Set<String> transforms() {
+        return installed.transformNames();
     }
 
     @Override
@@ -234,7 +197,7 @@ final class ContextRuntime implements Context, InboundSink {
      * Starts a method and adds it to this context's table.
      *
      * @throws IllegalArgumentException if its name is invalid or taken
-     * @throws Exception if it fails to start
+     * @throws PolylinkException if it fails to start
      */
     synchronized void addMethod(CommunicationMethod method, int preference) {
         addMethod(method, preference, false);
@@ -242,29 +205,17 @@ final class ContextRuntime implements Context, InboundSink {
 
     private void addMethod(CommunicationMethod method, int preference, boolean deliversOnSend) {
         String name = method.name();
-        if (!Descriptor.validName(name) || methods.containsKey(name)) {
-            throw new IllegalArgumentException("method name '" + name + "' is invalid or already installed");
-        }
-        try {
-            method.start(new MethodContextImpl(id, this, FrameHeader.MAX_LENGTH + maxWirePayload(),
-                new RateLimitedLog(System.getLogger("io.polylink.method." + name), TimeUnit.SECONDS.toNanos(1)),
-                settings.host()));
-        } catch (Exception e) {
-            method.stop();
-            throw new PolylinkException("method " + name + " failed to start: " + e.getMessage(), e);
-        }
-        methods.put(name, new InstalledMethod(method, preference, method.localAddress(), deliversOnSend));
-        changed();
+        installed.addMethod(method, preference, deliversOnSend, new MethodContextImpl(id, this,
+            FrameHeader.MAX_LENGTH + maxWirePayload(),
+            new RateLimitedLog(System.getLogger("io.polylink.method." + name), TimeUnit.SECONDS.toNanos(1)),
+            settings.host()));
     }
 
     /** Removes a method: its links select again on their next send. */
     synchronized void removeMethod(CommunicationMethod method) {
-        InstalledMethod installed = methods.get(method.name());
-        if (installed == null || installed.method() != method) {
+        if (!installed.removeMethod(method)) {
             return;
         }
-        methods.remove(method.name());
-        changed();
         pool.forgetMethod(method.name());
         try {
             method.stop();
@@ -276,120 +227,28 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     synchronized void addTransform(Transform transform) {
-        if (!Descriptor.validName(transform.name()) || transforms.putIfAbsent(transform.name(), transform) != null) {
-            throw new IllegalArgumentException("transform name '" + transform.name()
-                + "' is invalid or already installed");
-        }
-        changed();
+        installed.addTransform(transform);
     }
 
     synchronized void removeTransform(Transform transform) {
-        if (transforms.remove(transform.name(), transform)) {
-            changed();
+        if (installed.removeTransform(transform)) {
             channels.values().forEach(c -> c.forget(transform.name()));
             flows.values().forEach(f -> f.departed(transform.name()));
         }
     }
 
-    synchronized void policy(SelectionPolicy policy) {
-        this.policy = policy;
-        generation++;
-    }
-
-    /** With a greedy reference the replacement arrives first, so only the current one resets. */
-    synchronized void policyGone(SelectionPolicy gone) {
-        if (policy == gone) {
-            policy(FirstApplicablePolicy.INSTANCE);
-        }
-    }
-
-    synchronized void registry(NameRegistry registry) {
-        this.registry = registry;
-    }
-
-    synchronized void registryGone(NameRegistry gone) {
-        if (registry == gone) {
-            registry = null;
-        }
-    }
-
-    /** Adds the stacks of a descriptor file (deploy/NAME.method) to this context's table. */
-    synchronized void deploy(String file, List<String> stacks) {
-        if (deployed.put(file, stacks)) {
-            changed();
-        }
-    }
-
-    /** Withdraws the stacks a descriptor file added. */
-    synchronized void withdraw(String file) {
-        if (deployed.remove(file)) {
-            changed();
-        }
-    }
-
-    /** Who hears of methods and transforms selection meets but lacks ({@link Provisioner} in OSGi). */
-    synchronized void onDemand(InstallOnDemand listener) {
-        onDemand = listener;
-    }
-
-    /** A provisioner may be replaced before the old one is gone, so only the current one resets. */
-    synchronized void onDemandGone(InstallOnDemand gone) {
-        if (onDemand == gone) {
-            onDemand = InstallOnDemand.NONE;
-        }
-    }
-
-    /** @return text for the reason of a "not installed" entry; see {@link InstallOnDemand#missing} */
-    String missing(String namespace, String name) {
-        return onDemand.missing(namespace, name);
-    }
-
-    /** Rebuilds the table and makes every link select again. Caller holds the lock. */
-    private void changed() {
-        List<Descriptor> entries = new ArrayList<>();
-        entries.add(new Descriptor(LocalMethod.NAME, new byte[0]));
-        deployed.appendTo(entries, name -> methods.containsKey(name) ? methods.get(name).address() : null,
-            transforms.keySet());
-        if (settings.table().isEmpty()) {
-            methods.values().stream()
-                .filter(m -> !m.method().name().equals(LocalMethod.NAME))
-                .sorted(Comparator.comparingInt(InstalledMethod::preference)
-                    .thenComparing(m -> m.method().name()))
-                .forEach(m -> entries.add(new Descriptor(m.method().name(), m.address())));
-        } else {
-            for (String stack : settings.table()) {
-                Descriptor wanted = new Descriptor(stack, new byte[0]);
-                InstalledMethod m = methods.get(wanted.method());
-                if (m != null && !wanted.method().equals(LocalMethod.NAME)
-                    && transforms.keySet().containsAll(wanted.transforms())) {
-                    entries.add(new Descriptor(stack, m.address()));
-                }
-            }
-        }
-        table = EncodedTable.of(DescriptorTable.of(DeployedStacks.distinct(entries)));
-        generation++;
-    }
-
     // ---- used by the rest of the core
 
     int generation() {
-        return generation;
-    }
-
-    HostIdentity host() {
-        return settings.host();
-    }
-
-    SelectionPolicy policy() {
-        return policy;
+        return installed.generation();
     }
 
     EndpointTable endpoints() {
         return endpoints;
     }
 
-    ExecutorService executor() {
-        return executor;
+    HandlerPool executor() {
+        return handlers;
     }
 
     ControlSender controlSender() {
@@ -401,16 +260,15 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     CommunicationMethod method(String name) {
-        InstalledMethod m = methods.get(name);
-        return m == null ? null : m.method();
+        return installed.method(name);
     }
 
     Transform transform(String name) {
-        return transforms.get(name);
+        return installed.transform(name);
     }
 
     Startpoint startpointTo(EndpointImpl endpoint) {
-        return new StartpointImpl(this, new TargetRef[] {new TargetRef(id, endpoint.id(), table)},
+        return new StartpointImpl(this, new TargetRef[] {new TargetRef(id, endpoint.id(), installed.table())},
             LinkOptions.DEFAULT);
     }
 
@@ -454,7 +312,7 @@ final class ContextRuntime implements Context, InboundSink {
         if (chosen.method().equals(LocalMethod.NAME) && chosen.transforms().isEmpty()) {
             return Flow.Binding.LOCAL;
         }
-        InstalledMethod m = methods.get(chosen.method());
+        CommunicationMethod m = installed.method(chosen.method());
         if (m == null) {
             throw new LinkException("method " + chosen.method() + " left while the link was being set up");
         }
@@ -462,11 +320,11 @@ final class ContextRuntime implements Context, InboundSink {
         return new Flow.Binding(channel, channel.bind(flow, chosen.transforms()));
     }
 
-    private Channel channel(Flow flow, Descriptor chosen, InstalledMethod m) {
+    private Channel channel(Flow flow, Descriptor chosen, CommunicationMethod m) {
         ContextId target = flow.key().peer();
         Map<String, String> parameters = flow.key().options().parameters(chosen.method());
         return pool.get(new ChannelPool.Key(target, chosen.method(), parameters),
-            () -> connect(m.method(), target, chosen, parameters), this::channelFor);
+            () -> connect(m, target, chosen, parameters), this::channelFor);
     }
 
     /**
@@ -475,10 +333,10 @@ final class ContextRuntime implements Context, InboundSink {
      */
     void reconnectLater(Flow flow, Descriptor entry, int index) {
         try {
-            retries.execute(() -> {
+            timer.execute(() -> {
                 boolean works = false;
                 try {
-                    InstalledMethod m = methods.get(entry.method());
+                    CommunicationMethod m = installed.method(entry.method());
                     works = m != null && channel(flow, entry, m).isOpen();
                 } catch (RuntimeException stillFailing) {
                     // the flow stays where it is and tries again later
@@ -498,11 +356,7 @@ final class ContextRuntime implements Context, InboundSink {
 
     /** Runs a short task on the retry thread after {@code delayMs}; nothing once the context closes. */
     void later(Runnable task, long delayMs) {
-        try {
-            retries.schedule(task, delayMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closing) {
-            // the context is closing: the flows the task would move or tidy go with it
-        }
+        timer.later(task, delayMs);
     }
 
     /**
@@ -544,15 +398,15 @@ final class ContextRuntime implements Context, InboundSink {
 
     /** A flow with RSRs unacknowledged found no way to its peer: it tries again in a second. */
     void flowStranded(Flow flow, int waiting, long abandonInMs, RuntimeException why) {
-        log.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a way to the peer, "
-            + "tried each second, dropped in " + abandonInMs + " ms: " + why.getMessage(), null);
+        problems.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a way to the peer, "
+            + "tried each second, dropped in " + abandonInMs + " ms: " + why.getMessage());
         later(flow::retry, 1000);
     }
 
     /** Moves a flow, and sends what was handed off to it, on the executor: never a method's thread. */
     void moveLater(Flow flow) {
         try {
-            executor.execute(flow::recover);
+            handlers.execute(flow::recover);
         } catch (RejectedExecutionException closing) {
             // the context is closing: nothing to move to
         }
@@ -560,19 +414,16 @@ final class ContextRuntime implements Context, InboundSink {
 
     /** An RSR an inline handler handed off could not be sent; its sender has returned already. */
     void handOffFailed(Flow flow, RuntimeException why) {
-        counters.error();
-        log.warn("hand-off failed", flow + ": an RSR sent from an inline handler while the link was busy could "
-            + "not follow: " + why.getMessage(), null);
+        problems.error("hand-off failed", flow + ": an RSR sent from an inline handler while the link was busy "
+            + "could not follow: " + why.getMessage());
     }
 
     /** A stranded flow gave up: its RSRs are gone, and so is it. */
     void flowAbandoned(Flow flow, int dropped, long bytes, RuntimeException why) {
         flows.remove(flow.key(), flow);
         flowsById.remove(flow.id(), flow);
-        counters.error();
-        LOG.log(Level.WARNING, flow + ": dropped " + dropped + " RSRs (" + bytes + " bytes) the peer never "
-            + "acknowledged, after " + settings.abandonAfterMs() + " ms without a way to it: "
-            + why.getMessage());
+        problems.lost(flow + ": dropped " + dropped + " RSRs (" + bytes + " bytes) the peer never "
+            + "acknowledged, after " + settings.abandonAfterMs() + " ms without a way to it: " + why.getMessage());
     }
 
     long abandonAfterMs() {
@@ -606,10 +457,7 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     private Channel channelFor(Connection connection) {
-        return channels.computeIfAbsent(connection, c -> {
-            InstalledMethod m = methods.get(c.method());
-            return new Channel(this, c, m != null && m.deliversOnSend());
-        });
+        return channels.computeIfAbsent(connection, c -> new Channel(this, c, installed.deliversOnSend(c.method())));
     }
 
     void sent(int bytes) {
@@ -640,15 +488,14 @@ final class ContextRuntime implements Context, InboundSink {
             }
         }
         if (cause != null) {
-            log.warn("connection lost", CONNECTIONS_LOST_PER_INTERVAL, channel + " closed: " + cause.getMessage(), null);
+            problems.warn("connection lost", CONNECTIONS_LOST_PER_SECOND, channel + " closed: " + cause.getMessage());
         }
     }
 
     /** This side refused a stack a peer announced; the peer is told and moves the flow. */
     void stackRefused(Channel channel, String transforms, String why) {
-        counters.error();
-        log.warn("stack refused", "refusing stack '" + transforms + "' on " + channel + ": " + why
-            + "; the peer moves its link to another stack", null);
+        problems.error("stack refused", "refusing stack '" + transforms + "' on " + channel + ": " + why
+            + "; the peer moves its link to another stack");
     }
 
     /** A peer refused a stack of {@code channel}: the flows on it move, off this thread. */
@@ -661,38 +508,21 @@ final class ContextRuntime implements Context, InboundSink {
     }
 
     void badFrame(Channel channel, RuntimeException problem) {
-        counters.error();
-        log.warn("bad frame", "closing " + channel + ": " + problem.getMessage(), null);
+        problems.error("bad frame", "closing " + channel + ": " + problem.getMessage());
     }
 
     void unknownEndpoint(ContextId from, String method, int endpoint, int handler) {
-        counters.error();
-        log.warn("unknown endpoint", "RSR for handler " + handler + " of unknown or closed endpoint "
-            + endpoint + " from " + from + " over " + method + " dropped", null);
+        problems.error("unknown endpoint", "RSR for handler " + handler + " of unknown or closed endpoint "
+            + endpoint + " from " + from + " over " + method + " dropped");
     }
 
     void unknownHandler(EndpointImpl endpoint, int handler) {
-        counters.error();
-        log.warn("unknown handler", "RSR for unknown handler " + handler + " of " + endpoint
-            + " dropped; register the handler before sending to it", null);
+        problems.error("unknown handler", "RSR for unknown handler " + handler + " of " + endpoint
+            + " dropped; register the handler before sending to it");
     }
 
     void handlerFailed(EndpointImpl endpoint, int handler, Throwable failure) {
-        counters.error();
-        log.warn("handler failed", "handler " + handler + " of " + endpoint + " threw " + failure, failure);
-    }
-
-    private NameRegistry registry(String name) {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new PolylinkException("invalid name '" + name + "': use 1 to 128 letters, digits, "
-                + "'.', '_' and '-', not starting with '.'");
-        }
-        NameRegistry r = registry;
-        if (r == null) {
-            throw new PolylinkException("no naming registry is available; start the core's directory "
-                + "registry or register a NameRegistry service");
-        }
-        return r;
+        problems.error("handler failed", "handler " + handler + " of " + endpoint + " threw " + failure, failure);
     }
 
     /** @return whether {@link #close()} began: flows then let go rather than move */
@@ -700,7 +530,7 @@ final class ContextRuntime implements Context, InboundSink {
         return closed;
     }
 
-        private void checkOpen() {
+    private void checkOpen() {
         if (closed) {
             throw new PolylinkException(this + " is closed");
         }
@@ -713,26 +543,17 @@ final class ContextRuntime implements Context, InboundSink {
         }
         closed = true;
         channels.values().forEach(Channel::acknowledgeDelivered);
-        for (InstalledMethod m : List.copyOf(methods.values())) {
-            removeMethod(m.method());
+        for (CommunicationMethod m : installed.methods()) {
+            removeMethod(m);
         }
-        for (Transform t : List.copyOf(transforms.values())) {
+        for (Transform t : installed.transforms()) {
             removeTransform(t);
         }
         flows.clear();
         flowsById.clear();
-        executor.shutdown();
-        try {
-            controlSender.close();
-            retries.shutdownNow();
-            retries.awaitTermination(5, TimeUnit.SECONDS);
-            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
-                executor.shutdownNow();
-                LOG.log(Level.WARNING, "handlers of " + this + " did not finish within 5 s; interrupted");
-            }
-        } catch (InterruptedException e) {
-            executor.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        handlers.shutdown();
+        controlSender.close();
+        timer.close();
+        handlers.close();
     }
 }

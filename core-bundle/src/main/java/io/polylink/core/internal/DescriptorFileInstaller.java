@@ -2,6 +2,7 @@ package io.polylink.core.internal;
 
 import io.polylink.Context;
 import io.polylink.Descriptor;
+import io.polylink.core.internal.select.InstallOnDemand;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,7 +60,7 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
             throw e;
         }
         String owner = artifact.getAbsolutePath();
-        runtime.deploy(owner, stacks);
+        runtime.installed.deploy(owner, stacks);
         List<String> notes = new ArrayList<>();
         for (String stack : stacks) {
             Descriptor d = new Descriptor(stack, new byte[0]);
@@ -84,7 +85,7 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
     @Override
     public void uninstall(File artifact) {
         String owner = artifact.getAbsolutePath();
-        runtime.withdraw(owner);
+        runtime.installed.withdraw(owner);
         provisioner.release(owner);
         LOG.log(Level.INFO, "descriptor file " + artifact + " removed; its stacks are withdrawn from this context's table");
     }

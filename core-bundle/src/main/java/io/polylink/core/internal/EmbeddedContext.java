@@ -6,6 +6,7 @@ import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.HostIdentity;
 import io.polylink.spi.NameRegistry;
+import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
 import java.util.List;
 import java.util.Map;
@@ -105,9 +106,26 @@ public final class EmbeddedContext implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Selects by {@code policy} from now on, as a {@link SelectionPolicy} service would make a
+     * context in OSGi do.
+     *
+     * @return this
+     */
+    public EmbeddedContext add(SelectionPolicy policy) {
+        runtime.selector.policy(policy);
+        return this;
+    }
+
+    /** Goes back to the default policy if {@code policy} is the one in use. @return this */
+    public EmbeddedContext remove(SelectionPolicy policy) {
+        runtime.selector.policyGone(policy);
+        return this;
+    }
+
     /** @return this */
     public EmbeddedContext registry(NameRegistry registry) {
-        runtime.registry(registry);
+        runtime.naming.use(registry);
         return this;
     }
 

@@ -7,6 +7,8 @@ import io.polylink.LinkException;
 import io.polylink.PolylinkException;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.local.LocalMethod;
+import io.polylink.core.internal.select.LinkOptions;
+import io.polylink.core.internal.select.StackSelector;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
 import java.lang.invoke.MethodHandles;
@@ -234,14 +236,14 @@ final class Flow {
      * @return the route for one target and the explanation of the binding
      * @throws io.polylink.NoApplicableMethodException if no entry can be used
      */
-    Selector.Selection<Route> route(int endpoint) {
+    StackSelector.Selection<Route> route(int endpoint) {
         if (retired) {
             return runtime.flow(key.peer(), table, key.options()).route(endpoint);
         }
         if (!lock.tryLock()) {
             if (ReceivingThread.now() && explanation != null) {
                 // Not waiting for the holder: see handOff. Sends through this route bind the flow.
-                return new Selector.Selection<>(explanation(endpoint),
+                return new StackSelector.Selection<>(explanation(endpoint),
                     new FlowRoute(runtime, this, endpoint, runtime.generation()), new BitSet());
             }
             lock.lock();
@@ -253,7 +255,7 @@ final class Flow {
             Route route = binding == Binding.LOCAL
                 ? new LocalRoute(runtime, endpoint, generation)
                 : new FlowRoute(runtime, this, endpoint, generation);
-            return new Selector.Selection<>(explanation(endpoint), route, connectFailed);
+            return new StackSelector.Selection<>(explanation(endpoint), route, connectFailed);
         } finally {
             release();
         }
@@ -629,7 +631,7 @@ final class Flow {
             return false;
         }
         probeAt = System.nanoTime() + PROBE_NANOS;
-        int better = Selector.explain(runtime, key.peer(), lastEndpoint, table.table(), key.options())
+        int better = runtime.selector.explain(key.peer(), lastEndpoint, table.table(), key.options())
             .chosen().map(Explanation.Entry::index).orElse(-1);
         if (better < 0 || better >= chosenIndex) {
             return false;
@@ -675,9 +677,9 @@ final class Flow {
         for (int attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
             int now = runtime.generation();
             binding = null;
-            Selector.Selection<Binding> s;
+            StackSelector.Selection<Binding> s;
             try {
-                s = Selector.select(runtime, key.peer(), endpoint, table.table(), key.options(),
+                s = runtime.selector.select(key.peer(), endpoint, table.table(), key.options(),
                     this::bindUnlessRefused);
             } catch (PolylinkException e) {
                 String broken = brokenBy;

@@ -4,6 +4,7 @@ import io.polylink.Context;
 import io.polylink.core.internal.RepositoryIndex.Resource;
 import io.polylink.core.internal.config.CoreConfig;
 import io.polylink.core.internal.config.CoreSettings;
+import io.polylink.core.internal.select.InstallOnDemand;
 import io.polylink.spi.Configuration;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -94,12 +95,12 @@ public final class Provisioner implements InstallOnDemand {
             return t;
         });
         this.worker.allowCoreThreadTimeOut(true);
-        runtime.onDemand(this);
+        runtime.selector.onDemand(this);
     }
 
     @Deactivate
     void deactivate() {
-        runtime.onDemandGone(this);
+        runtime.selector.onDemandGone(this);
         worker.shutdownNow();
         try {
             if (!worker.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -7,6 +7,8 @@ import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
 import io.polylink.core.internal.observe.Counters;
+import io.polylink.core.internal.select.LinkOptions;
+import io.polylink.core.internal.select.StackSelector;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.StartpointCodec.TargetRef;
 import io.polylink.core.internal.wire.StartpointCodec;
@@ -84,7 +86,7 @@ final class StartpointImpl implements Startpoint {
 
     private Route select(Links l, int i) {
         TargetRef t = l.targets[i];
-        Selector.Selection<Route> s = runtime.flow(t.context(), t.table(), l.options).route(t.endpoint());
+        StackSelector.Selection<Route> s = runtime.flow(t.context(), t.table(), l.options).route(t.endpoint());
         l.explanations[i] = s.explanation();
         l.routes[i] = s.value();
         return s.value();
@@ -156,7 +158,7 @@ final class StartpointImpl implements Startpoint {
                 out.add(route instanceof FlowRoute f ? f.explanation() : last);
             } else {
                 TargetRef t = l.targets[i];
-                out.add(Selector.explain(runtime, t.context(), t.endpoint(), t.table().table(), l.options));
+                out.add(runtime.selector.explain(t.context(), t.endpoint(), t.table().table(), l.options));
             }
         }
         return out;

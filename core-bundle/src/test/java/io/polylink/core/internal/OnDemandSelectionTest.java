@@ -30,7 +30,7 @@ class OnDemandSelectionTest {
     @Test
     void selectionNamesEachMissingMethodAndTransformAndShowsTheProvisionersAnswer() {
         List<String> asked = new CopyOnWriteArrayList<>();
-        runtime.onDemand((namespace, name) -> {
+        runtime.selector.onDemand((namespace, name) -> {
             asked.add(namespace + "=" + name);
             return "; installing it from file:/repo/index.xml";
         });
@@ -62,14 +62,14 @@ class OnDemandSelectionTest {
             ContextRuntime r = (ContextRuntime) configured.context();
             PipeMethod.Network network = new PipeMethod.Network();
             configured.add(new PipeMethod(network, "fast"), 10);
-            r.deploy("/deploy/pipe.method", List.of("pipe", "lz4/pipe", "fast"));
+            r.installed.deploy("/deploy/pipe.method", List.of("pipe", "lz4/pipe", "fast"));
             assertEquals(List.of("local", "fast"), stacks(configured), "pipe is not installed yet");
 
             configured.add(new PipeMethod(network, "pipe"), 50);
             assertEquals(List.of("local", "pipe", "fast"), stacks(configured),
                 "after local, in file order; lz4 is still missing; fast listed once");
 
-            r.withdraw("/deploy/pipe.method");
+            r.installed.withdraw("/deploy/pipe.method");
             assertEquals(List.of("local", "fast"), stacks(configured), "withdrawn with the file");
         }
     }

@@ -11,6 +11,8 @@ import io.polylink.Explanation;
 import io.polylink.NoApplicableMethodException;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
+import io.polylink.spi.SelectionPolicy;
+import io.polylink.spi.SelectionRequest;
 import io.polylink.testkit.Await;
 import java.time.Duration;
 import java.util.List;
@@ -156,15 +158,14 @@ class SelectionTest {
 
     @Test
     void aCustomPolicyDecidesAndIsNamedInTheExplanation() {
-        ContextRuntime runtime = (ContextRuntime) a.context();
-        runtime.policy(new io.polylink.spi.SelectionPolicy() {
+        SelectionPolicy lastApplicable = new SelectionPolicy() {
             @Override
             public String name() {
                 return "last-applicable";
             }
 
             @Override
-            public Explanation select(io.polylink.spi.SelectionRequest request) {
+            public Explanation select(SelectionRequest request) {
                 int n = request.table().size();
                 int pick = -1;
                 for (int i = n - 1; i >= 0 && pick < 0; i--) {
@@ -177,13 +178,14 @@ class SelectionTest {
                 }
                 return new Explanation(request.target(), request.endpoint(), name(), entries);
             }
-        });
+        };
+        a.add(lastApplicable);
         Startpoint s = fromA();
         sendAndAwait(s, 3);
         assertEquals("slow", chosen(s));
         assertEquals("last-applicable", s.explain().get(0).policy());
         Context ctx = a.context();
-        runtime.policyGone(runtime.policy());
+        a.remove(lastApplicable);
         assertEquals("fast", chosen(ctx.startpoint(target.startpoint().toText())));
     }
 }

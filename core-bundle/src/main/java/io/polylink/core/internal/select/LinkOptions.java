@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.select;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,21 +12,21 @@ import java.util.Set;
  * @param forbidden stacks, methods and transforms never to use
  * @param parameters per method, overrides of its configured parameters
  */
-record LinkOptions(String pin, Set<String> forbidden, Map<String, Map<String, String>> parameters) {
+public record LinkOptions(String pin, Set<String> forbidden, Map<String, Map<String, String>> parameters) {
 
-    static final LinkOptions DEFAULT = new LinkOptions(null, Set.of(), Map.of());
+    public static final LinkOptions DEFAULT = new LinkOptions(null, Set.of(), Map.of());
 
-    LinkOptions withPin(String stack) {
+    public LinkOptions withPin(String stack) {
         return new LinkOptions(stack, forbidden, parameters);
     }
 
-    LinkOptions withForbidden(String methodOrStack) {
+    public LinkOptions withForbidden(String methodOrStack) {
         Set<String> next = new HashSet<>(forbidden);
         next.add(methodOrStack);
         return new LinkOptions(pin, Set.copyOf(next), parameters);
     }
 
-    LinkOptions withParameter(String method, String key, String value) {
+    public LinkOptions withParameter(String method, String key, String value) {
         Map<String, Map<String, String>> next = new HashMap<>(parameters);
         Map<String, String> forMethod = new HashMap<>(next.getOrDefault(method, Map.of()));
         if (value == null) {
@@ -38,7 +38,7 @@ record LinkOptions(String pin, Set<String> forbidden, Map<String, Map<String, St
         return new LinkOptions(pin, forbidden, Map.copyOf(next));
     }
 
-    Map<String, String> parameters(String method) {
+    public Map<String, String> parameters(String method) {
         return parameters.getOrDefault(method, Map.of());
     }
 }

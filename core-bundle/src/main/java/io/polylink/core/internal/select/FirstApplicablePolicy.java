@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.select;
 
 import io.polylink.Explanation;
 import io.polylink.Verdict;

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.naming;
 
 import io.polylink.spi.NameRegistry;
 import java.io.IOException;

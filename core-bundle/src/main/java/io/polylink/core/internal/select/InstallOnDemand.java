@@ -1,10 +1,10 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.select;
 
 /**
  * What selection tells when it meets a method or transform this context lacks, so a provisioner
  * can fetch it. Outside OSGi there is nothing to fetch from: {@link #NONE}.
  */
-interface InstallOnDemand {
+public interface InstallOnDemand {
 
     /** Capability namespace of method bundles: {@code polylink.method;polylink.method=<name>}. */
     String METHOD = "polylink.method";

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.registry;
 
 import io.polylink.Descriptor;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import java.util.function.Function;
  * The stacks descriptor files in the deploy directory add to the context's own table, by file.
  * They come right after {@code local}, in file-name order: dropping a file is a deliberate wish to
  * be reached that way. A stack whose method or transforms are not installed (yet) is left out
- * until they are. Not thread-safe: the runtime uses it under its lock.
+ * until they are. Not thread-safe: {@link OwnTable} uses it under {@link Installed}'s lock.
  */
 final class DeployedStacks {
 

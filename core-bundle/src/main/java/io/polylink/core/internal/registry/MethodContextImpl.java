@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.registry;
 
 import io.polylink.ContextId;
 import io.polylink.spi.HostIdentity;
@@ -7,5 +7,5 @@ import io.polylink.spi.MethodContext;
 import io.polylink.spi.ProblemLog;
 
 /** What the core hands a method when it starts it. */
-record MethodContextImpl(ContextId contextId, InboundSink inbound, int maxFrameSize, ProblemLog problems,
+public record MethodContextImpl(ContextId contextId, InboundSink inbound, int maxFrameSize, ProblemLog problems,
                          HostIdentity host) implements MethodContext {}

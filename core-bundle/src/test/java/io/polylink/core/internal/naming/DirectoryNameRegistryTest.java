@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.naming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

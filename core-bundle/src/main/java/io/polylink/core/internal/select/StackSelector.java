@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.select;
 
 import io.polylink.ContextId;
 import io.polylink.Descriptor;
@@ -8,6 +8,7 @@ import io.polylink.LinkException;
 import io.polylink.NoApplicableMethodException;
 import io.polylink.PolylinkException;
 import io.polylink.Verdict;
+import io.polylink.core.internal.registry.Installed;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.SelectionPolicy;
@@ -17,11 +18,12 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Runs the context's policy over one target's table and turns its choice into a route. An entry
- * whose connection cannot be made counts as refused, with the connect error as reason, and the
- * policy runs again without it: a peer that is down on one method may be up on the next.
+ * Runs the context's policy over one target's table and hands its choice to a binder, which
+ * connects. An entry whose connection cannot be made counts as refused, with the connect error as
+ * reason, and the policy runs again without it: a peer that is down on one method may be up on
+ * the next. Runs on the thread that binds a flow (a sender, or a mover) or explains a startpoint.
  */
-final class Selector {
+public final class StackSelector {
 
     /**
      * The outcome.
@@ -30,37 +32,69 @@ final class Selector {
      * @param value what the binder made of the chosen entry, {@code null} when only explaining
      * @param connectFailed the entries refused because the binder failed on them
      */
-    record Selection<T>(Explanation explanation, T value, BitSet connectFailed) {
+    public record Selection<T>(Explanation explanation, T value, BitSet connectFailed) {
 
-        int chosenIndex() {
+        /** @return the index of the chosen entry, or -1 */
+        public int chosenIndex() {
             return explanation.chosen().map(Explanation.Entry::index).orElse(-1);
         }
     }
 
     /** Turns a chosen entry into something to send on, opening connections as needed. */
     @FunctionalInterface
-    interface Binder<T> {
+    public interface Binder<T> {
         /** @throws LinkException to refuse the entry and let the policy choose again */
         T bind(Descriptor chosen);
     }
 
-    private Selector() {}
+    private final Installed installed;
+    private volatile SelectionPolicy policy = FirstApplicablePolicy.INSTANCE;
+    private volatile InstallOnDemand onDemand = InstallOnDemand.NONE;
+
+    /** @param installed what is installed here: the entries selection may choose */
+    public StackSelector(Installed installed) {
+        this.installed = installed;
+    }
+
+    /** Selects by {@code policy} from now on: every link selects again on its next send. */
+    public synchronized void policy(SelectionPolicy policy) {
+        this.policy = policy;
+        installed.invalidate();
+    }
+
+    /** With a greedy reference the replacement arrives first, so only the current one resets. */
+    public synchronized void policyGone(SelectionPolicy gone) {
+        if (policy == gone) {
+            policy(FirstApplicablePolicy.INSTANCE);
+        }
+    }
+
+    /** Tells {@code listener} of methods and transforms selection meets but lacks. */
+    public synchronized void onDemand(InstallOnDemand listener) {
+        onDemand = listener;
+    }
+
+    /** A provisioner may be replaced before the old one is gone, so only the current one resets. */
+    public synchronized void onDemandGone(InstallOnDemand gone) {
+        if (onDemand == gone) {
+            onDemand = InstallOnDemand.NONE;
+        }
+    }
 
     /** Explains what selection would choose now, without connecting. */
-    static Explanation explain(ContextRuntime runtime, ContextId target, int endpoint, DescriptorTable table,
-                               LinkOptions options) {
-        return select(runtime, target, endpoint, table, options, null).explanation();
+    public Explanation explain(ContextId target, int endpoint, DescriptorTable table, LinkOptions options) {
+        return select(target, endpoint, table, options, null).explanation();
     }
 
     /**
      * @param binder what to make of the chosen entry, or {@code null} to only explain
      * @throws NoApplicableMethodException if there is a binder and no entry could be used
      */
-    static <T> Selection<T> select(ContextRuntime runtime, ContextId target, int endpoint, DescriptorTable table,
-                                   LinkOptions options, Binder<T> binder) {
-        Request request = new Request(runtime, target, endpoint, table, options);
+    public <T> Selection<T> select(ContextId target, int endpoint, DescriptorTable table, LinkOptions options,
+                                   Binder<T> binder) {
+        Request request = new Request(installed, onDemand, target, endpoint, table, options);
         BitSet connectFailed = new BitSet();
-        SelectionPolicy policy = runtime.policy();
+        SelectionPolicy policy = this.policy;
         for (int attempt = 0; attempt <= table.size(); attempt++) {
             Explanation explanation = policy.select(request);
             var chosen = explanation.chosen();
@@ -87,16 +121,18 @@ final class Selector {
 
     /** The core's assessment of each entry, computed once and kept for the selection. */
     private static final class Request implements SelectionRequest {
-        private final ContextRuntime runtime;
+        private final Installed installed;
+        private final InstallOnDemand onDemand;
         private final ContextId target;
         private final int endpoint;
         private final DescriptorTable table;
         private final LinkOptions options;
         private final Assessment[] assessed;
 
-        Request(ContextRuntime runtime, ContextId target, int endpoint, DescriptorTable table,
+        Request(Installed installed, InstallOnDemand onDemand, ContextId target, int endpoint, DescriptorTable table,
                 LinkOptions options) {
-            this.runtime = runtime;
+            this.installed = installed;
+            this.onDemand = onDemand;
             this.target = target;
             this.endpoint = endpoint;
             this.table = table;
@@ -143,16 +179,16 @@ final class Selector {
             if (options.pin() != null && !options.pin().equals(d.stack())) {
                 return new Assessment(Verdict.EXCLUDED, "startpoint is pinned to " + options.pin());
             }
-            CommunicationMethod method = runtime.method(d.method());
+            CommunicationMethod method = installed.method(d.method());
             if (method == null) {
                 return new Assessment(Verdict.NOT_INSTALLED, "method " + d.method() + " is not installed here"
-                    + runtime.missing(InstallOnDemand.METHOD, d.method()));
+                    + onDemand.missing(InstallOnDemand.METHOD, d.method()));
             }
             for (String transform : d.transforms()) {
-                if (runtime.transform(transform) == null) {
+                if (installed.transform(transform) == null) {
                     return new Assessment(Verdict.NOT_INSTALLED,
                         "transform " + transform + " is not installed here"
-                            + runtime.missing(InstallOnDemand.TRANSFORM, transform));
+                            + onDemand.missing(InstallOnDemand.TRANSFORM, transform));
                 }
             }
             Applicability a;
