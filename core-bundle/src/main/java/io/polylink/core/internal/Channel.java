@@ -7,8 +7,11 @@ import io.polylink.LinkException;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.Statistics;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
+import io.polylink.core.internal.buffer.ScratchBuffer;
 import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.concurrent.ReceivingThread;
+import io.polylink.core.internal.endpoint.EndpointImpl;
 import io.polylink.core.internal.observe.ChannelCounters;
 import io.polylink.core.internal.wire.Acknowledgement;
 import io.polylink.core.internal.wire.ControlFrame;
@@ -146,7 +149,7 @@ final class Channel implements FrameReceiver {
             new ScratchBuffer(bound, "encoded frame"), new ScratchBuffer(bound, "encoded frame")};
         this.decodeScratch = new ScratchBuffer[] {
             new ScratchBuffer(bound, "decoded frame"), new ScratchBuffer(bound, "decoded frame")};
-        this.reader = new MessageBufferImpl(runtime, 0);
+        this.reader = runtime.buffers.reader();
     }
 
     Connection connection() {
@@ -629,9 +632,9 @@ final class Channel implements FrameReceiver {
     }
 
     private void deliver(int endpoint, int handler, ByteBuffer body) {
-        EndpointImpl target = runtime.endpoints().get(endpoint);
+        EndpointImpl target = runtime.endpoints.get(endpoint);
         if (target == null) {
-            runtime.unknownEndpoint(connection.peer(), connection.method(), endpoint, handler);
+            runtime.endpoints.unknown(connection.peer(), connection.method(), endpoint, handler);
             return;
         }
         target.deliver(handler, reader.wrap(body, body.position(), body.remaining(), tables));

@@ -11,10 +11,15 @@ import io.polylink.MessageBuffer;
 import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
+import io.polylink.core.internal.buffer.CarriedStartpoints;
+import io.polylink.core.internal.buffer.MessageBuffers;
+import io.polylink.core.internal.buffer.StorePool;
 import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.concurrent.HandlerPool;
 import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.config.CoreSettings;
+import io.polylink.core.internal.endpoint.Endpoints;
+import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.core.internal.local.LocalMethod;
 import io.polylink.core.internal.naming.Naming;
 import io.polylink.core.internal.observe.Counters;
@@ -31,31 +36,18 @@ import io.polylink.core.internal.wire.StartpointCodec;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
-import io.polylink.spi.HostIdentity;
 import io.polylink.spi.InboundSink;
-import io.polylink.spi.NameRegistry;
-import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
-import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -65,7 +57,7 @@ import java.util.stream.Collectors;
  * <p>Methods and transforms may come and go at any time. Each change bumps the
  * {@linkplain #generation() generation}, and every link selects again on its next send.
  */
-final class ContextRuntime implements Context, InboundSink {
+final class ContextRuntime implements Context, InboundSink, CarriedStartpoints {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.core");
     /** Room transforms may add to a payload: lz4's worst case plus headers and tags. */
@@ -78,7 +70,6 @@ final class ContextRuntime implements Context, InboundSink {
 
     private final ContextId id;
     private final CoreSettings settings;
-    private final EndpointTable endpoints = new EndpointTable();
     private final Counters counters = new Counters();
     private final Problems problems = new Problems(counters);
     final Installed installed;
@@ -89,7 +80,8 @@ final class ContextRuntime implements Context, InboundSink {
     private final RetryTimer timer;
     private final Map<Connection, Channel> channels = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
-    private final StorePool stores;
+    final MessageBuffers buffers;
+    final Endpoints endpoints;
     private final Map<Flow.Key, Flow> flows = new ConcurrentHashMap<>();
     private final Map<Long, Flow> flowsById = new ConcurrentHashMap<>();
     private final InboundFlows inbound = new InboundFlows();
@@ -104,7 +96,8 @@ final class ContextRuntime implements Context, InboundSink {
         this.handlers = new HandlerPool(settings.handlerThreads(), toString());
         this.controlSender = new ControlSender("polylink-control-" + id);
         this.timer = new RetryTimer("polylink-retry-" + id);
-        this.stores = new StorePool(timer::later);
+        this.buffers = new MessageBuffers(settings.maxMessageSize(), new StorePool(timer::later), this);
+        this.endpoints = new Endpoints(this, handlers, counters, problems, this::startpointTo);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
         this.system = SystemEndpoint.create(this);
     }
@@ -134,16 +127,12 @@ final class ContextRuntime implements Context, InboundSink {
     @Override
     public Endpoint createEndpoint(Object attachment) {
         checkOpen();
-        return endpoints.add(this, attachment);
+        return endpoints.create(attachment);
     }
 
     @Override
     public MessageBuffer allocateBuffer(int initialCapacity) {
-        if (initialCapacity < 0 || initialCapacity > settings.maxMessageSize()) {
-            throw new IllegalArgumentException("buffer capacity " + initialCapacity + " is outside 0.."
-                + settings.maxMessageSize());
-        }
-        return new MessageBufferImpl(this, initialCapacity);
+        return buffers.allocate(initialCapacity);
     }
 
     @Override
@@ -243,7 +232,7 @@ final class ContextRuntime implements Context, InboundSink {
         return installed.generation();
     }
 
-    EndpointTable endpoints() {
+    Endpoints endpoints() {
         return endpoints;
     }
 
@@ -267,21 +256,19 @@ final class ContextRuntime implements Context, InboundSink {
         return installed.transform(name);
     }
 
-    Startpoint startpointTo(EndpointImpl endpoint) {
-        return new StartpointImpl(this, new TargetRef[] {new TargetRef(id, endpoint.id(), installed.table())},
+    private Startpoint startpointTo(int endpoint) {
+        return new StartpointImpl(this, new TargetRef[] {new TargetRef(id, endpoint, installed.table())},
             LinkOptions.DEFAULT);
     }
 
-    StartpointImpl startpoint(TargetRef[] targets) {
+    @Override
+    public StartpointImpl startpoint(TargetRef[] targets) {
         return new StartpointImpl(this, targets, LinkOptions.DEFAULT);
     }
 
-    MessageBufferImpl own(MessageBuffer buffer) {
-        if (buffer instanceof MessageBufferImpl b) {
-            return b;
-        }
-        throw new IllegalArgumentException("message buffer " + buffer + " was not made by a Polylink "
-            + "context; allocate it with Context.allocateBuffer");
+    @Override
+    public TargetRef[] targets(Startpoint startpoint) {
+        return own(startpoint).codecTargets();
     }
 
     StartpointImpl own(Startpoint startpoint) {
@@ -347,11 +334,6 @@ final class ContextRuntime implements Context, InboundSink {
         } catch (RejectedExecutionException closing) {
             flow.reconnected(index, false);
         }
-    }
-
-    /** @return where large buffers sent more than once keep their bytes */
-    StorePool stores() {
-        return stores;
     }
 
     /** Runs a short task on the retry thread after {@code delayMs}; nothing once the context closes. */
@@ -464,10 +446,6 @@ final class ContextRuntime implements Context, InboundSink {
         counters.sent(bytes);
     }
 
-    void received(int bytes) {
-        counters.received(bytes);
-    }
-
     void sendFailed() {
         counters.error();
     }
@@ -509,20 +487,6 @@ final class ContextRuntime implements Context, InboundSink {
 
     void badFrame(Channel channel, RuntimeException problem) {
         problems.error("bad frame", "closing " + channel + ": " + problem.getMessage());
-    }
-
-    void unknownEndpoint(ContextId from, String method, int endpoint, int handler) {
-        problems.error("unknown endpoint", "RSR for handler " + handler + " of unknown or closed endpoint "
-            + endpoint + " from " + from + " over " + method + " dropped");
-    }
-
-    void unknownHandler(EndpointImpl endpoint, int handler) {
-        problems.error("unknown handler", "RSR for unknown handler " + handler + " of " + endpoint
-            + " dropped; register the handler before sending to it");
-    }
-
-    void handlerFailed(EndpointImpl endpoint, int handler, Throwable failure) {
-        problems.error("handler failed", "handler " + handler + " of " + endpoint + " threw " + failure, failure);
     }
 
     /** @return whether {@link #close()} began: flows then let go rather than move */

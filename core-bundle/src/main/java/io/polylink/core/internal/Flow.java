@@ -5,6 +5,8 @@ import io.polylink.Descriptor;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.PolylinkException;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
+import io.polylink.core.internal.buffer.SharedStore;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.local.LocalMethod;
 import io.polylink.core.internal.select.LinkOptions;

@@ -2,6 +2,7 @@ package io.polylink.core.internal;
 
 import io.polylink.Explanation;
 import io.polylink.LinkException;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
 
 /** One target's way into its flow: the flow numbers, keeps and sends. */
 final class FlowRoute implements Route {

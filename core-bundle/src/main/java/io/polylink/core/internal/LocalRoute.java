@@ -1,6 +1,6 @@
 package io.polylink.core.internal;
 
-import io.polylink.core.internal.local.LocalMethod;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
 
 /**
  * The plain {@code local} stack: the handler runs on the sender's thread (inline) or gets a copy
@@ -25,16 +25,6 @@ final class LocalRoute implements Route {
 
     @Override
     public void send(int handler, MessageBufferImpl message) {
-        EndpointImpl target = runtime.endpoints().get(endpoint);
-        if (target == null) {
-            runtime.unknownEndpoint(runtime.id(), LocalMethod.NAME, endpoint, handler);
-            return;
-        }
-        message.beginLocalDelivery();
-        try {
-            target.deliver(handler, message);
-        } finally {
-            message.endLocalDelivery();
-        }
+        runtime.endpoints.deliverLocal(endpoint, handler, message);
     }
 }

@@ -1,5 +1,7 @@
 package io.polylink.core.internal;
 
+import io.polylink.core.internal.buffer.MessageBufferImpl;
+
 /** How one target of a startpoint is reached, as selection decided; immutable. */
 interface Route {
 

@@ -6,6 +6,7 @@ import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
+import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.spi.Connection;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;

@@ -6,6 +6,8 @@ import io.polylink.MessageBuffer;
 import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
+import io.polylink.core.internal.endpoint.EndpointImpl;
 import io.polylink.core.internal.observe.Counters;
 import io.polylink.core.internal.select.LinkOptions;
 import io.polylink.core.internal.select.StackSelector;
@@ -64,7 +66,7 @@ final class StartpointImpl implements Startpoint {
     @Override
     public void send(int handlerId, MessageBuffer message) {
         EndpointImpl.checkHandlerId(handlerId);
-        MessageBufferImpl m = runtime.own(message);
+        MessageBufferImpl m = MessageBufferImpl.own(message);
         Links l = links;
         int generation = runtime.generation();
         try {

@@ -8,6 +8,8 @@ import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.buffer.MessageBuffers;
+import io.polylink.core.internal.buffer.StoreProbe;
 import io.polylink.core.internal.wire.Acknowledgement;
 import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.core.internal.wire.FrameHeader;
@@ -158,7 +160,7 @@ class AcknowledgementTest {
         Startpoint toB = a.context().startpoint(sink.startpoint().toText());
         MessageBuffer large = a.context().allocateBuffer(256 * 1024);
         byte[] body = new byte[256 * 1024 - 4];
-        StorePool stores = ((ContextRuntime) a.context()).stores();
+        MessageBuffers buffers = Internals.buffers(a);
 
         // The receiver holds the first: the refilled buffer moves to a new store for each send.
         for (int i = 0; i < 100; i++) {
@@ -166,17 +168,17 @@ class AcknowledgementTest {
             body[body.length - 1] = (byte) (i >> 8);
             toB.send(1, large.clear().putInt(i).putRaw(body, 0, body.length));
         }
-        assertEquals(0, stores.pooledBytes(), "stores waiting for acknowledgement are not in the pool");
+        assertEquals(0, StoreProbe.pooledBytes(buffers), "stores waiting for acknowledgement are not in the pool");
         release.countDown();
         Await.until(() -> arrived.get() == 100, Duration.ofSeconds(10), () -> arrived.get() + " of 100 arrived");
         assertEquals(List.of(), damaged);
         Flow flow = onlyFlow(a);
         Await.until(() -> flow.unacknowledged() <= 64, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " still unacknowledged");
-        assertTrue(stores.pooledBytes() >= 30L * 256 * 1024, stores.pooledBytes() + " bytes of acknowledged stores pooled");
+        assertTrue(StoreProbe.pooledBytes(buffers) >= 30L * 256 * 1024, StoreProbe.pooledBytes(buffers) + " bytes of acknowledged stores pooled");
         assertEquals(256 * 1024, flow.spareLargeBytes(), "only the first send was copied");
-        Await.until(() -> stores.pooledBytes() <= StorePool.IDLE_BYTES, Duration.ofSeconds(10),
-            () -> stores.pooledBytes() + " bytes of stores still pooled after sends stopped");
+        Await.until(() -> StoreProbe.pooledBytes(buffers) <= StoreProbe.IDLE_BYTES, Duration.ofSeconds(10),
+            () -> StoreProbe.pooledBytes(buffers) + " bytes of stores still pooled after sends stopped");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
 import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.core.internal.naming.DirectoryNameRegistry;
 import io.polylink.core.internal.wire.FrameHeader;
 import io.polylink.core.internal.wire.StartpointCodec;

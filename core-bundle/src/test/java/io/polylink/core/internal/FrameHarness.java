@@ -6,6 +6,7 @@ import io.polylink.Explanation;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.Transform;
 import java.nio.ByteBuffer;
@@ -120,8 +121,8 @@ final class FrameHarness implements AutoCloseable {
     static final String DECODER_FAILURE = "transform failed on a frame";
     /** Longest log line a frame may cause: peer text in it must be bounded. */
     static final int MAX_LOG_LINE = 2048;
-    /** The first endpoint of a fresh context, which is what every batch gets. */
-    static final int ENDPOINT = 1 << EndpointTable.SLOT_BITS | 2;
+    /** The first endpoint of a fresh context after its system endpoint, which is what every batch gets. */
+    static final int ENDPOINT = SystemEndpoint.ID + 1;
 
     private final List<Transform> transforms;
     /** Held: the logging framework keeps loggers weakly, and with them our handler. */

@@ -3,6 +3,7 @@ package io.polylink.core.internal;
 import io.polylink.ContextId;
 import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
 import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.polylink.ContextId;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.Transform;
 import io.polylink.spi.TransformPeer;

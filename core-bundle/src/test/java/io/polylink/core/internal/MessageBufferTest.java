@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
 import io.polylink.MessageTooLargeException;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

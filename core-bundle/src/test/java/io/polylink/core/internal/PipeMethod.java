@@ -27,10 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its own thread, as a socket's reader thread would. Contexts find each other through a shared
  * {@link Network}; an address is the text "pipe:N". A method can be told to refuse everything.
  */
-final class PipeMethod implements CommunicationMethod {
+public final class PipeMethod implements CommunicationMethod {
 
     /** Where pipe methods of one test find each other. */
-    static final class Network {
+    public static final class Network {
         private final Map<String, PipeMethod> listeners = new ConcurrentHashMap<>();
         private int next;
 
@@ -68,7 +68,7 @@ final class PipeMethod implements CommunicationMethod {
     private volatile MethodContext context;
     private String address;
 
-    PipeMethod(Network network, String name) {
+    public PipeMethod(Network network, String name) {
         this.network = network;
         this.name = name;
     }

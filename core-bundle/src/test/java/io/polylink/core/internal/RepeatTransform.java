@@ -1,6 +1,5 @@
 package io.polylink.core.internal;
 
-import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.Transform;

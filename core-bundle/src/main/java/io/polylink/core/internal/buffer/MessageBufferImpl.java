@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.buffer;
 
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
@@ -27,11 +27,11 @@ import java.util.Objects;
  * A buffer sent once and dropped, as many are, stays on the heap: its memory goes with the next
  * young collection, where direct memory would wait for one that might not come for a long time.
  */
-final class MessageBufferImpl implements MessageBuffer {
+public final class MessageBufferImpl implements MessageBuffer {
 
     private static final int INITIAL_TABLE_SLOTS = 2;
 
-    private final ContextRuntime runtime;
+    private final MessageBuffers owner;
     private ByteBuffer bytes;
     /** What {@link #bytes} views once the buffer was sent twice; {@code null} before. */
     private SharedStore store;
@@ -46,13 +46,25 @@ final class MessageBufferImpl implements MessageBuffer {
     /** Where the startpoints read from this message find their tables. */
     private TableResolver resolver = TableResolver.NONE;
 
-    MessageBufferImpl(ContextRuntime runtime, int capacity) {
-        this.runtime = runtime;
+    MessageBufferImpl(MessageBuffers owner, int capacity) {
+        this.owner = owner;
         this.bytes = ByteBuffer.allocate(capacity);
     }
 
+    /**
+     * @return the buffer as this implementation
+     * @throws IllegalArgumentException if another implementation made it
+     */
+    public static MessageBufferImpl own(MessageBuffer buffer) {
+        if (buffer instanceof MessageBufferImpl b) {
+            return b;
+        }
+        throw new IllegalArgumentException("message buffer " + buffer + " was not made by a Polylink "
+            + "context; allocate it with Context.allocateBuffer");
+    }
+
     /** Points this buffer at a received payload; valid while {@code frame} is. */
-    MessageBufferImpl wrap(ByteBuffer frame, int offset, int payloadLength, TableResolver tables) {
+    public MessageBufferImpl wrap(ByteBuffer frame, int offset, int payloadLength, TableResolver tables) {
         this.bytes = frame;
         this.base = offset;
         this.length = payloadLength;
@@ -64,8 +76,8 @@ final class MessageBufferImpl implements MessageBuffer {
     }
 
     /** @return a private read-only copy, for a handler that runs later on another thread */
-    MessageBufferImpl detachedCopy() {
-        MessageBufferImpl copy = new MessageBufferImpl(runtime, length);
+    public MessageBufferImpl detachedCopy() {
+        MessageBufferImpl copy = new MessageBufferImpl(owner, length);
         copy.bytes.put(0, bytes, base, length);
         copy.length = length;
         copy.readIndex = readIndex;
@@ -75,8 +87,8 @@ final class MessageBufferImpl implements MessageBuffer {
     }
 
     /** @return a copy to send later, with the tables of the startpoints written into it */
-    MessageBufferImpl sendableCopy() {
-        MessageBufferImpl copy = new MessageBufferImpl(runtime, length);
+    public MessageBufferImpl sendableCopy() {
+        MessageBufferImpl copy = new MessageBufferImpl(owner, length);
         copy.bytes.put(0, bytes, base, length);
         copy.length = length;
         if (tableCount > 0) {
@@ -87,17 +99,17 @@ final class MessageBufferImpl implements MessageBuffer {
     }
 
     /** Makes a message being sent look received for an inline handler in this context. */
-    void beginLocalDelivery() {
+    public void beginLocalDelivery() {
         readIndex = 0;
         readOnly = true;
     }
 
-    void endLocalDelivery() {
+    public void endLocalDelivery() {
         readOnly = false;
     }
 
     /** @return the payload as a buffer positioned at its first byte, for a method to consume */
-    ByteBuffer payload() {
+    public ByteBuffer payload() {
         return bytes.limit(base + length).position(base);
     }
 
@@ -109,7 +121,7 @@ final class MessageBufferImpl implements MessageBuffer {
      * @return the store, its first {@link #length()} bytes the payload, held for the caller; or
      *     {@code null} if the caller must copy
      */
-    SharedStore share() {
+    public SharedStore share() {
         if (readOnly || base != 0) {
             return null;
         }
@@ -118,7 +130,7 @@ final class MessageBufferImpl implements MessageBuffer {
                 sentOnce = true;
                 return null;
             }
-            moveTo(runtime.stores().take(length), length);
+            moveTo(owner.stores.take(length), length);
         }
         store.retain();
         return store;
@@ -137,19 +149,19 @@ final class MessageBufferImpl implements MessageBuffer {
     }
 
     /** Undoes {@link #payload()} so writes can use the full capacity again. */
-    void releasePayload() {
+    public void releasePayload() {
         bytes.clear();
     }
 
-    EncodedTable[] tables() {
+    public EncodedTable[] tables() {
         return tables;
     }
 
-    int tableCount() {
+    public int tableCount() {
         return tableCount;
     }
 
-    TableResolver resolver() {
+    public TableResolver resolver() {
         return tableCount == 0 ? resolver : chain(Arrays.copyOf(tables, tableCount), resolver);
     }
 
@@ -178,7 +190,7 @@ final class MessageBufferImpl implements MessageBuffer {
             // size of this one's message, not of its capacity. Flows bound what they keep by
             // messages' lengths, and a buffer allocated at 8 MiB and refilled with 20 KiB would
             // otherwise hold 8 MiB per RSR waiting for its acknowledgement.
-            moveTo(runtime.stores().take(length), 0);
+            moveTo(owner.stores.take(length), 0);
         }
         length = 0;
         readIndex = 0;
@@ -271,11 +283,10 @@ final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public MessageBuffer putStartpoint(Startpoint value) {
-        StartpointImpl startpoint = runtime.own(value);
-        StartpointCodec.TargetRef[] targets = startpoint.codecTargets();
+        TargetRef[] targets = owner.startpoints.targets(value);
         int at = reserve(StartpointCodec.referenceLength(targets.length));
         StartpointCodec.writeReference(bytes, at, targets);
-        for (StartpointCodec.TargetRef t : targets) {
+        for (TargetRef t : targets) {
             remember(t.table());
         }
         return this;
@@ -352,9 +363,9 @@ final class MessageBufferImpl implements MessageBuffer {
     @Override
     public Startpoint getStartpoint() {
         ByteBuffer view = bytes.duplicate().limit(base + length).position(base + readIndex);
-        StartpointCodec.TargetRef[] targets = StartpointCodec.readReference(view, resolver());
+        TargetRef[] targets = StartpointCodec.readReference(view, resolver());
         readIndex = view.position() - base;
-        return runtime.startpoint(targets);
+        return owner.startpoints.startpoint(targets);
     }
 
     @Override
@@ -377,14 +388,14 @@ final class MessageBufferImpl implements MessageBuffer {
     }
 
     private void grow(long needed) {
-        int max = runtime.maxMessageSize();
+        int max = owner.maxMessageSize;
         if (needed > max) {
             throw new MessageTooLargeException("message of " + needed + " bytes exceeds the maximum of "
                 + max + "; split it or raise maxMessageSize in the io.polylink.core configuration");
         }
         int capacity = (int) Math.min(max, Math.max(needed, 2L * bytes.capacity()));
         if (store != null) {
-            moveTo(runtime.stores().take(capacity), length);
+            moveTo(owner.stores.take(capacity), length);
             return;
         }
         ByteBuffer bigger = ByteBuffer.allocate(capacity);

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.buffer;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The bytes a flow keeps never change under it: a buffer only appends past what it sent, and
  * one that is cleared, or grows, while a flow still holds its store moves to another store.
  */
-final class SharedStore {
+public final class SharedStore {
 
     /** Never moved: every user reads and writes through a {@link #view()} of its own. */
     private final ByteBuffer memory;
@@ -28,7 +28,7 @@ final class SharedStore {
     }
 
     /** @return a buffer over the whole store with a position and limit of the caller's own */
-    ByteBuffer view() {
+    public ByteBuffer view() {
         return memory.duplicate();
     }
 
@@ -43,7 +43,7 @@ final class SharedStore {
     }
 
     /** Lets go of one reference; the last one gives the store back to the pool, on any thread. */
-    void release() {
+    public void release() {
         int before = holders.getAndDecrement();
         if (before == 1) {
             pool.give(this);

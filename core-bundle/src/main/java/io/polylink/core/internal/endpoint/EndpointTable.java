@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.endpoint;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -23,7 +23,7 @@ final class EndpointTable {
     private int used = 1; // slot 0 stays empty: endpoint id 0 marks control frames
     private final ArrayDeque<Integer> free = new ArrayDeque<>();
 
-    synchronized EndpointImpl add(ContextRuntime runtime, Object attachment) {
+    synchronized EndpointImpl add(Endpoints owner, Object attachment) {
         int slot;
         if (!free.isEmpty()) {
             slot = free.poll();
@@ -39,7 +39,7 @@ final class EndpointTable {
             }
         }
         int generation = generations[slot] = (generations[slot] + 1) & MAX_GENERATION;
-        EndpointImpl endpoint = new EndpointImpl(runtime, generation << SLOT_BITS | slot, attachment);
+        EndpointImpl endpoint = new EndpointImpl(owner, generation << SLOT_BITS | slot, attachment);
         SLOT.setRelease(slots, slot, endpoint);
         return endpoint;
     }

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.endpoint;
 
 import io.polylink.Context;
 import io.polylink.Delivery;
@@ -6,6 +6,7 @@ import io.polylink.Endpoint;
 import io.polylink.Handler;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
+import io.polylink.core.internal.buffer.MessageBufferImpl;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.concurrent.SerialExecutor;
 import io.polylink.core.internal.observe.Counters;
@@ -15,23 +16,26 @@ import java.util.Objects;
 /**
  * An endpoint: a copy-on-write handler table read without locks on the delivery path.
  */
-final class EndpointImpl implements Endpoint {
+public final class EndpointImpl implements Endpoint {
 
     private static final HandlerSlot[] NONE = new HandlerSlot[0];
 
-    private final ContextRuntime runtime;
+    private final Endpoints owner;
     private final int id;
     private final Object attachment;
     private final Counters counters = new Counters();
+    /** The context's counters, read once here: every delivery counts there too. */
+    private final Counters contextCounters;
     private final SerialExecutor executor;
     private volatile HandlerSlot[] handlers = NONE;
     private volatile boolean closed;
 
-    EndpointImpl(ContextRuntime runtime, int id, Object attachment) {
-        this.runtime = runtime;
+    EndpointImpl(Endpoints owner, int id, Object attachment) {
+        this.owner = owner;
         this.id = id;
         this.attachment = attachment;
-        this.executor = new SerialExecutor(runtime.executor());
+        this.contextCounters = owner.counters;
+        this.executor = new SerialExecutor(owner.handlers);
     }
 
     @Override
@@ -41,7 +45,7 @@ final class EndpointImpl implements Endpoint {
 
     @Override
     public Context context() {
-        return runtime;
+        return owner.context;
     }
 
     @Override
@@ -78,7 +82,7 @@ final class EndpointImpl implements Endpoint {
 
     @Override
     public Startpoint startpoint() {
-        return runtime.startpointTo(this);
+        return owner.startpointTo(id);
     }
 
     @Override
@@ -89,7 +93,7 @@ final class EndpointImpl implements Endpoint {
     @Override
     public void close() {
         closed = true;
-        runtime.endpoints().remove(this);
+        owner.remove(this);
     }
 
     boolean isClosed() {
@@ -102,12 +106,13 @@ final class EndpointImpl implements Endpoint {
      *
      * @param message positioned at the payload; valid only during this call
      */
-    void deliver(int handlerId, MessageBufferImpl message) {
+    public void deliver(int handlerId, MessageBufferImpl message) {
         HandlerSlot[] table = handlers;
         HandlerSlot slot = handlerId < table.length ? table[handlerId] : null;
         if (slot == null || closed) {
             counters.error();
-            runtime.unknownHandler(this, handlerId);
+            owner.problems.error("unknown handler", "RSR for unknown handler " + handlerId + " of " + this
+                + " dropped; register the handler before sending to it");
             return;
         }
         int length = message.length();
@@ -126,27 +131,31 @@ final class EndpointImpl implements Endpoint {
             try {
                 executor.execute(() -> run(slot.handler(), handlerId, copy));
             } catch (RuntimeException rejected) {
-                counters.error();
-                runtime.handlerFailed(this, handlerId, rejected);
+                failed(handlerId, rejected);
             }
         }
     }
 
     private void received(int length) {
         counters.received(length);
-        runtime.received(length);
+        contextCounters.received(length);
     }
 
     private void run(Handler handler, int handlerId, MessageBufferImpl message) {
         try {
             handler.handle(this, message);
         } catch (Throwable t) {
-            counters.error();
-            runtime.handlerFailed(this, handlerId, t);
+            failed(handlerId, t);
         }
     }
 
-    static void checkHandlerId(int handlerId) {
+    private void failed(int handlerId, Throwable failure) {
+        counters.error();
+        owner.problems.error("handler failed", "handler " + handlerId + " of " + this + " threw " + failure, failure);
+    }
+
+    /** @throws IllegalArgumentException if the id is not one a handler can have */
+    public static void checkHandlerId(int handlerId) {
         if (handlerId < 0 || handlerId > MAX_HANDLER_ID) {
             throw new IllegalArgumentException("handler id " + handlerId + " is outside 0.."
                 + MAX_HANDLER_ID);
@@ -155,6 +164,6 @@ final class EndpointImpl implements Endpoint {
 
     @Override
     public String toString() {
-        return "endpoint " + id + "@" + runtime.id();
+        return "endpoint " + id + "@" + owner.context.id();
     }
 }

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.buffer;
 
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,7 +15,7 @@ import java.util.function.BiConsumer;
  * <p>While stores come and go it keeps up to {@link #MAX_BYTES}, what flows may hold
  * unacknowledged; a second after the last store was given back, down to {@link #IDLE_BYTES}.
  */
-final class StorePool {
+public final class StorePool {
 
     static final int MIN_CAPACITY = 32 * 1024;
     static final long MAX_BYTES = 64L << 20;
@@ -30,7 +30,7 @@ final class StorePool {
 
     /** @param later runs a task after a delay in milliseconds, for shrinking once idle */
     @SuppressWarnings("unchecked")
-    StorePool(BiConsumer<Runnable, Long> later) {
+    public StorePool(BiConsumer<Runnable, Long> later) {
         this.later = later;
         byClass = new ConcurrentLinkedDeque[32];
         for (int i = 0; i < byClass.length; i++) {

@@ -1,17 +1,17 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.buffer;
 
 import io.polylink.MessageTooLargeException;
 import io.polylink.spi.BufferSource;
 import java.nio.ByteBuffer;
 
 /** A reusable buffer that grows on demand up to a bound; lent to transforms. */
-final class ScratchBuffer implements BufferSource {
+public final class ScratchBuffer implements BufferSource {
 
     private final int bound;
     private final String purpose;
     private ByteBuffer buffer = ByteBuffer.allocate(0);
 
-    ScratchBuffer(int bound, String purpose) {
+    public ScratchBuffer(int bound, String purpose) {
         this.bound = bound;
         this.purpose = purpose;
     }

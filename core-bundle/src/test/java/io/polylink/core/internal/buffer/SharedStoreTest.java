@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.buffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.core.internal.Internals;
+import io.polylink.core.internal.PipeMethod;
 import io.polylink.core.internal.wire.TableResolver;
 import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
@@ -25,6 +28,7 @@ class SharedStoreTest {
     private static final int SIZE = 100_000;
 
     private final EmbeddedContext embedded = EmbeddedContext.open();
+    private final MessageBuffers buffers = Internals.buffers(embedded);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
     @AfterEach
@@ -34,7 +38,7 @@ class SharedStoreTest {
     }
 
     private MessageBufferImpl filled(byte value) {
-        MessageBufferImpl m = (MessageBufferImpl) embedded.context().allocateBuffer(SIZE);
+        MessageBufferImpl m = buffers.allocate(SIZE);
         return (MessageBufferImpl) m.putRaw(bytes(SIZE, value), 0, SIZE);
     }
 
@@ -77,19 +81,19 @@ class SharedStoreTest {
         assertNotSame(kept, next, "the refilled buffer is in another store");
         assertHolds(next, SIZE, (byte) 2);
 
-        long pooled = ((ContextRuntime) embedded.context()).stores().pooledBytes();
+        long pooled = buffers.stores.pooledBytes();
         kept.release();
-        assertEquals(pooled + kept.capacity(), ((ContextRuntime) embedded.context()).stores().pooledBytes(),
+        assertEquals(pooled + kept.capacity(), buffers.stores.pooledBytes(),
             "a store nobody holds any more goes back to the pool");
         next.release();
         m.clear();
-        assertEquals(pooled + kept.capacity(), ((ContextRuntime) embedded.context()).stores().pooledBytes(),
+        assertEquals(pooled + kept.capacity(), buffers.stores.pooledBytes(),
             "a cleared buffer nobody else holds stays in its store");
     }
 
     @Test
     void aKeptBufferMovesToStoresSizedByItsMessageNotByItsCapacity() {
-        MessageBufferImpl m = (MessageBufferImpl) embedded.context().allocateBuffer(8 << 20);
+        MessageBufferImpl m = buffers.allocate(8 << 20);
         m.putRaw(bytes(SIZE, (byte) 1), 0, SIZE);
         m.share();
         SharedStore kept = m.share();
@@ -124,8 +128,7 @@ class SharedStoreTest {
 
     @Test
     void aReceivedBufferIsNeverKeptByItsStore() {
-        MessageBufferImpl received = new MessageBufferImpl(((ContextRuntime) embedded.context()), 0)
-            .wrap(ByteBuffer.allocateDirect(SIZE + 8), 8, SIZE, TableResolver.NONE);
+        MessageBufferImpl received = buffers.reader().wrap(ByteBuffer.allocateDirect(SIZE + 8), 8, SIZE, TableResolver.NONE);
         assertNull(received.share());
         assertNull(received.share(), "the reader's buffer is overwritten by the next read");
     }
@@ -149,8 +152,7 @@ class SharedStoreTest {
                 toB.send(1, m.clear().putRaw(bytes(sizes[i], (byte) i), 0, sizes[i]));
                 int sent = i + 1;
                 Await.until(() -> lengths.size() == sent, Duration.ofSeconds(10), () -> "RSR " + sent + " never came");
-                Flow flow = List.copyOf(((ContextRuntime) a.context()).flows()).get(0);
-                Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
+                Await.until(() -> Internals.unacknowledged(a) == 0, Duration.ofSeconds(10),
                     () -> "the flow still keeps RSR " + sent);
             }
             assertEquals(java.util.Arrays.stream(sizes).boxed().toList(), lengths);

@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.endpoint;
 
 import io.polylink.Context;
 import io.polylink.Endpoint;
@@ -18,16 +18,16 @@ import io.polylink.Startpoint;
  *       this context.
  * </ul>
  */
-final class SystemEndpoint {
+public final class SystemEndpoint {
 
-    static final int ECHO = 0;
-    static final int RELAY = 1;
+    public static final int ECHO = 0;
+    public static final int RELAY = 1;
     /** Slot 1, generation 1: the first endpoint a context creates. */
-    static final int ID = 1 << EndpointTable.SLOT_BITS | 1;
+    public static final int ID = 1 << EndpointTable.SLOT_BITS | 1;
 
     private SystemEndpoint() {}
 
-    static Endpoint create(Context context) {
+    public static Endpoint create(Context context) {
         Endpoint endpoint = context.createEndpoint();
         if (endpoint.id() != ID) {
             throw new IllegalStateException("the system endpoint must be the context's first endpoint");

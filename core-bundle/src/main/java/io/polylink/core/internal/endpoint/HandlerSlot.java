@@ -1,4 +1,4 @@
-package io.polylink.core.internal;
+package io.polylink.core.internal.endpoint;
 
 import io.polylink.Delivery;
 import io.polylink.Handler;
