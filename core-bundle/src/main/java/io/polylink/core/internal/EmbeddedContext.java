@@ -80,12 +80,12 @@ public final class EmbeddedContext implements AutoCloseable {
 
     /** @return the installed method of that name, or {@code null} */
     public CommunicationMethod method(String name) {
-        return runtime.method(name);
+        return runtime.installed.method(name);
     }
 
     /** @return one line per flow, what {@code polylink:links} prints: for a failing test's message */
     public List<String> links() {
-        return runtime.describeFlows();
+        return runtime.flows.describe();
     }
 
     /** Stops and removes a method. @return this */

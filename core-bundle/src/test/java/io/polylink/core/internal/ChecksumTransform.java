@@ -16,12 +16,12 @@ import java.util.zip.CRC32C;
  * the header like an AEAD would, rejects a corrupted frame, and cannot decode a frame that
  * overtook the handshake it depends on.
  */
-final class ChecksumTransform implements Transform {
+public final class ChecksumTransform implements Transform {
 
     private final String name;
-    final AtomicInteger openSessions = new AtomicInteger();
+    public final AtomicInteger openSessions = new AtomicInteger();
 
-    ChecksumTransform(String name) {
+    public ChecksumTransform(String name) {
         this.name = name;
     }
 

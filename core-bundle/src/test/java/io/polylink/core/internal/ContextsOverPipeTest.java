@@ -99,7 +99,7 @@ class ContextsOverPipeTest {
     }
 
     private long pipeSentBytes() {
-        return ((ContextRuntime) a.context()).method("pipe").statistics().bytesSent();
+        return a.method("pipe").statistics().bytesSent();
     }
 
     @Test
@@ -133,8 +133,7 @@ class ContextsOverPipeTest {
         Startpoint toC = in(a, other.startpoint());
         toB.send(1, a.context().allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
-        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
-            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+        PipeMethod.End end = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, java.util.Map.of());
         long errorsBefore = b.context().statistics().errors();
 
         end.inject(ByteBuffer.wrap("GET / HTTP/1.1\r\n\r\n".getBytes()));
@@ -257,8 +256,7 @@ class ContextsOverPipeTest {
         sendOne.getAsBoolean();
         Await.until(() -> seen.size() == 1, Duration.ofSeconds(5), () -> "first RSR lost");
         assertEquals("crc/pipe", stack.get());
-        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
-            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+        PipeMethod.End end = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, java.util.Map.of());
 
         b.remove(crcB);
         Await.until(() -> sendOne.getAsBoolean() && stack.get().equals("pipe"), Duration.ofSeconds(10),
@@ -287,8 +285,7 @@ class ContextsOverPipeTest {
                 .filter(d -> d.stack().equals("pipe")).findFirst().orElseThrow().address())));
         checked.send(1, a.context().allocateBuffer(8).putString("first"));
         Await.until(() -> seen.contains("first"), Duration.ofSeconds(5), () -> "first lost");
-        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
-            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+        PipeMethod.End end = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, java.util.Map.of());
 
         ByteBuffer forged = ByteBuffer.allocate(12 + 9);
         forged.put(0, (byte) 0x10).put(1, (byte) 1).putShort(2, (short) 1).putInt(4, sink.id()).putInt(8, 9);

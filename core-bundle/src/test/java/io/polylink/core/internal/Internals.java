@@ -1,7 +1,11 @@
 package io.polylink.core.internal;
 
 import io.polylink.core.internal.buffer.MessageBuffers;
-import java.util.List;
+import io.polylink.core.internal.channel.Channels;
+import io.polylink.core.internal.concurrent.ControlSender;
+import io.polylink.core.internal.flow.Flows;
+import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.select.StackSelector;
 
 /**
  * A test's way into the parts of an embedded context, for tests of one part that need a real
@@ -16,13 +20,29 @@ public final class Internals {
         return runtime(context).buffers;
     }
 
-    /** @return RSRs the context's only flow has sent and the peer not yet acknowledged */
-    public static int unacknowledged(EmbeddedContext context) {
-        List<Flow> flows = List.copyOf(runtime(context).flows());
-        if (flows.size() != 1) {
-            throw new AssertionError("flows: " + flows);
-        }
-        return flows.get(0).unacknowledged();
+    /** @return the context's flows */
+    public static Flows flows(EmbeddedContext context) {
+        return runtime(context).flows;
+    }
+
+    /** @return the context's channels, where methods hand it their connections */
+    public static Channels channels(EmbeddedContext context) {
+        return runtime(context).channels;
+    }
+
+    /** @return the context's selection */
+    public static StackSelector selector(EmbeddedContext context) {
+        return runtime(context).selector;
+    }
+
+    /** @return the context's methods, transforms and own table */
+    public static Installed installed(EmbeddedContext context) {
+        return runtime(context).installed;
+    }
+
+    /** @return the thread that sends the control frames of the context's channels */
+    public static ControlSender controlSender(EmbeddedContext context) {
+        return runtime(context).controlSender;
     }
 
     private static ContextRuntime runtime(EmbeddedContext context) {

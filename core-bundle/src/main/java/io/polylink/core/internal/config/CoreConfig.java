@@ -1,13 +1,16 @@
 package io.polylink.core.internal.config;
 
+import org.osgi.service.component.annotations.ComponentPropertyType;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
  * Configuration of the core, PID {@code io.polylink.core}: each key and its default, written once.
  * Read with {@link io.polylink.spi.Configuration#read}, which also takes a {@code String[]} key
- * such as {@code table} as the one comma-separated string a {@code .cfg} file gives.
+ * such as {@code table} as the one comma-separated string a {@code .cfg} file gives. On a component
+ * class, it makes the defaults the component's properties.
  */
+@ComponentPropertyType
 @ObjectClassDefinition(name = "Polylink core", description = "The context runtime of this framework")
 public @interface CoreConfig {
 

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.core.internal.Internals;
 import io.polylink.core.internal.PipeMethod;
+import io.polylink.core.internal.flow.Flow;
+import io.polylink.core.internal.flow.FlowProbe;
 import io.polylink.core.internal.wire.TableResolver;
 import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
@@ -152,7 +154,8 @@ class SharedStoreTest {
                 toB.send(1, m.clear().putRaw(bytes(sizes[i], (byte) i), 0, sizes[i]));
                 int sent = i + 1;
                 Await.until(() -> lengths.size() == sent, Duration.ofSeconds(10), () -> "RSR " + sent + " never came");
-                Await.until(() -> Internals.unacknowledged(a) == 0, Duration.ofSeconds(10),
+                Flow flow = FlowProbe.onlyFlow(Internals.flows(a));
+                Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
                     () -> "the flow still keeps RSR " + sent);
             }
             assertEquals(java.util.Arrays.stream(sizes).boxed().toList(), lengths);
