@@ -1,7 +1,7 @@
 package io.polylink.core.internal;
 
 import io.polylink.Context;
-import io.polylink.core.internal.channel.Channels;
+import io.polylink.core.internal.channel.PeerChannels;
 import io.polylink.core.internal.config.CoreConfig;
 import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.core.internal.flow.Flows;
@@ -60,7 +60,7 @@ public final class ContextComponent {
         parts = List.of(bundle.registerService(Installed.class, runtime.installed, null),
             bundle.registerService(StackSelector.class, runtime.selector, null),
             bundle.registerService(Flows.class, runtime.flows, null),
-            bundle.registerService(Channels.class, runtime.channels, null));
+            bundle.registerService(PeerChannels.class, runtime.channels, null));
     }
 
     /** Service properties: the id, the name, and the methods installed now (for launchers to wait on). */

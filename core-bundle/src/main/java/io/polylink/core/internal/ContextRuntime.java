@@ -10,7 +10,7 @@ import io.polylink.Startpoint;
 import io.polylink.Statistics;
 import io.polylink.core.internal.buffer.MessageBuffers;
 import io.polylink.core.internal.buffer.StorePool;
-import io.polylink.core.internal.channel.Channels;
+import io.polylink.core.internal.channel.PeerChannels;
 import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.concurrent.HandlerPool;
 import io.polylink.core.internal.concurrent.RetryTimer;
@@ -20,7 +20,7 @@ import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.core.internal.flow.Flows;
 import io.polylink.core.internal.link.Startpoints;
 import io.polylink.core.internal.local.LocalMethod;
-import io.polylink.core.internal.naming.Naming;
+import io.polylink.core.internal.naming.Names;
 import io.polylink.core.internal.observe.Counters;
 import io.polylink.core.internal.observe.Problems;
 import io.polylink.core.internal.observe.RateLimitedLog;
@@ -58,9 +58,9 @@ final class ContextRuntime implements Context {
     private final RetryTimer timer;
     final Installed installed;
     final StackSelector selector;
-    final Naming naming = new Naming();
+    final Names naming = new Names();
     final Endpoints endpoints;
-    final Channels channels;
+    final PeerChannels channels;
     final Flows flows;
     private final Startpoints startpoints;
     final MessageBuffers buffers;
@@ -77,7 +77,7 @@ final class ContextRuntime implements Context {
         this.installed = new Installed(settings.table());
         this.selector = new StackSelector(installed);
         this.endpoints = new Endpoints(this, handlers, counters, problems, this::startpointTo);
-        this.channels = new Channels(id, installed, endpoints, controlSender, timer, problems, settings.quietAckMs(),
+        this.channels = new PeerChannels(id, installed, endpoints, controlSender, timer, problems, settings.quietAckMs(),
             settings.maxMessageSize(), maxWirePayload());
         this.flows = new Flows(installed, selector, channels, endpoints, timer, handlers, problems,
             settings.abandonAfterMs());

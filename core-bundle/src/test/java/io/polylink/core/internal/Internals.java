@@ -1,7 +1,7 @@
 package io.polylink.core.internal;
 
 import io.polylink.core.internal.buffer.MessageBuffers;
-import io.polylink.core.internal.channel.Channels;
+import io.polylink.core.internal.channel.PeerChannels;
 import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.flow.Flows;
 import io.polylink.core.internal.registry.Installed;
@@ -26,7 +26,7 @@ public final class Internals {
     }
 
     /** @return the context's channels, where methods hand it their connections */
-    public static Channels channels(EmbeddedContext context) {
+    public static PeerChannels channels(EmbeddedContext context) {
         return runtime(context).channels;
     }
 

@@ -18,7 +18,7 @@ final class ChannelPool {
     record Key(ContextId peer, String method, Map<String, String> parameters) {}
 
     private static final class Slot {
-        Channel channel;
+        PeerChannel channel;
     }
 
     private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
@@ -28,7 +28,7 @@ final class ChannelPool {
      * @param channelOf the channel state for a connection
      * @return an open channel
      */
-    Channel get(Key key, Supplier<Connection> connect, Function<Connection, Channel> channelOf) {
+    PeerChannel get(Key key, Supplier<Connection> connect, Function<Connection, PeerChannel> channelOf) {
         Slot slot = slots.computeIfAbsent(key, k -> new Slot());
         synchronized (slot) {
             if (slot.channel == null || !slot.channel.isOpen()) {
@@ -39,7 +39,7 @@ final class ChannelPool {
     }
 
     /** Forgets a closed channel, so its memory goes and the next send connects afresh. */
-    void forget(Channel channel) {
+    void forget(PeerChannel channel) {
         slots.values().removeIf(s -> {
             synchronized (s) {
                 return s.channel == channel;

@@ -55,7 +55,7 @@ public final class ChannelReceiver implements FrameReceiver {
     private record ReceiveStack(String transforms, List<String> names, TransformSession[] sessions,
                                 InboundFlow flow, AckLane.Slot ack) {}
 
-    private final Channel channel;
+    private final PeerChannel channel;
     private final Connection connection;
     private final ChannelSender sender;
     private final TransformSessions sessions;
@@ -89,7 +89,7 @@ public final class ChannelReceiver implements FrameReceiver {
     /** This side refused a frame, and so the method closes the connection: see {@link #onFrame}. */
     private volatile boolean refusedFrame;
 
-    ChannelReceiver(Channel channel, ChannelSender sender, TransformSessions sessions, Channels owner) {
+    ChannelReceiver(PeerChannel channel, ChannelSender sender, TransformSessions sessions, PeerChannels owner) {
         this.channel = channel;
         this.connection = channel.connection();
         this.sender = sender;

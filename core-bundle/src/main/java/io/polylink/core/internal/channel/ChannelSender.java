@@ -39,7 +39,7 @@ public final class ChannelSender {
     static final int MAX_TABLES = 1024;
     private static final int MAX_STACK_ID = 255;
 
-    private final Channel channel;
+    private final PeerChannel channel;
     private final Connection connection;
     private final TransformSessions sessions;
     private final ControlSender controlSender;
@@ -56,7 +56,7 @@ public final class ChannelSender {
     private final Map<String, StackBinding> stacks = new HashMap<>();
     private int lastStackId;
 
-    ChannelSender(Channel channel, TransformSessions sessions, ControlSender controlSender, int maxWirePayload) {
+    ChannelSender(PeerChannel channel, TransformSessions sessions, ControlSender controlSender, int maxWirePayload) {
         this.channel = channel;
         this.connection = channel.connection();
         this.sessions = sessions;

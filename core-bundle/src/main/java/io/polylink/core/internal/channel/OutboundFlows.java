@@ -29,8 +29,8 @@ public interface OutboundFlows {
     Acknowledged find(ContextId peer, long flowId);
 
     /** The peer refused a stack of {@code channel}: the flows on it move. */
-    void refused(Channel channel, int stackId, String why);
+    void refused(PeerChannel channel, int stackId, String why);
 
     /** {@code channel} closed: the flows on it move or retire. */
-    void closed(Channel channel);
+    void closed(PeerChannel channel);
 }

@@ -21,13 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TransformSessions {
 
-    private final Channel channel;
+    private final PeerChannel channel;
     private final ContextId self;
     private final Installed installed;
     private final Map<String, TransformSession> sessions = new ConcurrentHashMap<>();
     private final Object lock = new Object();
 
-    TransformSessions(Channel channel, ContextId self, Installed installed) {
+    TransformSessions(PeerChannel channel, ContextId self, Installed installed) {
         this.channel = channel;
         this.self = self;
         this.installed = installed;

@@ -13,7 +13,7 @@ final class CopyPool {
 
     /**
      * Small copies kept: at least what one acknowledgement frees in a steady exchange
-     * ({@link Flow#ACK_EVERY}), and at most 1 MiB of arrays.
+     * ({@link OutboundFlow#ACK_EVERY}), and at most 1 MiB of arrays.
      */
     private static final int MAX_SMALL = 1024;
     private static final long MAX_SMALL_BYTES = 1L << 20;

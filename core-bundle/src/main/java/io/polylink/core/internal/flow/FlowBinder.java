@@ -4,8 +4,8 @@ import io.polylink.Descriptor;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.PolylinkException;
-import io.polylink.core.internal.channel.Channel;
 import io.polylink.core.internal.channel.ChannelSender;
+import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.local.LocalMethod;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.StackSelector;
@@ -34,13 +34,13 @@ final class FlowBinder {
     private static final long REFUSAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int MOVE_ATTEMPTS = 3;
 
-    private final Flow flow;
+    private final OutboundFlow flow;
     private final Flows owner;
     private final Installed installed;
     private final StackSelector selector;
     private final RetransmitStore store;
 
-    private volatile Binding binding;
+    private volatile BoundStack binding;
     private int generation;
     private volatile Explanation explanation;
     private int chosenIndex;
@@ -74,7 +74,7 @@ final class FlowBinder {
     /** A retry is scheduled: one at a time, however many failures asked for it. */
     private boolean retrying;
 
-    FlowBinder(Flow flow, Flows owner, RetransmitStore store) {
+    FlowBinder(OutboundFlow flow, Flows owner, RetransmitStore store) {
         this.flow = flow;
         this.owner = owner;
         this.installed = owner.installed;
@@ -83,7 +83,7 @@ final class FlowBinder {
     }
 
     /** @return where the flow's RSRs go now, or {@code null} while it is not bound */
-    Binding binding() {
+    BoundStack binding() {
         return binding;
     }
 
@@ -94,7 +94,7 @@ final class FlowBinder {
 
     /** @return whether the flow must be bound before its next send */
     boolean stale() {
-        Binding b = binding;
+        BoundStack b = binding;
         return b == null || generation != installed.generation() || b.channel() != null && !b.channel().isOpen();
     }
 
@@ -116,7 +116,7 @@ final class FlowBinder {
             return false;
         }
         probeAt = System.nanoTime() + PROBE_NANOS;
-        Flow.Key key = flow.key();
+        OutboundFlow.Key key = flow.key();
         int better = selector.explain(key.peer(), lastEndpoint, flow.table().table(), key.options())
             .chosen().map(Explanation.Entry::index).orElse(-1);
         if (better < 0 || better >= chosenIndex) {
@@ -153,7 +153,7 @@ final class FlowBinder {
             owner.timer.execute(() -> {
                 boolean works = false;
                 try {
-                    Flow.Key key = flow.key();
+                    OutboundFlow.Key key = flow.key();
                     works = owner.channels.outbound(key.peer(), entry, key.options().parameters(entry.method()))
                         .isOpen();
                 } catch (RuntimeException stillFailing) {
@@ -190,11 +190,11 @@ final class FlowBinder {
         lastEndpoint = endpoint;
         noteWhyBroken();
         RuntimeException last = null;
-        Flow.Key key = flow.key();
+        OutboundFlow.Key key = flow.key();
         for (int attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
             int now = installed.generation();
             binding = null;
-            StackSelector.Selection<Binding> s;
+            StackSelector.Selection<BoundStack> s;
             try {
                 s = selector.select(key.peer(), endpoint, flow.table().table(), key.options(), this::bindUnlessRefused);
             } catch (PolylinkException e) {
@@ -219,7 +219,7 @@ final class FlowBinder {
             } else {
                 reconnectBackoff = PROBE_NANOS;
             }
-            if (binding == Binding.LOCAL) {
+            if (binding == BoundStack.LOCAL) {
                 if (!store.isEmpty()) {
                     throw new IllegalStateException(flow + " chose plain local with RSRs unacknowledged");
                 }
@@ -247,11 +247,11 @@ final class FlowBinder {
 
     /**
      * Keeps why the current connection failed, if it did, before the binding goes: a sender can
-     * find it closed before the method has told the core (and {@link Flow#closed} would then find
+     * find it closed before the method has told the core (and {@link OutboundFlow#closed} would then find
      * the binding already gone), and its error must still say what happened to it.
      */
     private void noteWhyBroken() {
-        Binding old = binding;
+        BoundStack old = binding;
         if (brokenBy == null && old != null && old.channel() != null && !old.channel().isOpen()) {
             Throwable cause = old.channel().failure();
             if (cause != null) {
@@ -264,17 +264,17 @@ final class FlowBinder {
      * Binds the chosen entry, unless the peer refused its stack lately: selection then takes the
      * next entry, as for one that failed to connect.
      */
-    private Binding bindUnlessRefused(Descriptor chosen) {
+    private BoundStack bindUnlessRefused(Descriptor chosen) {
         if (chosen.stack().equals(refusedStack) && System.nanoTime() - refusedUntil < 0) {
             throw new LinkException(refusedWhy);
         }
         if (chosen.method().equals(LocalMethod.NAME) && chosen.transforms().isEmpty()) {
-            return Binding.LOCAL;
+            return BoundStack.LOCAL;
         }
-        Flow.Key key = flow.key();
-        Channel channel = owner.channels.outbound(key.peer(), chosen, key.options().parameters(chosen.method()));
+        OutboundFlow.Key key = flow.key();
+        PeerChannel channel = owner.channels.outbound(key.peer(), chosen, key.options().parameters(chosen.method()));
         ChannelSender sender = channel.sender();
-        return new Binding(channel, sender, sender.bind(flow.id(), flow.firstUnacknowledged(), chosen.transforms()));
+        return new BoundStack(channel, sender, sender.bind(flow.id(), flow.firstUnacknowledged(), chosen.transforms()));
     }
 
     /**
@@ -282,7 +282,7 @@ final class FlowBinder {
      * reachable. Caller holds the flow's lock.
      */
     void departed(String methodOrTransform) {
-        Binding b = binding;
+        BoundStack b = binding;
         if (b != null && b.channel() != null && (b.channel().connection().method().equals(methodOrTransform)
             || Arrays.asList(b.stack().transforms().split("\\+")).contains(methodOrTransform))) {
             binding = null;
@@ -295,8 +295,8 @@ final class FlowBinder {
      *
      * @return whether the flow was on it
      */
-    boolean refused(Channel channel, int stackId, String why) {
-        Binding b = binding;
+    boolean refused(PeerChannel channel, int stackId, String why) {
+        BoundStack b = binding;
         if (b == null || b.channel() != channel || b.stack().id() != stackId) {
             return false;
         }
@@ -309,7 +309,7 @@ final class FlowBinder {
     }
 
     /** Keeps why {@code channel}, which the flow is on or was being bound to, closed. */
-    void noteClosed(Channel channel) {
+    void noteClosed(PeerChannel channel) {
         Throwable cause = channel.failure();
         brokenBy = cause == null ? null : channel + " failed: " + cause.getMessage();
     }
@@ -358,9 +358,9 @@ final class FlowBinder {
 
     /** @return where the flow's RSRs go, for the shell: a stack such as {@code lz4/tcp} */
     String where() {
-        Binding b = binding;
+        BoundStack b = binding;
         return b == null ? "unbound"
-            : b == Binding.LOCAL ? "local"
+            : b == BoundStack.LOCAL ? "local"
             : (b.stack().transforms().isEmpty() ? "" : b.stack().transforms().replace('+', '/') + "/")
                 + b.channel().connection().method();
     }

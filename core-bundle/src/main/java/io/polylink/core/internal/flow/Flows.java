@@ -4,9 +4,9 @@ import io.polylink.ContextId;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
-import io.polylink.core.internal.channel.Channel;
-import io.polylink.core.internal.channel.Channels;
 import io.polylink.core.internal.channel.OutboundFlows;
+import io.polylink.core.internal.channel.PeerChannel;
+import io.polylink.core.internal.channel.PeerChannels;
 import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.observe.Problems;
@@ -33,21 +33,21 @@ public final class Flows implements OutboundFlows {
 
     final Installed installed;
     final StackSelector selector;
-    final Channels channels;
+    final PeerChannels channels;
     final Endpoints endpoints;
     final RetryTimer timer;
     final long abandonAfterMs;
     private final Executor handlers;
     private final Problems problems;
-    private final Map<Flow.Key, Flow> byKey = new ConcurrentHashMap<>();
-    private final Map<Long, Flow> byId = new ConcurrentHashMap<>();
+    private final Map<OutboundFlow.Key, OutboundFlow> byKey = new ConcurrentHashMap<>();
+    private final Map<Long, OutboundFlow> byId = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
     /**
      * @param handlers where flows move, off the threads of methods
      * @param abandonAfterMs how long RSRs wait for a way to their peer before they are dropped
      */
-    public Flows(Installed installed, StackSelector selector, Channels channels, Endpoints endpoints,
+    public Flows(Installed installed, StackSelector selector, PeerChannels channels, Endpoints endpoints,
                  RetryTimer timer, Executor handlers, Problems problems, long abandonAfterMs) {
         this.installed = installed;
         this.selector = selector;
@@ -60,16 +60,16 @@ public final class Flows implements OutboundFlows {
     }
 
     /** @return the flow for targets in {@code peer} with this table and these settings */
-    public Flow flow(ContextId peer, EncodedTable table, LinkOptions options) {
-        return byKey.computeIfAbsent(new Flow.Key(peer, table.id(), options), key -> newFlow(key, table));
+    public OutboundFlow flow(ContextId peer, EncodedTable table, LinkOptions options) {
+        return byKey.computeIfAbsent(new OutboundFlow.Key(peer, table.id(), options), key -> newFlow(key, table));
     }
 
-    private Flow newFlow(Flow.Key key, EncodedTable table) {
+    private OutboundFlow newFlow(OutboundFlow.Key key, EncodedTable table) {
         long id;
-        Flow flow;
+        OutboundFlow flow;
         do {
             id = ThreadLocalRandom.current().nextLong();
-            flow = new Flow(this, key, table, id);
+            flow = new OutboundFlow(this, key, table, id);
         } while (byId.putIfAbsent(id, flow) != null);
         return flow;
     }
@@ -79,8 +79,8 @@ public final class Flows implements OutboundFlows {
      *
      * @throws LinkException if the flow keeps retiring under the sender
      */
-    public void send(Flow first, int endpoint, int handler, MessageBufferImpl message) {
-        Flow current = first;
+    public void send(OutboundFlow first, int endpoint, int handler, MessageBufferImpl message) {
+        OutboundFlow current = first;
         // A flow retires only with nothing unacknowledged, so its successor carries on in order.
         for (int attempt = 0; !current.send(endpoint, handler, message); attempt++) {
             if (attempt == 8) {
@@ -91,14 +91,14 @@ public final class Flows implements OutboundFlows {
     }
 
     @Override
-    public Flow find(ContextId peer, long flowId) {
-        Flow flow = byId.get(flowId);
+    public OutboundFlow find(ContextId peer, long flowId) {
+        OutboundFlow flow = byId.get(flowId);
         return flow != null && flow.key().peer().equals(peer) ? flow : null;
     }
 
     @Override
-    public void closed(Channel channel) {
-        for (Flow flow : byKey.values()) {
+    public void closed(PeerChannel channel) {
+        for (OutboundFlow flow : byKey.values()) {
             switch (flow.closed(channel)) {
                 case RETIRED -> forget(flow);
                 // Not on this thread: it is a method's, and moving connects.
@@ -110,8 +110,8 @@ public final class Flows implements OutboundFlows {
 
     /** A peer refused a stack of {@code channel}: the flows on it move, off this thread. */
     @Override
-    public void refused(Channel channel, int stackId, String why) {
-        for (Flow flow : byKey.values()) {
+    public void refused(PeerChannel channel, int stackId, String why) {
+        for (OutboundFlow flow : byKey.values()) {
             if (flow.refused(channel, stackId, why)) {
                 moveLater(flow);
             }
@@ -124,7 +124,7 @@ public final class Flows implements OutboundFlows {
     }
 
     /** Moves a flow, and sends what was handed off to it, on the handler pool: never a method's thread. */
-    void moveLater(Flow flow) {
+    void moveLater(OutboundFlow flow) {
         try {
             handlers.execute(flow::recover);
         } catch (RejectedExecutionException closing) {
@@ -133,26 +133,26 @@ public final class Flows implements OutboundFlows {
     }
 
     /** A flow with RSRs unacknowledged found no way to its peer: it tries again in a second. */
-    void stranded(Flow flow, int waiting, long abandonInMs, RuntimeException why) {
+    void stranded(OutboundFlow flow, int waiting, long abandonInMs, RuntimeException why) {
         problems.warn("flow stranded", flow + ": " + waiting + " unacknowledged RSRs wait for a way to the peer, "
             + "tried each second, dropped in " + abandonInMs + " ms: " + why.getMessage());
         timer.later(flow::retry, 1000);
     }
 
     /** A stranded flow gave up: its RSRs are gone, and so is it. */
-    void abandoned(Flow flow, int dropped, long bytes, RuntimeException why) {
+    void abandoned(OutboundFlow flow, int dropped, long bytes, RuntimeException why) {
         forget(flow);
         problems.lost(flow + ": dropped " + dropped + " RSRs (" + bytes + " bytes) the peer never "
             + "acknowledged, after " + abandonAfterMs + " ms without a way to it: " + why.getMessage());
     }
 
     /** An RSR an inline handler handed off could not be sent; its sender has returned already. */
-    void handOffFailed(Flow flow, RuntimeException why) {
+    void handOffFailed(OutboundFlow flow, RuntimeException why) {
         problems.error("hand-off failed", flow + ": an RSR sent from an inline handler while the link was busy "
             + "could not follow: " + why.getMessage());
     }
 
-    private void forget(Flow flow) {
+    private void forget(OutboundFlow flow) {
         byKey.remove(flow.key(), flow);
         byId.remove(flow.id(), flow);
     }
@@ -174,24 +174,24 @@ public final class Flows implements OutboundFlows {
     }
 
     /** @return the flows, in no order */
-    Collection<Flow> all() {
+    Collection<OutboundFlow> all() {
         return byKey.values();
     }
 
     /** @return one line per flow, what the shell's {@code polylink:links} lists */
     public List<String> describe() {
-        return all().stream().map(Flow::describe).sorted().toList();
+        return all().stream().map(OutboundFlow::describe).sorted().toList();
     }
 
     /** @return why the flow whose hex id starts with {@code prefix} is on its stack, for the shell */
     public String explain(String prefix) {
-        List<Flow> matching = all().stream()
+        List<OutboundFlow> matching = all().stream()
             .filter(f -> String.format("%016x", f.id()).startsWith(prefix.toLowerCase())).toList();
         if (matching.size() != 1) {
             return (matching.isEmpty() ? "no link" : matching.size() + " links") + " with an id starting '"
                 + prefix + "'; polylink:links lists them";
         }
-        Flow flow = matching.get(0);
+        OutboundFlow flow = matching.get(0);
         Explanation e = flow.explanation(0);
         return flow + (e == null ? ": not bound yet" : "\n" + e.entries().stream()
             .map(x -> "  " + (x.index() + 1) + ". " + x).collect(Collectors.joining("\n")));

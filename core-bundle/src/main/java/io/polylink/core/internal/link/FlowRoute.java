@@ -2,18 +2,18 @@ package io.polylink.core.internal.link;
 
 import io.polylink.Explanation;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
-import io.polylink.core.internal.flow.Flow;
 import io.polylink.core.internal.flow.Flows;
+import io.polylink.core.internal.flow.OutboundFlow;
 
 /** One target's way into its flow: the flow numbers, keeps and sends. */
 final class FlowRoute implements Route {
 
     private final Flows flows;
-    private final Flow flow;
+    private final OutboundFlow flow;
     private final int endpoint;
     private final int generation;
 
-    FlowRoute(Flows flows, Flow flow, int endpoint, int generation) {
+    FlowRoute(Flows flows, OutboundFlow flow, int endpoint, int generation) {
         this.flows = flows;
         this.flow = flow;
         this.endpoint = endpoint;

@@ -8,7 +8,7 @@ import io.polylink.Startpoint;
 import io.polylink.Statistics;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
 import io.polylink.core.internal.endpoint.EndpointImpl;
-import io.polylink.core.internal.flow.Flow;
+import io.polylink.core.internal.flow.OutboundFlow;
 import io.polylink.core.internal.observe.Counters;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.LinkOptions;
@@ -94,7 +94,7 @@ public final class StartpointImpl implements Startpoint {
 
     private Route select(Links l, int i) {
         TargetRef t = l.targets[i];
-        Flow.Routing r = owner.flows.flow(t.context(), t.table(), l.options).route(t.endpoint());
+        OutboundFlow.Routing r = owner.flows.flow(t.context(), t.table(), l.options).route(t.endpoint());
         Route route = r.local() ? new LocalRoute(owner.endpoints, t.endpoint(), r.generation())
             : new FlowRoute(owner.flows, r.flow(), t.endpoint(), r.generation());
         l.explanations[i] = r.explanation();

@@ -6,7 +6,7 @@ import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.Statistics;
-import io.polylink.core.internal.channel.Channels;
+import io.polylink.core.internal.channel.PeerChannels;
 import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.core.internal.flow.Flows;
 import io.polylink.core.internal.registry.Installed;
@@ -36,11 +36,11 @@ public final class ShellCommands {
     private final Context context;
     private final Installed installed;
     private final Flows flows;
-    private final Channels channels;
+    private final PeerChannels channels;
 
     @Activate
     public ShellCommands(@Reference Context context, @Reference Installed installed, @Reference Flows flows,
-                         @Reference Channels channels) {
+                         @Reference PeerChannels channels) {
         this.context = context;
         this.installed = installed;
         this.flows = flows;

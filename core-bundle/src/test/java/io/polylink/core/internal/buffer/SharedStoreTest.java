@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.core.internal.Internals;
 import io.polylink.core.internal.PipeMethod;
-import io.polylink.core.internal.flow.Flow;
 import io.polylink.core.internal.flow.FlowProbe;
+import io.polylink.core.internal.flow.OutboundFlow;
 import io.polylink.core.internal.wire.TableResolver;
 import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
@@ -154,7 +154,7 @@ class SharedStoreTest {
                 toB.send(1, m.clear().putRaw(bytes(sizes[i], (byte) i), 0, sizes[i]));
                 int sent = i + 1;
                 Await.until(() -> lengths.size() == sent, Duration.ofSeconds(10), () -> "RSR " + sent + " never came");
-                Flow flow = FlowProbe.onlyFlow(Internals.flows(a));
+                OutboundFlow flow = FlowProbe.onlyFlow(Internals.flows(a));
                 Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
                     () -> "the flow still keeps RSR " + sent);
             }

@@ -111,7 +111,7 @@ class AcknowledgementTest {
         }
         release.countDown();
         Await.until(() -> arrived.get() == 400, Duration.ofSeconds(10), () -> arrived.get() + " of 400 arrived");
-        Flow flow = onlyFlow(a);
+        OutboundFlow flow = onlyFlow(a);
         // All but those sent after the last acknowledgement request (one per 64 RSRs here: at most 64).
         Await.until(() -> flow.unacknowledged() <= 64, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " still unacknowledged");
@@ -129,7 +129,7 @@ class AcknowledgementTest {
         Startpoint toB = a.context().startpoint(sink.startpoint().toText());
         MessageBuffer large = a.context().allocateBuffer(1 << 20).putRaw(new byte[1 << 20], 0, 1 << 20);
 
-        Flow[] flow = new Flow[1];
+        OutboundFlow[] flow = new OutboundFlow[1];
         for (int i = 1; i <= 49; i++) {
             toB.send(1, large);
             if (i % 16 == 1 && i > 1) {
@@ -176,7 +176,7 @@ class AcknowledgementTest {
         release.countDown();
         Await.until(() -> arrived.get() == 100, Duration.ofSeconds(10), () -> arrived.get() + " of 100 arrived");
         assertEquals(List.of(), damaged);
-        Flow flow = onlyFlow(a);
+        OutboundFlow flow = onlyFlow(a);
         Await.until(() -> flow.unacknowledged() <= 64, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " still unacknowledged");
         assertTrue(StoreProbe.pooledBytes(buffers) >= 30L * 256 * 1024, StoreProbe.pooledBytes(buffers) + " bytes of acknowledged stores pooled");
@@ -200,7 +200,7 @@ class AcknowledgementTest {
             }
 
             Await.until(() -> arrived.get() == 10, Duration.ofSeconds(10), () -> arrived.get() + " of 10 arrived");
-            Flow flow = onlyFlow(a);
+            OutboundFlow flow = onlyFlow(a);
             Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
                 () -> flow.unacknowledged() + " of 10 RSRs still unacknowledged after the flow went quiet");
             assertFalse(pipeC.ackThreads.isEmpty(), "no acknowledgement sent");
@@ -217,7 +217,7 @@ class AcknowledgementTest {
             toB.send(1, message.clear().putLong(i)); // far below what makes the sender ask
         }
         Await.until(() -> arrived.get() == 10, Duration.ofSeconds(10), () -> arrived.get() + " of 10 arrived");
-        Flow flow = onlyFlow(a);
+        OutboundFlow flow = onlyFlow(a);
         assertEquals(10, flow.unacknowledged(), "b acknowledges only when asked, and nothing asked");
 
         b.close();
@@ -251,7 +251,7 @@ class AcknowledgementTest {
 
         Await.until(() -> replies.get() == STREAM / 64, Duration.ofSeconds(20),
             () -> arrived.get() + " of " + STREAM + " arrived, " + replies.get() + " replies of " + STREAM / 64);
-        Flow flow = onlyFlow(a);
+        OutboundFlow flow = onlyFlow(a);
         Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " RSRs still unacknowledged");
         assertFalse(pipeB.takenAside.isEmpty(), "no acknowledgement was taken aside");
@@ -263,7 +263,7 @@ class AcknowledgementTest {
     void onlyWellFormedAcknowledgementsAreTakenAside() {
         Startpoint toB = a.context().startpoint(b.context().createEndpoint().register(1, (e, m) -> { }).startpoint().toText());
         toB.send(1, a.context().allocateBuffer(8).putLong(1));
-        Flow flow = onlyFlow(a);
+        OutboundFlow flow = onlyFlow(a);
         FrameReceiver receiver = pipeA.receiverFrom(b.context().id());
         byte[] payload = ByteBuffer.allocate(Acknowledgement.LENGTH).putLong(flow.id()).putInt(1).array();
         byte[] longer = Arrays.copyOf(payload, payload.length + 1);
@@ -300,12 +300,12 @@ class AcknowledgementTest {
             toB.send(1, message.clear().putLong(i));
         }
         Await.until(() -> arrived.get() == STREAM, Duration.ofSeconds(20), () -> arrived.get() + " of " + STREAM);
-        Flow flow = onlyFlow(a);
+        OutboundFlow flow = onlyFlow(a);
         Await.until(() -> flow.unacknowledged() == 0, Duration.ofSeconds(10),
             () -> flow.unacknowledged() + " RSRs still unacknowledged");
     }
 
-    private static Flow onlyFlow(EmbeddedContext context) {
+    private static OutboundFlow onlyFlow(EmbeddedContext context) {
         return FlowProbe.onlyFlow(Internals.flows(context));
     }
 

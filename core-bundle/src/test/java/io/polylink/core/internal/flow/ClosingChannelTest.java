@@ -88,7 +88,7 @@ class ClosingChannelTest {
         }
         Await.until(() -> plainAtB.size() == 10, LIMIT, () -> plainAtB.size() + " of 10 delivered");
         PipeMethod.End connection = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, Map.of());
-        Flow flow = FlowProbe.onlyFlow(Internals.flows(a));
+        OutboundFlow flow = FlowProbe.onlyFlow(Internals.flows(a));
 
         // Deferred RSRs wait from now on; another flow's sender holds the channel, waiting in encode,
         // so the inline handler's RSR is deferred.

@@ -11,8 +11,8 @@ public final class FlowProbe {
      * @return the context's only flow
      * @throws AssertionError if it has none or several
      */
-    public static Flow onlyFlow(Flows flows) {
-        List<Flow> all = List.copyOf(flows.all());
+    public static OutboundFlow onlyFlow(Flows flows) {
+        List<OutboundFlow> all = List.copyOf(flows.all());
         if (all.size() != 1) {
             throw new AssertionError("flows: " + all);
         }
@@ -20,7 +20,7 @@ public final class FlowProbe {
     }
 
     /** @return bytes the flow keeps in large copies for reuse */
-    static long spareLargeBytes(Flow flow) {
+    static long spareLargeBytes(OutboundFlow flow) {
         flow.lock.lock();
         try {
             return flow.copies.largeBytes();

@@ -23,7 +23,7 @@ public final class FuzzFrames {
     /** Context id written into hand-made startpoints; any value works, selection just refuses it. */
     public static final ContextId FAR_CONTEXT = new ContextId(0x0123456789abcdefL, 0xfedcba9876543210L);
 
-    /** Flow id of hand-made stack announcements. */
+    /** OutboundFlow id of hand-made stack announcements. */
     public static final long FLOW = 0x5eed_f100L;
 
     /** Tables the seeds use; fixed, so their ids (and so the seeds) never change. */

@@ -1,7 +1,7 @@
 package io.polylink.core.internal.flow;
 
-import io.polylink.core.internal.channel.Channel;
 import io.polylink.core.internal.channel.ChannelSender;
+import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.channel.StackBinding;
 
 /**
@@ -11,7 +11,7 @@ import io.polylink.core.internal.channel.StackBinding;
  * @param sender the channel's sender, which the flow's sends go through
  * @param stack the stack as bound to the channel
  */
-record Binding(Channel channel, ChannelSender sender, StackBinding stack) {
+record BoundStack(PeerChannel channel, ChannelSender sender, StackBinding stack) {
 
-    static final Binding LOCAL = new Binding(null, null, null);
+    static final BoundStack LOCAL = new BoundStack(null, null, null);
 }

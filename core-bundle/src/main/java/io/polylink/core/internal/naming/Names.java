@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * directory registry, or another {@link NameRegistry} service), and the rule names follow.
  * Called on the application's threads; the registry's own I/O runs there too.
  */
-public final class Naming {
+public final class Names {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
 

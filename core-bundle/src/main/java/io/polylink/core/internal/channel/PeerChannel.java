@@ -8,12 +8,12 @@ import java.util.concurrent.locks.LockSupport;
  * The core's side of one {@link Connection}, both ways: what it sends ({@link ChannelSender}),
  * what it receives ({@link ChannelReceiver}) and the transform sessions both use
  * ({@link TransformSessions}). Shared by every flow to the same peer over the same method with
- * the same parameters; made by {@link Channels} when a flow connects or a method reports a
+ * the same parameters; made by {@link PeerChannels} when a flow connects or a method reports a
  * connection, and forgotten when the connection closes.
  */
-public final class Channel {
+public final class PeerChannel {
 
-    private final Channels owner;
+    private final PeerChannels owner;
     private final Connection connection;
     private final boolean deliversOnSend;
     private final TransformSessions sessions;
@@ -22,7 +22,7 @@ public final class Channel {
     private volatile Throwable failure;
     private volatile boolean closed;
 
-    Channel(Channels owner, Connection connection, boolean deliversOnSend) {
+    PeerChannel(PeerChannels owner, Connection connection, boolean deliversOnSend) {
         this.owner = owner;
         this.connection = connection;
         this.deliversOnSend = deliversOnSend;

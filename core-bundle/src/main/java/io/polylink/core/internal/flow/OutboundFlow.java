@@ -4,8 +4,8 @@ import io.polylink.ContextId;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
-import io.polylink.core.internal.channel.Channel;
 import io.polylink.core.internal.channel.OutboundFlows;
+import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.registry.Installed;
@@ -35,7 +35,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * receiving threads and never take the lock: a sender may hold it while blocked on a full
  * connection that only a receiving thread can drain.
  */
-public final class Flow implements OutboundFlows.Acknowledged {
+public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
     /**
      * What makes targets share a flow. The table by its id, not its instance: each connection
@@ -51,7 +51,7 @@ public final class Flow implements OutboundFlows.Acknowledged {
      * @param local whether the flow is on plain {@code local}, so sends can skip it
      * @param generation the context's generation the decision holds for
      */
-    public record Routing(Flow flow, Explanation explanation, boolean local, int generation) {}
+    public record Routing(OutboundFlow flow, Explanation explanation, boolean local, int generation) {}
 
     /**
      * Ask for an acknowledgement at least every this many RSRs, or every {@link #ACK_EVERY_BYTES}
@@ -84,7 +84,7 @@ public final class Flow implements OutboundFlows.Acknowledged {
     private volatile Thread waiter;
     private volatile boolean retired;
 
-    Flow(Flows owner, Key key, EncodedTable table, long id) {
+    OutboundFlow(Flows owner, Key key, EncodedTable table, long id) {
         this.owner = owner;
         this.installed = owner.installed;
         this.endpoints = owner.endpoints;
@@ -145,7 +145,7 @@ public final class Flow implements OutboundFlows.Acknowledged {
             if (binder.stale()) {
                 binder.bind(endpoint);
             }
-            return new Routing(this, binder.explanation(endpoint), binder.binding() == Binding.LOCAL,
+            return new Routing(this, binder.explanation(endpoint), binder.binding() == BoundStack.LOCAL,
                 binder.generation());
         } finally {
             release();
@@ -268,8 +268,8 @@ public final class Flow implements OutboundFlows.Acknowledged {
                 throw noRoute;
             }
         }
-        Binding binding = binder.binding();
-        if (binding == Binding.LOCAL) {
+        BoundStack binding = binder.binding();
+        if (binding == BoundStack.LOCAL) {
             endpoints.deliverLocal(endpoint, handler, message);
             return true;
         }
@@ -311,7 +311,7 @@ public final class Flow implements OutboundFlows.Acknowledged {
      *     is large, the channel delivers on send, or its connection broke (the caller numbers,
      *     keeps and moves it as any send)
      */
-    private boolean sentBeforeCopy(Binding binding, int endpoint, int handler, MessageBufferImpl message) {
+    private boolean sentBeforeCopy(BoundStack binding, int endpoint, int handler, MessageBufferImpl message) {
         int length = message.length();
         if (length > RetransmitStore.SMALL_COPY || binding.channel().deliversOnSend()) {
             return false;
@@ -344,7 +344,7 @@ public final class Flow implements OutboundFlows.Acknowledged {
             p.tableCount, requestAck);
     }
 
-    private void transmit(Binding binding, int endpoint, int handler, int sequence, ByteBuffer payload, int length,
+    private void transmit(BoundStack binding, int endpoint, int handler, int sequence, ByteBuffer payload, int length,
                           EncodedTable[] tables, int tableCount, boolean requestAck) {
         int flags = FrameHeader.FLAG_SEQUENCED;
         int sinceRequest = sequence - lastRequest;
@@ -422,7 +422,7 @@ public final class Flow implements OutboundFlows.Acknowledged {
      *
      * @return whether the flow was on it and now wants {@link #recover()}
      */
-    boolean refused(Channel channel, int stackId, String why) {
+    boolean refused(PeerChannel channel, int stackId, String why) {
         lock.lock();
         try {
             return binder.refused(channel, stackId, why);
@@ -445,8 +445,8 @@ public final class Flow implements OutboundFlows.Acknowledged {
      * holder nor anyone after it need ever find the channel closed. Moving a flow that is on an
      * open channel does nothing.
      */
-    AfterClose closed(Channel channel) {
-        Binding bound = binder.binding();
+    AfterClose closed(PeerChannel channel) {
+        BoundStack bound = binder.binding();
         if (bound != null && bound.channel() != channel) {
             return AfterClose.NOTHING;
         }
@@ -457,7 +457,7 @@ public final class Flow implements OutboundFlows.Acknowledged {
             return owner.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
         }
         try {
-            Binding now = binder.binding();
+            BoundStack now = binder.binding();
             if (now == null || now.channel() != channel) {
                 return AfterClose.NOTHING; // unbound with nobody binding it, or moved already
             }

@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * one peer over one method share a connection) and those methods report. Methods call in through
  * {@link InboundSink} on their own threads; flows connect on the thread that binds them.
  */
-public final class Channels implements InboundSink {
+public final class PeerChannels implements InboundSink {
 
     /**
      * Lines a second for lost connections, each naming its own: at one, a second peer lost within
@@ -43,7 +43,7 @@ public final class Channels implements InboundSink {
     /** Set once, before any connection: the flows, and the startpoints the buffers make, need the channels. */
     OutboundFlows flows;
     MessageBuffers buffers;
-    private final Map<Connection, Channel> byConnection = new ConcurrentHashMap<>();
+    private final Map<Connection, PeerChannel> byConnection = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
 
     /**
@@ -52,7 +52,7 @@ public final class Channels implements InboundSink {
      * @param maxMessageSize the largest payload an RSR may decode to
      * @param maxWirePayload the largest payload a frame may carry, transformed
      */
-    public Channels(ContextId self, Installed installed, Endpoints endpoints, ControlSender controlSender,
+    public PeerChannels(ContextId self, Installed installed, Endpoints endpoints, ControlSender controlSender,
                     RetryTimer timer, Problems problems, long quietAckMs, int maxMessageSize, int maxWirePayload) {
         this.self = self;
         this.installed = installed;
@@ -85,7 +85,7 @@ public final class Channels implements InboundSink {
      * @return an open channel to {@code peer} by the chosen entry's method, pooled
      * @throws LinkException if the method left or cannot connect
      */
-    public Channel outbound(ContextId peer, Descriptor chosen, Map<String, String> parameters) {
+    public PeerChannel outbound(ContextId peer, Descriptor chosen, Map<String, String> parameters) {
         CommunicationMethod method = installed.method(chosen.method());
         if (method == null) {
             throw new LinkException("method " + chosen.method() + " left while the link was being set up");
@@ -106,13 +106,13 @@ public final class Channels implements InboundSink {
         }
     }
 
-    private Channel channel(Connection connection) {
+    private PeerChannel channel(Connection connection) {
         return byConnection.computeIfAbsent(connection,
-            c -> new Channel(this, c, installed.deliversOnSend(c.method())));
+            c -> new PeerChannel(this, c, installed.deliversOnSend(c.method())));
     }
 
     /** @param cause why it failed, unless that was logged already or it closed in order */
-    void closed(Channel channel, Throwable cause) {
+    void closed(PeerChannel channel, Throwable cause) {
         byConnection.remove(channel.connection(), channel);
         pool.forget(channel);
         flows.closed(channel);
@@ -138,7 +138,7 @@ public final class Channels implements InboundSink {
 
     /** This context closes in order: every channel tells its peer what it delivered. */
     public void acknowledgeDelivered() {
-        byConnection.values().forEach(Channel::acknowledgeDelivered);
+        byConnection.values().forEach(PeerChannel::acknowledgeDelivered);
     }
 
     /** @return the open connections of one method, for the shell */
