@@ -74,11 +74,11 @@ final class ContextRuntime implements Context {
         this.handlers = new HandlerPool(settings.handlerThreads(), toString());
         this.controlSender = new ControlSender("polylink-control-" + id);
         this.timer = new RetryTimer("polylink-retry-" + id);
-        this.installed = new Installed(settings.table());
+        this.installed = new Installed(settings.table(), settings.origin());
         this.selector = new StackSelector(installed);
         this.endpoints = new Endpoints(this, handlers, counters, problems, this::startpointTo);
-        this.channels = new PeerChannels(id, installed, endpoints, controlSender, timer, problems, settings.quietAckMs(),
-            settings.maxMessageSize(), maxWirePayload());
+        this.channels = new PeerChannels(id, settings.origin(), installed, endpoints, controlSender, timer, problems,
+            settings.quietAckMs(), settings.maxMessageSize(), maxWirePayload());
         this.flows = new Flows(installed, selector, channels, endpoints, timer, handlers, problems,
             settings.abandonAfterMs());
         this.startpoints = new Startpoints(id, installed, flows, selector, endpoints, counters);

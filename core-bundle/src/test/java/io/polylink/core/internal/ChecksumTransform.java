@@ -2,11 +2,14 @@ package io.polylink.core.internal;
 
 import io.polylink.MalformedMessageException;
 import io.polylink.spi.BufferSource;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.Transform;
 import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
@@ -20,6 +23,8 @@ public final class ChecksumTransform implements Transform {
 
     private final String name;
     public final AtomicInteger openSessions = new AtomicInteger();
+    /** Where each session's peer ran, as the session was told when it opened. */
+    public final List<PeerLocation> peerLocations = new CopyOnWriteArrayList<>();
 
     public ChecksumTransform(String name) {
         this.name = name;
@@ -33,6 +38,7 @@ public final class ChecksumTransform implements Transform {
     @Override
     public TransformSession open(TransformPeer peer) {
         openSessions.incrementAndGet();
+        peerLocations.add(peer.location());
         int salt = new Random().nextInt();
         peer.sendHandshake(ByteBuffer.allocate(4).putInt(salt).flip());
         return new TransformSession() {

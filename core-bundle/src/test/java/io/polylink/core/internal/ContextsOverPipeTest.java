@@ -12,9 +12,10 @@ import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.core.internal.naming.DirectoryNameRegistry;
+import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.StackAnnouncement;
 import io.polylink.core.internal.wire.StartpointCodec;
-import io.polylink.core.internal.wire.TableCodec;
 import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -72,7 +73,8 @@ class ContextsOverPipeTest {
         Endpoint inbox = b.context().createEndpoint().register(1, (e, m) -> received.add(m.getStartpoint()));
         Startpoint toB = in(a, inbox.startpoint());
         Startpoint carried = a.context().createEndpoint().startpoint();
-        int tableBytes = TableCodec.encode(a.context().descriptorTable()).length;
+        EncodedTable table = Internals.installed(a).table();
+        int tableBytes = table.bytes().length;
         MessageBuffer message = a.context().allocateBuffer(64).putStartpoint(carried);
 
         long before = wireBytes();
@@ -86,7 +88,7 @@ class ContextsOverPipeTest {
         int reference = StartpointCodec.referenceLength(1);
         assertEquals(29, reference);
         assertEquals(FrameHeader.MAX_LENGTH + reference, second, "later sends carry only the reference");
-        int announcement = FrameHeader.LENGTH + 1 + 8 + 4;
+        int announcement = FrameHeader.LENGTH + new StackAnnouncement(1, 0, 1, table.origin(), "").encode().remaining();
         assertEquals(second + FrameHeader.LENGTH + tableBytes + announcement, first,
             "the first send also carries the table and the flow's announcement");
         System.out.printf("startpoint on the wire: first send %d bytes (frame %d + table frame %d), later %d%n",

@@ -2,7 +2,6 @@ package io.polylink.core.internal.channel;
 
 import io.polylink.ContextId;
 import io.polylink.Descriptor;
-import io.polylink.DescriptorTable;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
@@ -294,14 +293,10 @@ public final class ChannelReceiver implements FrameReceiver {
             throw new MalformedMessageException("peer announced more than " + ChannelSender.MAX_TABLES
                 + " descriptor tables without a reset");
         }
-        int at = body.position();
-        DescriptorTable table = TableCodec.decode(body);
-        byte[] bytes = new byte[body.position() - at];
-        body.get(at, bytes);
-        long id = EncodedTable.idOf(bytes, 0, bytes.length);
-        if (!tables.containsKey(id)) {
+        EncodedTable table = TableCodec.read(body);
+        if (!tables.containsKey(table.id())) {
             Map<Long, EncodedTable> next = new HashMap<>(tables);
-            next.put(id, new EncodedTable(table, bytes, id));
+            next.put(table.id(), table);
             tables = next;
             resolver = next::get;
         }
@@ -346,6 +341,7 @@ public final class ChannelReceiver implements FrameReceiver {
         if (id == 0 || stacks[id] != null) {
             throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
         }
+        channel.peerSays(announced.origin());
         InboundFlow flow = inbound.get(new InboundFlow.Key(connection.peer(), announced.flow()),
             announced.firstSequence());
         stacks[id] = new ReceiveStack(announced.transforms(), announced.names(), null, flow, new AckLane.Slot(flow));

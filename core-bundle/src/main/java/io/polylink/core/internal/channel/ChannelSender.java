@@ -8,6 +8,7 @@ import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.Origin;
 import io.polylink.core.internal.wire.StackAnnouncement;
 import io.polylink.spi.Connection;
 import io.polylink.spi.TransformSession;
@@ -43,6 +44,7 @@ public final class ChannelSender {
     private final Connection connection;
     private final TransformSessions sessions;
     private final ControlSender controlSender;
+    private final Origin here;
     private final boolean deliversOnSend;
     private final ReentrantLock sendLock = new ReentrantLock();
     private final ControlQueue control = new ControlQueue();
@@ -56,11 +58,13 @@ public final class ChannelSender {
     private final Map<String, StackBinding> stacks = new HashMap<>();
     private int lastStackId;
 
-    ChannelSender(PeerChannel channel, TransformSessions sessions, ControlSender controlSender, int maxWirePayload) {
+    ChannelSender(PeerChannel channel, TransformSessions sessions, ControlSender controlSender, Origin here,
+                  int maxWirePayload) {
         this.channel = channel;
         this.connection = channel.connection();
         this.sessions = sessions;
         this.controlSender = controlSender;
+        this.here = here;
         this.deliversOnSend = channel.deliversOnSend();
         this.encodeScratch = new ScratchBuffer[] {
             new ScratchBuffer(maxWirePayload, "encoded frame"), new ScratchBuffer(maxWirePayload, "encoded frame")};
@@ -68,7 +72,8 @@ public final class ChannelSender {
 
     /**
      * Binds a flow and a stack of transforms to this channel, announcing them to the peer under a
-     * new id on first use, with the flow's first unacknowledged sequence number.
+     * new id on first use, with the flow's first unacknowledged sequence number and where this
+     * context runs.
      *
      * @param firstUnacknowledged the sequence number the peer should expect first from this flow
      * @throws LinkException if a transform is not installed or the channel failed
@@ -91,8 +96,10 @@ public final class ChannelSender {
                 chain[i] = sessions.open(transforms.get(i));
             }
             StackBinding binding = new StackBinding(++lastStackId, names, chain);
-            sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, ControlFrame.STACK.code(), 0, 0,
-                new StackAnnouncement(binding.id(), flowId, firstUnacknowledged, names).encode());
+            // Ahead of the handshakes the sessions just queued: the peer learns where this side
+            // runs before it opens sessions of its own.
+            writeControl(ControlFrame.STACK,
+                new StackAnnouncement(binding.id(), flowId, firstUnacknowledged, here, names).encode());
             stacks.put(key, binding);
             return binding;
         } finally {

@@ -1,6 +1,8 @@
 package io.polylink.core.internal.channel;
 
+import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.Connection;
+import io.polylink.spi.PeerLocation;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,6 +21,8 @@ public final class PeerChannel {
     private final TransformSessions sessions;
     private final ChannelSender sender;
     private final ChannelReceiver receiver;
+    /** Where the peer runs, once it said: in the table a flow dialled it by, or in a stack announcement. */
+    private volatile Origin peerOrigin = Origin.UNKNOWN;
     private volatile Throwable failure;
     private volatile boolean closed;
 
@@ -27,7 +31,7 @@ public final class PeerChannel {
         this.connection = connection;
         this.deliversOnSend = deliversOnSend;
         this.sessions = new TransformSessions(this, owner.self, owner.installed);
-        this.sender = new ChannelSender(this, sessions, owner.controlSender, owner.maxWirePayload);
+        this.sender = new ChannelSender(this, sessions, owner.controlSender, owner.here, owner.maxWirePayload);
         this.receiver = new ChannelReceiver(this, sender, sessions, owner);
     }
 
@@ -51,6 +55,24 @@ public final class PeerChannel {
     /** @return whether the connection told the core it closed */
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * The peer says where it runs. The first that says anything is kept: every later word comes
+     * from the same context, and a transform session opened meanwhile went by the first.
+     */
+    public synchronized void peerSays(Origin origin) {
+        if (peerOrigin.host() == null && origin.host() != null) {
+            peerOrigin = origin;
+        }
+    }
+
+    /**
+     * @return where the peer runs, seen from here: this context itself, or wherever it said; the
+     *     farthest if it did not say
+     */
+    PeerLocation location() {
+        return connection.peer().equals(owner.self) ? PeerLocation.SAME_CONTEXT : peerOrigin.seenFrom(owner.here);
     }
 
     /**

@@ -9,6 +9,7 @@ import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.observe.Problems;
 import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
@@ -31,6 +32,7 @@ public final class PeerChannels implements InboundSink {
     private static final int CONNECTIONS_LOST_PER_SECOND = 10;
 
     final ContextId self;
+    final Origin here;
     final Installed installed;
     final Endpoints endpoints;
     final InboundFlows inbound = new InboundFlows();
@@ -47,14 +49,17 @@ public final class PeerChannels implements InboundSink {
     private final ChannelPool pool = new ChannelPool();
 
     /**
+     * @param here where this context runs, as it tells its peers
      * @param quietAckMs how long a received flow stays quiet before what it delivered is
      *     acknowledged unasked; 0 for never
      * @param maxMessageSize the largest payload an RSR may decode to
      * @param maxWirePayload the largest payload a frame may carry, transformed
      */
-    public PeerChannels(ContextId self, Installed installed, Endpoints endpoints, ControlSender controlSender,
-                    RetryTimer timer, Problems problems, long quietAckMs, int maxMessageSize, int maxWirePayload) {
+    public PeerChannels(ContextId self, Origin here, Installed installed, Endpoints endpoints,
+                        ControlSender controlSender, RetryTimer timer, Problems problems, long quietAckMs,
+                        int maxMessageSize, int maxWirePayload) {
         this.self = self;
+        this.here = here;
         this.installed = installed;
         this.endpoints = endpoints;
         this.controlSender = controlSender;

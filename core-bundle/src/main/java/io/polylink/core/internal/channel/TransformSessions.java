@@ -94,10 +94,9 @@ final class TransformSessions {
             return channel.connection().method();
         }
 
-        /** Until peers say where they run, only this very context is known to be near. */
         @Override
         public PeerLocation location() {
-            return peer().equals(self) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE;
+            return channel.location();
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.polylink.core.internal.config;
 
 import io.polylink.ContextId;
+import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.Configuration;
 import io.polylink.spi.HostIdentity;
 import io.polylink.spi.InvalidSettingException;
@@ -8,7 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * The core's parameters, from the {@code io.polylink.core} configuration ({@link CoreConfig}, where
@@ -32,8 +32,6 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
 
     /** The configuration PID. */
     public static final String PID = "io.polylink.core";
-    private static final Pattern SITE = Pattern.compile("[A-Za-z0-9._-]{0,64}");
-    /** Before {@link #DEFAULTS}, which the constructor checks with it. */
     public static final CoreSettings DEFAULTS = of(Map.of());
 
     public CoreSettings {
@@ -41,7 +39,7 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
         Configuration.requireRange(PID, "handlerThreads", handlerThreads, 1, 1024);
         Configuration.requireRange(PID, "abandonAfterMs", abandonAfterMs, 1, TimeUnit.DAYS.toMillis(1));
         Configuration.requireRange(PID, "quietAckMs", quietAckMs, 0, TimeUnit.HOURS.toMillis(1));
-        if (!SITE.matcher(site).matches()) {
+        if (!Origin.isSite(site)) {
             throw new InvalidSettingException(PID, "site", site, "at most 64 letters, digits, '.', '_' and '-'");
         }
         table = List.copyOf(table);
@@ -61,6 +59,11 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
         return new CoreSettings(config.maxMessageSize(), config.handlerThreads(), Arrays.asList(config.table()),
             id(config.id()), config.abandonAfterMs(), config.quietAckMs(),
             config.hostId().isEmpty() ? LocalHost.identity() : HostIdentity.named(config.hostId()), config.site());
+    }
+
+    /** @return where a context of these settings runs, as it tells its peers */
+    public Origin origin() {
+        return new Origin(host, site);
     }
 
     /** @return these settings for a context on {@code host} */

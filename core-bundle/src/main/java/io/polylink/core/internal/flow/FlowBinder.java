@@ -273,6 +273,8 @@ final class FlowBinder {
         }
         OutboundFlow.Key key = flow.key();
         PeerChannel channel = owner.channels.outbound(key.peer(), chosen, key.options().parameters(chosen.method()));
+        // The flow's table is the peer's: it says where the peer runs, before any session opens.
+        channel.peerSays(flow.table().origin());
         ChannelSender sender = channel.sender();
         return new BoundStack(channel, sender, sender.bind(flow.id(), flow.firstUnacknowledged(), chosen.transforms()));
     }

@@ -132,7 +132,7 @@ public final class StartpointImpl implements Startpoint {
             TargetRef t = l.targets[i];
             DescriptorTable table = Objects.requireNonNull(edit.apply(t.table().table()), "edited table");
             edited[i] = new TargetRef(t.context(), t.endpoint(),
-                table.equals(t.table().table()) ? t.table() : EncodedTable.of(table));
+                table.equals(t.table().table()) ? t.table() : EncodedTable.of(table, t.table().origin()));
         }
         links = new Links(edited, l.options);
         return this;

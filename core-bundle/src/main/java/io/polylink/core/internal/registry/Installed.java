@@ -3,6 +3,7 @@ package io.polylink.core.internal.registry;
 import io.polylink.Descriptor;
 import io.polylink.PolylinkException;
 import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.MethodContext;
 import io.polylink.spi.Transform;
@@ -27,9 +28,12 @@ public final class Installed {
     private volatile EncodedTable table;
     private volatile int generation;
 
-    /** @param configured the stacks the configuration names for the table; empty for every method */
-    public Installed(List<String> configured) {
-        this.own = new OwnTable(configured);
+    /**
+     * @param configured the stacks the configuration names for the table; empty for every method
+     * @param origin where this context runs, which its table says
+     */
+    public Installed(List<String> configured, Origin origin) {
+        this.own = new OwnTable(configured, origin);
         this.table = own.build(methods, transforms.keySet());
     }
 

@@ -4,6 +4,7 @@ import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
 import io.polylink.core.internal.local.LocalMethod;
 import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.Origin;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,17 +14,22 @@ import java.util.Set;
 /**
  * What this context's descriptor table lists, in order: {@code local}; the stacks of descriptor
  * files; then the stacks the configuration names, or else every installed method in preference
- * order. A stack whose method or transforms are not installed is left out until they are. Not
+ * order. The table also says where the context runs. A stack whose method or transforms are not installed is left out until they are. Not
  * thread-safe: {@link Installed} uses it under its lock.
  */
 final class OwnTable {
 
     private final List<String> configured;
+    private final Origin origin;
     private final DeployedStacks deployed = new DeployedStacks();
 
-    /** @param configured the stacks the configuration names; empty for every installed method */
-    OwnTable(List<String> configured) {
+    /**
+     * @param configured the stacks the configuration names; empty for every installed method
+     * @param origin where this context runs, which the table tells whoever dials by it
+     */
+    OwnTable(List<String> configured, Origin origin) {
         this.configured = List.copyOf(configured);
+        this.origin = origin;
     }
 
     /** @return whether the table changes */
@@ -56,6 +62,6 @@ final class OwnTable {
                 }
             }
         }
-        return EncodedTable.of(DescriptorTable.of(DeployedStacks.distinct(entries)));
+        return EncodedTable.of(DescriptorTable.of(DeployedStacks.distinct(entries)), origin);
     }
 }

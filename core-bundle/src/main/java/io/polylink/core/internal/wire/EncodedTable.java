@@ -6,14 +6,21 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * A descriptor table with its wire bytes and its id: the first 64 bits of the SHA-256 of those
- * bytes. The receiver computes the id itself, so a peer cannot file a table under another's id.
+ * A descriptor table with the origin of the context whose table it is, its wire bytes
+ * ({@link TableCodec}) and its id: the first 64 bits of the SHA-256 of those bytes. The receiver
+ * computes the id itself, so a peer cannot file a table under another's id.
+ *
+ * @param table the entries
+ * @param origin where the context whose table it is runs, as it said
+ * @param bytes the wire form
+ * @param id the id of the wire form
  */
-public record EncodedTable(DescriptorTable table, byte[] bytes, long id) {
+public record EncodedTable(DescriptorTable table, Origin origin, byte[] bytes, long id) {
 
-    public static EncodedTable of(DescriptorTable table) {
-        byte[] bytes = TableCodec.encode(table);
-        return new EncodedTable(table, bytes, idOf(bytes, 0, bytes.length));
+    /** @return the table of a context of {@code origin}, encoded */
+    public static EncodedTable of(DescriptorTable table, Origin origin) {
+        byte[] bytes = TableCodec.encode(table, origin);
+        return new EncodedTable(table, origin, bytes, idOf(bytes, 0, bytes.length));
     }
 
     public static long idOf(byte[] bytes, int offset, int length) {

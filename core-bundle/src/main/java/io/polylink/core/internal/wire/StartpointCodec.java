@@ -114,12 +114,7 @@ public final class StartpointCodec {
             WireInput.need(in, ContextId.BYTES + 4, "startpoint target " + (i + 1));
             ContextId context = new ContextId(in.getLong(), in.getLong());
             int endpoint = in.getInt();
-            int start = in.position();
-            var table = TableCodec.decode(in);
-            byte[] tableBytes = new byte[in.position() - start];
-            in.get(start, tableBytes);
-            targets[i] = new TargetRef(context, endpoint,
-                new EncodedTable(table, tableBytes, EncodedTable.idOf(tableBytes, 0, tableBytes.length)));
+            targets[i] = new TargetRef(context, endpoint, TableCodec.read(in));
         }
         if (in.hasRemaining()) {
             throw new MalformedMessageException("startpoint text has " + in.remaining()

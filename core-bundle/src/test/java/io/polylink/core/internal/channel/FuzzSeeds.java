@@ -37,7 +37,7 @@ final class FuzzSeeds {
             "seed-three-targets", FuzzFrames.reference(7, FuzzFrames.TCP_TABLE, FuzzFrames.LOCAL_TABLE,
                 FuzzFrames.TCP_TABLE)));
         all.put(CODECS + "descriptorTable", Map.of(
-            "seed-empty", new byte[] {TableCodec.VERSION, 0},
+            "seed-empty", new byte[] {TableCodec.VERSION, 0, 0, 0},
             "seed-local", FuzzFrames.LOCAL_TABLE.bytes(),
             "seed-three-entries", FuzzFrames.TCP_TABLE.bytes()));
         return all;

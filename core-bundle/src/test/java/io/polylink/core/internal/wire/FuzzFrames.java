@@ -4,6 +4,7 @@ import io.polylink.ContextId;
 import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
 import io.polylink.core.internal.wire.StartpointCodec.TargetRef;
+import io.polylink.spi.HostIdentity;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,13 +27,16 @@ public final class FuzzFrames {
     /** OutboundFlow id of hand-made stack announcements. */
     public static final long FLOW = 0x5eed_f100L;
 
+    /** Where the far context of the seeds says it runs. */
+    public static final Origin FAR_ORIGIN = new Origin(HostIdentity.named("fuzz-far-host"), "fuzz-lab");
+
     /** Tables the seeds use; fixed, so their ids (and so the seeds) never change. */
     public static final EncodedTable LOCAL_TABLE = EncodedTable.of(DescriptorTable.of(List.of(
-        new Descriptor("local", new byte[0]))));
+        new Descriptor("local", new byte[0]))), Origin.UNKNOWN);
     public static final EncodedTable TCP_TABLE = EncodedTable.of(DescriptorTable.of(List.of(
         new Descriptor("local", new byte[0]),
         new Descriptor("rle/tcp", new byte[] {127, 0, 0, 1, 0x1b, 0x58}),
-        new Descriptor("tcp", new byte[] {10, 0, 0, 7, 0x1b, 0x58}))));
+        new Descriptor("tcp", new byte[] {10, 0, 0, 7, 0x1b, 0x58}))), FAR_ORIGIN);
 
     /** Handler script operations, read by the channel tests' {@code FrameHarness} script handler. */
     public static final int OP_BYTE = 0, OP_BOOLEAN = 1, OP_SHORT = 2, OP_INT = 3, OP_LONG = 4, OP_FLOAT = 5,
@@ -67,10 +71,14 @@ public final class FuzzFrames {
         return frame(FrameHeader.FLAG_CONTROL, 0, control.code(), 0, payload);
     }
 
+    /** An announcement of a stack of {@link #FLOW}, from a peer that says it runs at {@link #FAR_ORIGIN}. */
     public static byte[] stackAnnouncement(int stackId, String transforms) {
         byte[] name = transforms.getBytes(StandardCharsets.US_ASCII);
-        return control(ControlFrame.STACK, ByteBuffer.allocate(1 + 8 + 4 + name.length).put((byte) stackId)
-            .putLong(FLOW).putInt(1).put(name).array());
+        byte[] site = FAR_ORIGIN.site().getBytes(StandardCharsets.US_ASCII);
+        byte[] host = FAR_ORIGIN.host().bytes();
+        return control(ControlFrame.STACK, ByteBuffer.allocate(1 + 8 + 4 + 1 + host.length + 1 + site.length
+            + name.length).put((byte) stackId).putLong(FLOW).putInt(1)
+            .put((byte) host.length).put(host).put((byte) site.length).put(site).put(name).array());
     }
 
     /** A startpoint in its in-message form, as a message buffer's {@code putStartpoint} writes it. */
