@@ -12,8 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A context outside OSGi, for tests, benchmarks and the bench processes: the same runtime the
- * bundle registers, with methods and transforms added by hand. Not exported from the bundle.
+ * A context outside OSGi: the same runtime the bundle registers, with methods, transforms, a
+ * selection policy and a naming registry added by hand rather than found as services. What the
+ * method bundles' tests, the benchmarks and the integration tests' processes run on. Not exported
+ * from the bundle.
  */
 public final class EmbeddedContext implements AutoCloseable {
 

@@ -13,14 +13,16 @@ final class CopyPool {
 
     /**
      * Small copies kept: at least what one acknowledgement frees in a steady exchange
-     * ({@link OutboundFlow#ACK_EVERY}), and at most 1 MiB of arrays.
+     * ({@link OutboundFlow#ACK_EVERY}), and at most 1 MiB of arrays
+     * (docs/performance-notes.md#flow-constants).
      */
     private static final int MAX_SMALL = 1024;
     private static final long MAX_SMALL_BYTES = 1L << 20;
     /**
      * Large copies kept once sends stop for {@link #SHRINK_AFTER_MS}, in bytes; while RSRs flow the
-     * pool may hold whatever one acknowledgement frees, up to the flow's pending bound. See
-     * docs/performance-notes.md#copy-pools.
+     * pool may hold whatever one acknowledgement frees, up to the flow's pending bound, since
+     * acknowledgements come late whenever the peer lacks a core for a moment
+     * (docs/performance-notes.md#flow-constants).
      */
     private static final long IDLE_LARGE_BYTES = 4L << 20;
     static final long SHRINK_AFTER_MS = 1000;

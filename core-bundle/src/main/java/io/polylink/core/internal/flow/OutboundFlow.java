@@ -56,7 +56,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     /**
      * Ask for an acknowledgement at least every this many RSRs, or every {@link #ACK_EVERY_BYTES}
      * once {@link #ACK_MIN} went, so copies are dropped while RSRs flow; each answer costs the
-     * sending side a wake-up. See docs/performance-notes.md#acks.
+     * sending side a wake-up (docs/performance-notes.md#flow-constants).
      */
     static final int ACK_EVERY = 64;
     private static final int ACK_EVERY_BYTES = 16 << 20;

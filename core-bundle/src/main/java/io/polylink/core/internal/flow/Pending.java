@@ -11,7 +11,8 @@ final class Pending {
     int handler;
     /**
      * The copy; direct above {@link RetransmitStore#SMALL_COPY}, because a socket write takes
-     * direct memory as it is and first copies a heap buffer into a direct one.
+     * direct memory as it is and first copies a heap buffer into a direct one
+     * (docs/performance-notes.md#flow-constants).
      */
     ByteBuffer copy = ByteBuffer.allocate(64);
     /** The sender's store, kept instead of a copy, and a view of it; or {@code null}. */

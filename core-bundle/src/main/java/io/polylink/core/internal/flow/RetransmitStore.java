@@ -20,8 +20,8 @@ import java.util.Iterator;
 final class RetransmitStore implements Iterable<Pending> {
 
     /**
-     * Larger RSRs are copied into direct memory, or kept by their store. Not 64 KiB: see
-     * docs/performance-notes.md#copy-pools.
+     * Larger RSRs are copied into direct memory, or kept by their store; not 64 KiB, since a
+     * stream's acknowledgements free copies in bursts (docs/performance-notes.md#flow-constants).
      */
     static final int SMALL_COPY = 16 * 1024;
     /** Beyond these the peer is not acknowledging: senders wait rather than keep copying. */

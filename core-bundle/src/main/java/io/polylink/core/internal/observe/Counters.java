@@ -9,10 +9,10 @@ import java.lang.invoke.VarHandle;
  * threads that count most.
  *
  * <p>Every RSR is counted four times on each side (startpoint or endpoint, and context; messages
- * and bytes), and an atomic add on each took a fifth of a round trip's time in the core
- * ({@code jmh CoreRoundTrip}). Here each of the first {@link #OWNED} threads to count gets a cell
- * of its own and is its only writer, so an ordered store does what an atomic add would. Threads
- * beyond those, and errors, share one cell and add atomically.
+ * and bytes), too often for an atomic add each (docs/performance-notes.md#flow-constants). Here
+ * each of the first {@link #OWNED} threads to count gets a cell of its own and is its only
+ * writer, so an ordered store does what an atomic add would. Threads beyond those, and errors,
+ * share one cell and add atomically.
  */
 public final class Counters {
 
