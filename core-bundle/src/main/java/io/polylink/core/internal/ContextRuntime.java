@@ -59,7 +59,7 @@ final class ContextRuntime implements Context {
     final Installed installed;
     final StackSelector selector;
     final Names naming = new Names();
-    final Endpoints endpoints;
+    private final Endpoints endpoints;
     final PeerChannels channels;
     final Flows flows;
     private final Startpoints startpoints;

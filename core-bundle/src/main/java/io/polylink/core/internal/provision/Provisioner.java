@@ -38,9 +38,10 @@ import org.osgi.service.component.annotations.Reference;
  * Installs the bundle of a method or transform the context lacks, found by its capability in the
  * configured repository index, then starts it; the method's service arriving makes every link
  * select again. It attaches to the context's selection, which then tells it what it meets;
- * descriptor files ask directly ({@link DescriptorFileInstaller}). Work runs on one thread of its own ({@code polylink-provision}), never on a
- * sending or receiving thread. Each name is installed once; a failure is logged once and tried
- * again after a growing pause (1 s, 2 s, … 5 min) when the name is met again.
+ * descriptor files ask directly ({@link DescriptorFileInstaller}). Work runs on one thread of its
+ * own ({@code polylink-provision}), never on a sending or receiving thread. Each name is installed
+ * once; a failure is logged once and tried again after a growing pause (1 s, 2 s, … 5 min) when
+ * the name is met again.
  *
  * <p>A bundle already in the framework that declares the capability is never installed again nor
  * started: whoever stopped it meant it (an update in progress, an operator).

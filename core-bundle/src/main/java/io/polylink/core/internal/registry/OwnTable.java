@@ -14,8 +14,9 @@ import java.util.Set;
 /**
  * What this context's descriptor table lists, in order: {@code local}; the stacks of descriptor
  * files; then the stacks the configuration names, or else every installed method in preference
- * order. The table also says where the context runs. A stack whose method or transforms are not installed is left out until they are. Not
- * thread-safe: {@link Installed} uses it under its lock.
+ * order. A stack whose method or transforms are not installed is left out until they are. The
+ * table also says where the context runs. Not thread-safe: {@link Installed} uses it under its
+ * lock.
  */
 final class OwnTable {
 
