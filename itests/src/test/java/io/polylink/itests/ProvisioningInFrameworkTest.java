@@ -9,7 +9,6 @@ import io.polylink.Descriptor;
 import io.polylink.Explanation;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
-import io.polylink.core.internal.Provisioner;
 import io.polylink.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,13 +72,13 @@ class ProvisioningInFrameworkTest {
     /** Waits for a new context with a provisioner of this repository ("": none) registered after it. */
     private void awaitRestart(ContextId before, String repository) {
         Await.until(() -> {
-            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.Provisioner)");
+            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.provision.Provisioner)");
             ServiceReference<?> context = reference("(objectClass=io.polylink.Context)");
             return provisioner != null && context != null && !Udp.context(bundle).id().equals(before)
                 && repository.equals(provisioner.getProperty("repository"))
                 && (Long) provisioner.getProperty("service.id") > (Long) context.getProperty("service.id");
         }, Duration.ofSeconds(10), () -> "the core did not restart with repository=" + repository + "; provisioners: "
-            + describe("(objectClass=io.polylink.core.internal.Provisioner)") + ", contexts: "
+            + describe("(objectClass=io.polylink.core.internal.provision.Provisioner)") + ", contexts: "
             + describe("(objectClass=io.polylink.Context)"));
     }
 
@@ -175,7 +174,7 @@ class ProvisioningInFrameworkTest {
         AtomicReference<Object> found = new AtomicReference<>();
         Await.until(() -> {
             ServiceReference<?> ref = reference(command);
-            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.Provisioner)");
+            ServiceReference<?> provisioner = reference("(objectClass=io.polylink.core.internal.provision.Provisioner)");
             if (ref == null || provisioner == null
                 || (Long) ref.getProperty("service.id") < (Long) provisioner.getProperty("service.id")) {
                 return false;

@@ -198,12 +198,17 @@ public final class WireTap implements CommunicationMethod {
             inner.send(header, payload);
         }
 
-        /** Keeps what each stack id stands for: id, flow (8), first sequence (4), then the names. */
+        /**
+         * Keeps what each stack id stands for: id, flow (8), first sequence (4), the announcer's
+         * origin (host length, host, site length, site), then the names.
+         */
         private void note(byte[] frame) {
             if ((frame[0] & CONTROL) == 0) {
                 stackOf.put(frame, frame[1] == 0 ? "" : stacks.getOrDefault(frame[1] & 0xFF, "?"));
-            } else if (frame[3] == STACK_ANNOUNCEMENT && frame[2] == 0 && frame.length >= 25) {
-                stacks.put(frame[12] & 0xFF, new String(frame, 25, frame.length - 25,
+            } else if (frame[3] == STACK_ANNOUNCEMENT && frame[2] == 0 && frame.length >= 27) {
+                int site = 26 + (frame[25] & 0xFF);
+                int names = site + 1 + (frame[site] & 0xFF);
+                stacks.put(frame[12] & 0xFF, new String(frame, names, frame.length - names,
                     StandardCharsets.US_ASCII));
             }
         }

@@ -1,16 +1,21 @@
 package io.polylink.core.internal;
 
 import io.polylink.Context;
-import io.polylink.ContextId;
+import io.polylink.core.internal.channel.PeerChannels;
+import io.polylink.core.internal.config.CoreConfig;
+import io.polylink.core.internal.config.CoreSettings;
+import io.polylink.core.internal.flow.Flows;
+import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.select.StackSelector;
 import io.polylink.spi.CommunicationMethod;
-import io.polylink.spi.HostIdentity;
+import io.polylink.spi.Configuration;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
 import java.lang.System.Logger.Level;
-import java.util.Arrays;
 import java.util.Dictionary;
 import java.util.Hashtable;
+import java.util.List;
 import java.util.Map;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -25,13 +30,15 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Wires a {@link ContextRuntime} into OSGi: tracks method, transform, policy and registry services
- * as they come and go, and registers the runtime as the framework's {@link Context}.
+ * Wires a {@link ContextRuntime} into OSGi: tracks method, transform, policy and naming registry
+ * services as they come and go, and registers the runtime as the framework's {@link Context}, then
+ * the parts the bundle's own components use as services of their own: the registry of installed
+ * methods ({@link Installed}), selection, the flows and the channels.
  *
- * <p>The runtime is registered by hand after activation rather than as the component's own
- * service, so the service object is the runtime itself and never a half-activated component.
+ * <p>These are registered by hand after activation rather than as the component's own service,
+ * so each service object is the part itself and never a half-activated component.
  */
-@Component(configurationPid = "io.polylink.core", configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Component(configurationPid = CoreSettings.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = CoreConfig.class)
 public final class ContextComponent {
 
@@ -39,17 +46,21 @@ public final class ContextComponent {
 
     private final ContextRuntime runtime;
     private final ServiceRegistration<Context> registration;
+    private final List<ServiceRegistration<?>> parts;
     private final String name;
 
+    /** @param properties the {@code io.polylink.core} configuration, keyed as {@link CoreConfig} */
     @Activate
-    public ContextComponent(BundleContext bundle, CoreConfig config) {
-        runtime = new ContextRuntime(new CoreSettings(config.maxMessageSize(), config.handlerThreads(),
-            Arrays.stream(config.table()).map(String::strip).filter(s -> !s.isEmpty()).toList(),
-            config.id().isBlank() ? null : ContextId.parse(config.id().strip()), config.abandonAfterMs(),
-            config.quietAckMs(), config.hostId().isBlank() ? null : HostIdentity.named(config.hostId().strip())));
-        String configured = config.name().isBlank() ? bundle.getProperty("polylink.name") : config.name();
+    public ContextComponent(BundleContext bundle, Map<String, Object> properties) {
+        CoreConfig config = Configuration.read(CoreSettings.PID, CoreConfig.class, properties);
+        runtime = new ContextRuntime(CoreSettings.of(config));
+        String configured = config.name().isEmpty() ? bundle.getProperty("polylink.name") : config.name();
         name = configured == null || configured.isBlank() ? null : configured.strip();
         registration = bundle.registerService(Context.class, runtime, properties());
+        parts = List.of(bundle.registerService(Installed.class, runtime.installed, null),
+            bundle.registerService(StackSelector.class, runtime.selector, null),
+            bundle.registerService(Flows.class, runtime.flows, null),
+            bundle.registerService(PeerChannels.class, runtime.channels, null));
     }
 
     /** Service properties: the id, the name, and the methods installed now (for launchers to wait on). */
@@ -97,12 +108,17 @@ public final class ContextComponent {
                 LOG.log(Level.DEBUG, "could not unpublish '" + name + "': " + e.getMessage());
             }
         }
+        parts.forEach(ContextComponent::unregister);
+        unregister(registration);
+        runtime.close();
+    }
+
+    private static void unregister(ServiceRegistration<?> registration) {
         try {
             registration.unregister();
         } catch (IllegalStateException alreadyGone) {
             // the framework is stopping and took the registration with it
         }
-        runtime.close();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -138,22 +154,22 @@ public final class ContextComponent {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
         policyOption = ReferencePolicyOption.GREEDY)
     void setPolicy(SelectionPolicy policy) {
-        runtime.policy(policy);
+        runtime.selector.policy(policy);
     }
 
     void unsetPolicy(SelectionPolicy policy) {
-        runtime.policyGone(policy);
+        runtime.selector.policyGone(policy);
     }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
         policyOption = ReferencePolicyOption.GREEDY)
     void setRegistry(NameRegistry registry) {
-        runtime.registry(registry);
+        runtime.naming.use(registry);
         publish();
     }
 
     void unsetRegistry(NameRegistry registry) {
-        runtime.registryGone(registry);
+        runtime.naming.gone(registry);
     }
 
     private static int preference(Map<String, Object> properties) {

@@ -2,15 +2,20 @@ package io.polylink.core.internal;
 
 import io.polylink.Context;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.HostIdentity;
 import io.polylink.spi.NameRegistry;
+import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A context outside OSGi, for tests, benchmarks and the bench processes: the same runtime the
- * bundle registers, with methods and transforms added by hand. Not exported from the bundle.
+ * A context outside OSGi: the same runtime the bundle registers, with methods, transforms, a
+ * selection policy and a naming registry added by hand rather than found as services. What the
+ * method bundles' tests, the benchmarks and the integration tests' processes run on. Not exported
+ * from the bundle.
  */
 public final class EmbeddedContext implements AutoCloseable {
 
@@ -31,14 +36,7 @@ public final class EmbeddedContext implements AutoCloseable {
      * @return a context with default settings and only the {@code local} method
      */
     public static EmbeddedContext open(HostIdentity host) {
-        CoreSettings d = CoreSettings.DEFAULTS;
-        return new EmbeddedContext(new CoreSettings(d.maxMessageSize(), d.handlerThreads(), d.table(), null,
-            d.abandonAfterMs(), d.quietAckMs(), host));
-    }
-
-    /** With every setting given, for the core's own tests. */
-    static EmbeddedContext open(CoreSettings settings) {
-        return new EmbeddedContext(settings);
+        return new EmbeddedContext(CoreSettings.DEFAULTS.onHost(host));
     }
 
     /**
@@ -48,8 +46,18 @@ public final class EmbeddedContext implements AutoCloseable {
      * @return a context with only the {@code local} method
      */
     public static EmbeddedContext open(int maxMessageSize, int handlerThreads, List<String> table) {
-        return new EmbeddedContext(new CoreSettings(maxMessageSize, handlerThreads, table, null,
-            CoreSettings.DEFAULT_ABANDON_AFTER_MS, CoreSettings.DEFAULT_QUIET_ACK_MS, null));
+        return open(Map.of("maxMessageSize", maxMessageSize, "handlerThreads", handlerThreads, "table", table));
+    }
+
+    /**
+     * @param configuration the core's configuration (PID {@code io.polylink.core}) as a {@code .cfg}
+     *     file would give it, such as {@code Map.of("quietAckMs", "0")}; keys left out take their
+     *     defaults
+     * @return a context with only the {@code local} method
+     * @throws io.polylink.spi.InvalidSettingException naming a key whose value cannot be used
+     */
+    public static EmbeddedContext open(Map<String, ?> configuration) {
+        return new EmbeddedContext(CoreSettings.of(configuration));
     }
 
     /** @return a startpoint to the context's system endpoint (echo and relay services) */
@@ -74,12 +82,12 @@ public final class EmbeddedContext implements AutoCloseable {
 
     /** @return the installed method of that name, or {@code null} */
     public CommunicationMethod method(String name) {
-        return runtime.method(name);
+        return runtime.installed.method(name);
     }
 
     /** @return one line per flow, what {@code polylink:links} prints: for a failing test's message */
     public List<String> links() {
-        return runtime.describeFlows();
+        return runtime.flows.describe();
     }
 
     /** Stops and removes a method. @return this */
@@ -100,9 +108,26 @@ public final class EmbeddedContext implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Selects by {@code policy} from now on, as a {@link SelectionPolicy} service would make a
+     * context in OSGi do.
+     *
+     * @return this
+     */
+    public EmbeddedContext add(SelectionPolicy policy) {
+        runtime.selector.policy(policy);
+        return this;
+    }
+
+    /** Goes back to the default policy if {@code policy} is the one in use. @return this */
+    public EmbeddedContext remove(SelectionPolicy policy) {
+        runtime.selector.policyGone(policy);
+        return this;
+    }
+
     /** @return this */
     public EmbeddedContext registry(NameRegistry registry) {
-        runtime.registry(registry);
+        runtime.naming.use(registry);
         return this;
     }
 

@@ -1,13 +1,15 @@
 package io.polylink.core.internal;
 
-import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
 import io.polylink.spi.BufferSource;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.Transform;
 import io.polylink.spi.TransformPeer;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
@@ -17,12 +19,14 @@ import java.util.zip.CRC32C;
  * the header like an AEAD would, rejects a corrupted frame, and cannot decode a frame that
  * overtook the handshake it depends on.
  */
-final class ChecksumTransform implements Transform {
+public final class ChecksumTransform implements Transform {
 
     private final String name;
-    final AtomicInteger openSessions = new AtomicInteger();
+    public final AtomicInteger openSessions = new AtomicInteger();
+    /** Where each session's peer ran, as the session was told when it opened. */
+    public final List<PeerLocation> peerLocations = new CopyOnWriteArrayList<>();
 
-    ChecksumTransform(String name) {
+    public ChecksumTransform(String name) {
         this.name = name;
     }
 
@@ -34,6 +38,7 @@ final class ChecksumTransform implements Transform {
     @Override
     public TransformSession open(TransformPeer peer) {
         openSessions.incrementAndGet();
+        peerLocations.add(peer.location());
         int salt = new Random().nextInt();
         peer.sendHandshake(ByteBuffer.allocate(4).putInt(salt).flip());
         return new TransformSession() {

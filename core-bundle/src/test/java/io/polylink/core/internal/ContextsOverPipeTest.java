@@ -1,7 +1,5 @@
 package io.polylink.core.internal;
 
-import io.polylink.testkit.Await;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +10,13 @@ import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
 import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
+import io.polylink.core.internal.endpoint.SystemEndpoint;
+import io.polylink.core.internal.naming.DirectoryNameRegistry;
+import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.FrameHeader;
+import io.polylink.core.internal.wire.StackAnnouncement;
+import io.polylink.core.internal.wire.StartpointCodec;
+import io.polylink.testkit.Await;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +73,8 @@ class ContextsOverPipeTest {
         Endpoint inbox = b.context().createEndpoint().register(1, (e, m) -> received.add(m.getStartpoint()));
         Startpoint toB = in(a, inbox.startpoint());
         Startpoint carried = a.context().createEndpoint().startpoint();
-        int tableBytes = TableCodec.encode(a.context().descriptorTable()).length;
+        EncodedTable table = Internals.installed(a).table();
+        int tableBytes = table.bytes().length;
         MessageBuffer message = a.context().allocateBuffer(64).putStartpoint(carried);
 
         long before = wireBytes();
@@ -82,7 +88,7 @@ class ContextsOverPipeTest {
         int reference = StartpointCodec.referenceLength(1);
         assertEquals(29, reference);
         assertEquals(FrameHeader.MAX_LENGTH + reference, second, "later sends carry only the reference");
-        int announcement = FrameHeader.LENGTH + 1 + 8 + 4;
+        int announcement = FrameHeader.LENGTH + new StackAnnouncement(1, 0, 1, table.origin(), "").encode().remaining();
         assertEquals(second + FrameHeader.LENGTH + tableBytes + announcement, first,
             "the first send also carries the table and the flow's announcement");
         System.out.printf("startpoint on the wire: first send %d bytes (frame %d + table frame %d), later %d%n",
@@ -95,7 +101,7 @@ class ContextsOverPipeTest {
     }
 
     private long pipeSentBytes() {
-        return ((ContextRuntime) a.context()).method("pipe").statistics().bytesSent();
+        return a.method("pipe").statistics().bytesSent();
     }
 
     @Test
@@ -129,8 +135,7 @@ class ContextsOverPipeTest {
         Startpoint toC = in(a, other.startpoint());
         toB.send(1, a.context().allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
-        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
-            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+        PipeMethod.End end = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, java.util.Map.of());
         long errorsBefore = b.context().statistics().errors();
 
         end.inject(ByteBuffer.wrap("GET / HTTP/1.1\r\n\r\n".getBytes()));
@@ -253,8 +258,7 @@ class ContextsOverPipeTest {
         sendOne.getAsBoolean();
         Await.until(() -> seen.size() == 1, Duration.ofSeconds(5), () -> "first RSR lost");
         assertEquals("crc/pipe", stack.get());
-        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
-            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+        PipeMethod.End end = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, java.util.Map.of());
 
         b.remove(crcB);
         Await.until(() -> sendOne.getAsBoolean() && stack.get().equals("pipe"), Duration.ofSeconds(10),
@@ -283,8 +287,7 @@ class ContextsOverPipeTest {
                 .filter(d -> d.stack().equals("pipe")).findFirst().orElseThrow().address())));
         checked.send(1, a.context().allocateBuffer(8).putString("first"));
         Await.until(() -> seen.contains("first"), Duration.ofSeconds(5), () -> "first lost");
-        PipeMethod.End end = (PipeMethod.End) ((ContextRuntime) a.context())
-            .method("pipe").connect(b.context().id(), null, java.util.Map.of());
+        PipeMethod.End end = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, java.util.Map.of());
 
         ByteBuffer forged = ByteBuffer.allocate(12 + 9);
         forged.put(0, (byte) 0x10).put(1, (byte) 1).putShort(2, (short) 1).putInt(4, sink.id()).putInt(8, 9);

@@ -16,22 +16,22 @@ import java.util.concurrent.TimeUnit;
  * the peer's hello: a sender waits in encode, holding the channel, and fails there when the
  * session closes. The bytes pass unchanged.
  */
-final class GateTransform implements Transform {
+public final class GateTransform implements Transform {
 
-    static final String NAME = "gate";
+    public static final String NAME = "gate";
 
     private volatile boolean open;
     /** One per session: opening the gate or closing the session ends a wait in encode. */
     private final List<CountDownLatch> wakeUps = new CopyOnWriteArrayList<>();
     /** Counted down when a sender first waits in encode. */
-    final CountDownLatch waiting = new CountDownLatch(1);
+    public final CountDownLatch waiting = new CountDownLatch(1);
 
     /** @param open {@code true} for a gate that never holds a sender back (the receiving side's) */
-    GateTransform(boolean open) {
+    public GateTransform(boolean open) {
         this.open = open;
     }
 
-    void open() {
+    public void open() {
         open = true;
         wakeUps.forEach(CountDownLatch::countDown);
     }

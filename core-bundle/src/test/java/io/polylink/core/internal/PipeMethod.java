@@ -3,6 +3,9 @@ package io.polylink.core.internal;
 import io.polylink.ContextId;
 import io.polylink.LinkException;
 import io.polylink.Statistics;
+import io.polylink.core.internal.observe.Counters;
+import io.polylink.core.internal.wire.ControlFrame;
+import io.polylink.core.internal.wire.FrameHeader;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
@@ -24,10 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its own thread, as a socket's reader thread would. Contexts find each other through a shared
  * {@link Network}; an address is the text "pipe:N". A method can be told to refuse everything.
  */
-final class PipeMethod implements CommunicationMethod {
+public final class PipeMethod implements CommunicationMethod {
 
     /** Where pipe methods of one test find each other. */
-    static final class Network {
+    public static final class Network {
         private final Map<String, PipeMethod> listeners = new ConcurrentHashMap<>();
         private int next;
 
@@ -45,37 +48,37 @@ final class PipeMethod implements CommunicationMethod {
     private volatile String refusal;
     private volatile String connectFailure;
     /** The thread that sent each acknowledgement, in order. */
-    final List<String> ackThreads = new CopyOnWriteArrayList<>();
+    public final List<String> ackThreads = new CopyOnWriteArrayList<>();
     /** The numbers of the RSRs sent asking for an acknowledgement. */
-    final List<Integer> ackRequests = new CopyOnWriteArrayList<>();
+    public final List<Integer> ackRequests = new CopyOnWriteArrayList<>();
     /** Whether {@link Connection#trySend} declines, as a method without it does. */
-    volatile boolean declineTrySend;
+    public volatile boolean declineTrySend;
     /**
      * Whether a sender first offers each frame to the peer's core aside, as tcp's sending end of a
      * bulk stream does with what it reads; once the peer's inbox is empty, so nothing taken
      * overtakes a frame still queued.
      */
-    volatile boolean offerAside;
+    public volatile boolean offerAside;
     /** What the peer's core took aside: "ack" for each acknowledgement, else the frame's flags and handler. */
-    final List<String> takenAside = new CopyOnWriteArrayList<>();
+    public final List<String> takenAside = new CopyOnWriteArrayList<>();
     /** How many frames the peer's core declined aside, which then went through its inbox. */
-    final AtomicInteger declinedAside = new AtomicInteger();
+    public final AtomicInteger declinedAside = new AtomicInteger();
     /** The thread of each connect that had to open a pipe, in order. */
-    final List<String> connectingThreads = new CopyOnWriteArrayList<>();
+    public final List<String> connectingThreads = new CopyOnWriteArrayList<>();
     private volatile MethodContext context;
     private String address;
 
-    PipeMethod(Network network, String name) {
+    public PipeMethod(Network network, String name) {
         this.network = network;
         this.name = name;
     }
 
-    void refuse(String reason) {
+    public void refuse(String reason) {
         this.refusal = reason;
     }
 
     /** Connecting fails with this reason while applicability still says yes; {@code null} lifts it. */
-    void failConnects(String reason) {
+    public void failConnects(String reason) {
         this.connectFailure = reason;
     }
 
@@ -147,17 +150,17 @@ final class PipeMethod implements CommunicationMethod {
     }
 
     /** @return the core's receiver of what {@code peer} sends this side */
-    FrameReceiver receiverFrom(ContextId peer) {
+    public FrameReceiver receiverFrom(ContextId peer) {
         return connections.get(peer).receiver;
     }
 
     /** @return whether a pipe into this method's side holds as many frames as it can */
-    boolean anInboxFull() {
+    public boolean anInboxFull() {
         return ends.stream().anyMatch(e -> e.inbox.remainingCapacity() == 0);
     }
 
     /** One end of a pipe: frames sent here are received by {@link #other}'s thread. */
-    static final class End implements Connection {
+    public static final class End implements Connection {
         private final PipeMethod owner;
         private final ContextId peer;
         private final BlockingQueue<ByteBuffer> inbox = new ArrayBlockingQueue<>(1024);
@@ -228,7 +231,7 @@ final class PipeMethod implements CommunicationMethod {
         private void sent(ByteBuffer frame) {
             counters.sent(frame.remaining());
             if ((FrameHeader.flags(frame) & FrameHeader.FLAG_CONTROL) != 0
-                    && FrameHeader.handler(frame) == FrameHeader.Control.ACK.code()) {
+                    && FrameHeader.handler(frame) == ControlFrame.ACK.code()) {
                 owner.ackThreads.add(Thread.currentThread().getName());
             }
             if ((FrameHeader.flags(frame) & FrameHeader.FLAG_ACK_REQUEST) != 0) {
@@ -251,7 +254,7 @@ final class PipeMethod implements CommunicationMethod {
             if (!taken) {
                 owner.declinedAside.incrementAndGet();
             } else if (FrameHeader.flags(frame) == FrameHeader.FLAG_CONTROL
-                    && FrameHeader.handler(frame) == FrameHeader.Control.ACK.code()) {
+                    && FrameHeader.handler(frame) == ControlFrame.ACK.code()) {
                 owner.takenAside.add("ack");
             } else {
                 owner.takenAside.add("flags " + FrameHeader.flags(frame) + " handler " + FrameHeader.handler(frame));

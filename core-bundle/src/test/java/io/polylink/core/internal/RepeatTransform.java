@@ -1,6 +1,5 @@
 package io.polylink.core.internal;
 
-import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.Transform;
@@ -17,9 +16,9 @@ import java.nio.ByteBuffer;
  *   encoded := plainLength:i32 (count:u8 [1..255] value:u8)*
  * </pre>
  */
-final class RepeatTransform implements Transform {
+public final class RepeatTransform implements Transform {
 
-    static final String NAME = "rle";
+    public static final String NAME = "rle";
 
     @Override
     public String name() {
@@ -32,7 +31,7 @@ final class RepeatTransform implements Transform {
     }
 
     /** Encodes {@code plain} on its own, for tests that build frames by hand. */
-    static byte[] encode(byte[] plain) {
+    public static byte[] encode(byte[] plain) {
         ByteBuffer out = ByteBuffer.allocate(4 + 2 * plain.length);
         out.putInt(plain.length);
         int i = 0;

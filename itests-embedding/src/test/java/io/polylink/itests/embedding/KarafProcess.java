@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** {@code bin/karaf server} of a {@link KarafHome}, its output in a log file; closing it stops it for sure. */
 final class KarafProcess implements AutoCloseable {
@@ -42,15 +44,32 @@ final class KarafProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, which stops the framework; then SIGKILL for whatever is left after 30 s. */
+    /**
+     * SIGTERM, which stops the framework; then SIGKILL for whatever is left after 30 s. Returns once
+     * every process of the tree has ended: the launcher script ends before the JVM it started, which
+     * goes on writing into Karaf's folder while it stops, and the folder is deleted after this.
+     */
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws Exception {
         List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
         tree.add(process.toHandle());
         tree.forEach(ProcessHandle::destroy);
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        if (!ended(tree, 30)) {
             tree.forEach(ProcessHandle::destroyForcibly);
-            process.waitFor(10, TimeUnit.SECONDS);
+            if (!ended(tree, 10)) {
+                throw new IllegalStateException("Karaf's processes " + tree.stream().filter(ProcessHandle::isAlive)
+                    .map(ProcessHandle::pid).toList() + " did not end after SIGKILL");
+            }
+        }
+    }
+
+    private static boolean ended(List<ProcessHandle> tree, long seconds) throws Exception {
+        try {
+            CompletableFuture.allOf(tree.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new))
+                .get(seconds, TimeUnit.SECONDS);
+            return true;
+        } catch (TimeoutException stillRunning) {
+            return false;
         }
     }
 }

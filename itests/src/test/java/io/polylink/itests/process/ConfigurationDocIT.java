@@ -29,17 +29,7 @@ class ConfigurationDocIT {
     private static final Pattern CODE = Pattern.compile("`([^`]*)`");
     private static final Pattern PID = Pattern.compile("[a-z][a-z0-9]*(\\.[a-z0-9]+)+");
 
-    /**
-     * Rows the page has ahead of the bundles, as "PID key": it describes the configuration as it is
-     * once the core reads {@code site}. Each entry fails the test once the bundles declare the key.
-     */
-    private static final Set<String> DOCUMENTED_AHEAD = Set.of("io.polylink.core site");
 
-    /**
-     * Keys the bundles still declare that the page no longer lists: the host identity moves from
-     * the shm method to the core ({@code hostId}). Each entry fails the test once the key is gone.
-     */
-    private static final Set<String> DROPPED_AHEAD = Set.of();
 
     @Test
     void everyKeyOfEveryBundleIsDocumentedWithItsDefaultAndNoOtherKeyIs() throws Exception {
@@ -52,11 +42,7 @@ class ConfigurationDocIT {
         declared.forEach((pid, keys) -> keys.forEach((key, value) -> {
             String row = pid + " " + key;
             String documentedValue = documented.getOrDefault(pid, Map.of()).get(key);
-            if (DROPPED_AHEAD.contains(row)) {
-                if (documentedValue != null) {
-                    problems.add(row + ": listed in DROPPED_AHEAD, so the page must not have it");
-                }
-            } else if (documentedValue == null) {
+            if (documentedValue == null) {
                 problems.add(row + ": no row; add `" + key + "` with default " + shown(value)
                     + " to the table under the heading naming `" + pid + "`");
             } else if (!documentedValue.equals(value)) {
@@ -66,20 +52,10 @@ class ConfigurationDocIT {
         }));
         documented.forEach((pid, keys) -> keys.keySet().forEach(key -> {
             String row = pid + " " + key;
-            if (!declared.getOrDefault(pid, Map.of()).containsKey(key) && !DOCUMENTED_AHEAD.contains(row)) {
+            if (!declared.getOrDefault(pid, Map.of()).containsKey(key)) {
                 problems.add(row + ": documented, but no bundle declares it; remove the row or fix its name");
             }
         }));
-        for (String row : DOCUMENTED_AHEAD) {
-            if (isDeclared(declared, row)) {
-                problems.add(row + ": the bundles declare it now; remove it from DOCUMENTED_AHEAD");
-            }
-        }
-        for (String row : DROPPED_AHEAD) {
-            if (!isDeclared(declared, row)) {
-                problems.add(row + ": no bundle declares it any more; remove it from DROPPED_AHEAD");
-            }
-        }
         assertEquals(List.of(), problems, "docs/configuration.md (" + page + ") against the bundles' metatype");
     }
 
@@ -148,11 +124,6 @@ class ConfigurationDocIT {
     private static String onlyCode(String cell) {
         Matcher code = CODE.matcher(cell);
         return code.matches() ? code.group(1) : null;
-    }
-
-    private static boolean isDeclared(Map<String, Map<String, String>> declared, String row) {
-        String[] pidKey = row.split(" ", 2);
-        return declared.getOrDefault(pidKey[0], Map.of()).containsKey(pidKey[1]);
     }
 
     private static String shown(String value) {

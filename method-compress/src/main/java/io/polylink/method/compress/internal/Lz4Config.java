@@ -11,7 +11,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
         + "compressing them costs more than it saves")
     int minSize() default Lz4Settings.DEFAULT_MIN_SIZE;
 
-    @AttributeDefinition(description = "Where to compress: always, other-host (not within this "
-        + "context; the core does not yet say which peers share a host) or never")
+    @AttributeDefinition(description = "Where to compress: always, other-host (only with peers on another "
+        + "host), other-site (only with peers on another site) or never")
     String scope() default "always";
 }

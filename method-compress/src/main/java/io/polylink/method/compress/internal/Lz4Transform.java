@@ -52,7 +52,7 @@ public final class Lz4Transform implements Transform {
 
     @Override
     public TransformSession open(TransformPeer peer) {
-        int minSize = settings.scope().covers(peer) ? settings.minSize() : Integer.MAX_VALUE;
+        int minSize = settings.scope().covers(peer.location()) ? settings.minSize() : Integer.MAX_VALUE;
         return new Lz4Session(compressor, decompressor, minSize,
             "context " + peer.peer() + " over " + peer.method());
     }

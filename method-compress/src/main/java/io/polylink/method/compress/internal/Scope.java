@@ -1,52 +1,46 @@
 package io.polylink.method.compress.internal;
 
-import io.polylink.spi.TransformPeer;
+import io.polylink.spi.PeerLocation;
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Where lz4 does its work. Compressing pays off across a network and rarely within one host, but
- * the core does not tell transforms whether a peer shares this host: the one case known for sure
- * is a connection within this context. So {@link #OTHER_HOST} treats every other context as
- * another host, and says so in its documentation rather than guessing from method names.
+ * Where lz4 compresses. Compressing pays off across a network and rarely within one host, so
+ * {@link #OTHER_HOST} and {@link #OTHER_SITE} compress only where the core says the peer runs
+ * farther away ({@link io.polylink.spi.TransformPeer#location()}); a peer that did not say where it
+ * runs counts as on another site.
  */
 enum Scope {
     /** Compress on every connection. */
-    ALWAYS("always"),
-    /** Compress unless the peer is this very context. */
-    OTHER_HOST("other-host"),
+    ALWAYS,
+    /** Compress only with peers on another host. */
+    OTHER_HOST,
+    /** Compress only with peers on another site. */
+    OTHER_SITE,
     /** Never compress: every payload is sent stored behind its 1-byte flag. */
-    NEVER("never");
-
-    private final String text;
-
-    Scope(String text) {
-        this.text = text;
-    }
+    NEVER;
 
     /** @throws IllegalArgumentException naming the accepted values */
     static Scope parse(String text) {
         String wanted = text.strip().toLowerCase(Locale.ROOT);
-        for (Scope s : values()) {
-            if (s.text.equals(wanted)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("lz4 scope '" + text + "' is not one of "
-            + Arrays.stream(values()).map(s -> s.text).toList());
+        return Arrays.stream(values()).filter(s -> s.toString().equals(wanted)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("lz4 scope '" + text + "' is not one of "
+                + Arrays.toString(values())));
     }
 
-    /** @return whether payloads on this connection are worth compressing */
-    boolean covers(TransformPeer peer) {
+    /** @return whether payloads to a peer there are worth compressing */
+    boolean covers(PeerLocation peer) {
         return switch (this) {
             case ALWAYS -> true;
+            case OTHER_HOST -> peer.offHost();
+            case OTHER_SITE -> peer.offSite();
             case NEVER -> false;
-            case OTHER_HOST -> !peer.self().equals(peer.peer());
         };
     }
 
+    /** @return the name a configuration gives, such as {@code other-host} */
     @Override
     public String toString() {
-        return text;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

@@ -6,15 +6,16 @@ import io.polylink.spi.TransformPeer;
 import java.nio.ByteBuffer;
 
 /** The two ends of a connection as a session sees them, without a connection behind. */
-record FakePeer(ContextId self, ContextId peer, String method) implements TransformPeer {
+record FakePeer(ContextId self, ContextId peer, String method, PeerLocation location) implements TransformPeer {
 
+    /** A peer this context or, if another, one that did not say where it runs. */
     static FakePeer between(ContextId self, ContextId peer) {
-        return new FakePeer(self, peer, "test");
+        return new FakePeer(self, peer, "test", self.equals(peer) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE);
     }
 
-    @Override
-    public PeerLocation location() {
-        return self.equals(peer) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE;
+    /** Another context, running there. */
+    static FakePeer at(PeerLocation location) {
+        return new FakePeer(ContextId.random(), ContextId.random(), "test", location);
     }
 
     @Override

@@ -38,9 +38,19 @@ class Lz4LinkTest {
 
     /** A context with lz4 and a tapped tcp method on loopback. */
     private EmbeddedContext embedded() {
+        return embedded(Map.of(), Map.of());
+    }
+
+    /**
+     * @param core the core's configuration beside the message size
+     * @param lz4Config lz4's configuration
+     */
+    private EmbeddedContext embedded(Map<String, Object> core, Map<String, Object> lz4Config) {
         WireTap tap = new WireTap(new TcpMethod(Map.of("bindAddress", "127.0.0.1")));
-        Lz4Transform transform = new Lz4Transform(Map.of());
-        EmbeddedContext embedded = EmbeddedContext.open(MAX_MESSAGE, 2, List.of()).add(tap, 50).add(transform);
+        Lz4Transform transform = new Lz4Transform(lz4Config);
+        Map<String, Object> config = new java.util.HashMap<>(core);
+        config.put("maxMessageSize", MAX_MESSAGE);
+        EmbeddedContext embedded = EmbeddedContext.open(config).add(tap, 50).add(transform);
         contexts.add(embedded);
         lz4.put(embedded, transform);
         taps.add(tap);
@@ -120,6 +130,37 @@ class Lz4LinkTest {
         long lz4Bytes = wireBytes(taps.get(0), 1);
         long plainBytes = wireBytes(taps.get(0), 0);
         assertTrue(lz4Bytes < plainBytes / 2, "lz4 frames " + lz4Bytes + " bytes, plain " + plainBytes);
+    }
+
+    @Test
+    void underScopeOtherHostAPeerOnThisHostGetsPayloadsStoredAndOneOnAnotherHostCompressed() {
+        Map<String, Object> otherHost = Map.of("scope", "other-host");
+        EmbeddedContext a = embedded(Map.of("hostId", "host-a"), otherHost);
+        EmbeddedContext sameHost = embedded(Map.of("hostId", "host-a"), otherHost);
+        EmbeddedContext elsewhere = embedded(Map.of("hostId", "host-b"), otherHost);
+
+        long toSameHost = lz4WireBytes(a, sameHost);
+        long toElsewhere = lz4WireBytes(a, elsewhere);
+
+        assertTrue(toElsewhere < toSameHost / 2, "lz4 frames to another host " + toElsewhere + " bytes, to this host "
+            + toSameHost);
+        assertTrue(toSameHost > 100 * 10_000, "frames to this host were compressed: " + toSameHost + " bytes");
+    }
+
+    /** @return bytes of the lz4 frames {@code from} sends {@code to}, 100 compressible RSRs of 10 kB */
+    private long lz4WireBytes(EmbeddedContext from, EmbeddedContext to) {
+        List<Long> arrived = new CopyOnWriteArrayList<>();
+        Endpoint sink = to.context().createEndpoint().register(1, (e, m) -> arrived.add(m.getLong()));
+        Startpoint s = over(from.context(), sink, "lz4/tcp").pin("lz4/tcp");
+        WireTap tap = taps.get(contexts.indexOf(from));
+        int before = tap.sent.size();
+        MessageBuffer message = from.context().allocateBuffer(16 << 10);
+        for (long i = 0; i < 100; i++) {
+            s.send(1, message.clear().putLong(i).putRaw(SampleData.records(10_000, i), 0, 10_000));
+        }
+        Await.until(() -> arrived.size() == 100, Duration.ofSeconds(10), () -> arrived.size() + " of 100 arrived");
+        return tap.sent.subList(before, tap.sent.size()).stream()
+            .filter(f -> "lz4".equals(tap.transforms(f))).mapToLong(f -> f.length).sum();
     }
 
     private static void send(Context from, Startpoint s, int link, int count) {

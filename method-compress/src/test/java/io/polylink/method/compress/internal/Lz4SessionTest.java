@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.ContextId;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -112,6 +113,20 @@ class Lz4SessionTest {
     }
 
     @Test
+    void otherHostCompressesOnlyForPeersOnAnotherHostAndOtherSiteOnlyForPeersOnAnotherSite() {
+        byte[] zeros = new byte[4096];
+        Lz4Transform otherHost = new Lz4Transform(Map.of("scope", "other-host"));
+        Lz4Transform otherSite = new Lz4Transform(Map.of("scope", "other-site"));
+
+        assertEquals(Lz4Payload.STORED, encode(otherHost.open(FakePeer.at(PeerLocation.SAME_HOST)), zeros).get(0));
+        assertEquals(Lz4Payload.COMPRESSED, encode(otherHost.open(FakePeer.at(PeerLocation.SAME_SITE)), zeros).get(0));
+        assertEquals(Lz4Payload.COMPRESSED, encode(otherHost.open(FakePeer.at(PeerLocation.OTHER_SITE)), zeros).get(0));
+        assertEquals(Lz4Payload.STORED, encode(otherSite.open(FakePeer.at(PeerLocation.SAME_HOST)), zeros).get(0));
+        assertEquals(Lz4Payload.STORED, encode(otherSite.open(FakePeer.at(PeerLocation.SAME_SITE)), zeros).get(0));
+        assertEquals(Lz4Payload.COMPRESSED, encode(otherSite.open(FakePeer.at(PeerLocation.OTHER_SITE)), zeros).get(0));
+    }
+
+    @Test
     void aKibibyteDeclaringTwoGibibytesIsRefusedBeforeAnythingIsAllocated() {
         byte[] block = new byte[1024];
         for (long declared : new long[] {1L << 31, (1L << 31) - 1, 0xFFFF_FFFFL, BOUND + 1}) {
@@ -197,6 +212,6 @@ class Lz4SessionTest {
 
         assertEquals("lz4 property minSize='lots' is not an integer", minSize);
         assertTrue(negative.startsWith("lz4 minSize -1 is negative"), negative);
-        assertEquals("lz4 scope 'sometimes' is not one of [always, other-host, never]", scope);
+        assertEquals("lz4 scope 'sometimes' is not one of [always, other-host, other-site, never]", scope);
     }
 }

@@ -36,8 +36,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "Each direction moves to a new key after this many frames; at most 16777216")
     int rekeyFrames() default AeadSettings.MAX_FRAMES_PER_KEY;
 
-    @AttributeDefinition(description = "Where aead may run: always, other-host (not within this context; the "
-        + "core does not yet say which peers share a host) or never. Stacks outside it are refused, never "
+    @AttributeDefinition(description = "Where aead may run: always, other-host (only with peers on another "
+        + "host), other-site (only with peers on another site) or never. Stacks outside it are refused, never "
         + "run unencrypted")
     String scope() default "always";
 }

@@ -61,7 +61,7 @@ public final class AeadTransform implements Transform {
      */
     @Override
     public TransformSession open(TransformPeer peer) {
-        String refusal = settings.scope().refusal(peer);
+        String refusal = settings.scope().refusal(peer.location());
         if (refusal != null) {
             throw new LinkException(refusal + " (" + AeadSettings.PID + "); the stack is refused, never run "
                 + "unencrypted");

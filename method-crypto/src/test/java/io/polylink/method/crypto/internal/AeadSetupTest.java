@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.ContextId;
 import io.polylink.LinkException;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.Transform;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -151,7 +152,7 @@ class AeadSetupTest {
         Map<String, String> cases = Map.of(
             "cipher", "aead cipher 'rot13' is not one of [aes-256-gcm, chacha20-poly1305]",
             "provider", "aead provider 'rot13' is not one of [conscrypt, jdk]",
-            "scope", "aead scope 'rot13' is not one of [always, other-host, never]",
+            "scope", "aead scope 'rot13' is not one of [always, other-host, other-site, never]",
             "rekeyFrames", "aead property rekeyFrames='rot13' is not an integer");
         cases.forEach((key, expected) -> assertEquals(expected, assertThrows(IllegalArgumentException.class,
             () -> AeadSettings.parse(Map.of("psk", SessionPair.PSK, key, "rot13"))).getMessage()));
@@ -176,5 +177,25 @@ class AeadSetupTest {
         assertTrue(refusedHere.getMessage().startsWith("aead is configured with scope=other-host and this link stays "
             + "within this context"), refusedHere.getMessage());
         assertEquals(1, elsewhere.sent.size(), "a session that opens sends its hello");
+    }
+
+    @Test
+    void otherHostAndOtherSiteRefuseAeadOnlyWhereThePeerRunsNearer() {
+        ContextId self = ContextId.random();
+        ContextId other = ContextId.random();
+        AeadTransform otherHost = SessionPair.transform(Map.of("scope", "other-host"));
+        AeadTransform otherSite = SessionPair.transform(Map.of("scope", "other-site"));
+
+        LinkException sameHost = assertThrows(LinkException.class,
+            () -> otherHost.open(new QueuePeer(self, other, PeerLocation.SAME_HOST)));
+        LinkException sameSite = assertThrows(LinkException.class,
+            () -> otherSite.open(new QueuePeer(self, other, PeerLocation.SAME_SITE)));
+        assertNotNull(otherHost.open(new QueuePeer(self, other, PeerLocation.SAME_SITE)));
+        assertNotNull(otherSite.open(new QueuePeer(self, other, PeerLocation.OTHER_SITE)));
+
+        assertTrue(sameHost.getMessage().startsWith("aead is configured with scope=other-host and this link stays "
+            + "within this host"), sameHost.getMessage());
+        assertTrue(sameSite.getMessage().startsWith("aead is configured with scope=other-site and this link stays "
+            + "within this site"), sameSite.getMessage());
     }
 }

@@ -13,11 +13,18 @@ final class QueuePeer implements TransformPeer {
 
     private final ContextId self;
     private final ContextId peer;
+    private final PeerLocation location;
     final List<ByteBuffer> sent = new ArrayList<>();
 
+    /** A peer this context or, if another, one that did not say where it runs. */
     QueuePeer(ContextId self, ContextId peer) {
+        this(self, peer, self.equals(peer) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE);
+    }
+
+    QueuePeer(ContextId self, ContextId peer, PeerLocation location) {
         this.self = self;
         this.peer = peer;
+        this.location = location;
     }
 
     @Override
@@ -37,7 +44,7 @@ final class QueuePeer implements TransformPeer {
 
     @Override
     public PeerLocation location() {
-        return self.equals(peer) ? PeerLocation.SAME_CONTEXT : PeerLocation.OTHER_SITE;
+        return location;
     }
 
     @Override

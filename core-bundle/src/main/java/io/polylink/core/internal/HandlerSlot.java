@@ -1,7 +1,0 @@
-package io.polylink.core.internal;
-
-import io.polylink.Delivery;
-import io.polylink.Handler;
-
-/** A registered handler and where it runs. */
-record HandlerSlot(Handler handler, Delivery delivery) {}

@@ -1,0 +1,137 @@
+package io.polylink.core.internal.channel;
+
+import io.polylink.core.internal.wire.Origin;
+import io.polylink.spi.Connection;
+import io.polylink.spi.PeerLocation;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The core's side of one {@link Connection}, both ways: what it sends ({@link ChannelSender}),
+ * what it receives ({@link ChannelReceiver}) and the transform sessions both use
+ * ({@link TransformSessions}). Shared by every flow to the same peer over the same method with
+ * the same parameters; made by {@link PeerChannels} when a flow connects or a method reports a
+ * connection, and forgotten when the connection closes.
+ */
+public final class PeerChannel {
+
+    private final PeerChannels owner;
+    private final Connection connection;
+    private final boolean deliversOnSend;
+    private final TransformSessions sessions;
+    private final ChannelSender sender;
+    private final ChannelReceiver receiver;
+    /** Where the peer runs, once it said: in the table a flow dialled it by, or in a stack announcement. */
+    private volatile Origin peerOrigin = Origin.UNKNOWN;
+    private volatile Throwable failure;
+    private volatile boolean closed;
+
+    PeerChannel(PeerChannels owner, Connection connection, boolean deliversOnSend) {
+        this.owner = owner;
+        this.connection = connection;
+        this.deliversOnSend = deliversOnSend;
+        this.sessions = new TransformSessions(this, owner.self, owner.installed);
+        this.sender = new ChannelSender(this, sessions, owner.controlSender, owner.here, owner.maxWirePayload);
+        this.receiver = new ChannelReceiver(this, sender, sessions, owner);
+    }
+
+    public Connection connection() {
+        return connection;
+    }
+
+    /** @return where the flows bound to this channel send */
+    public ChannelSender sender() {
+        return sender;
+    }
+
+    ChannelReceiver receiver() {
+        return receiver;
+    }
+
+    public boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    /** @return whether the connection told the core it closed */
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * The peer says where it runs. The first that says anything is kept: every later word comes
+     * from the same context, and a transform session opened meanwhile went by the first.
+     */
+    public synchronized void peerSays(Origin origin) {
+        if (peerOrigin.host() == null && origin.host() != null) {
+            peerOrigin = origin;
+        }
+    }
+
+    /**
+     * @return where the peer runs, seen from here: this context itself, or wherever it said; the
+     *     farthest if it did not say
+     */
+    PeerLocation location() {
+        return connection.peer().equals(owner.self) ? PeerLocation.SAME_CONTEXT : peerOrigin.seenFrom(owner.here);
+    }
+
+    /**
+     * @return whether the connection delivers each frame before its send returns, as its method
+     *     said when it was installed: then a flow keeps no copy to send again
+     */
+    public boolean deliversOnSend() {
+        return deliversOnSend;
+    }
+
+    /**
+     * @return why the connection closed, or {@code null} if it is open or closed in order. A
+     *     method marks a connection closed before it tells the core why, so a caller that found it
+     *     closed waits a moment (at most 50 ms) for the reason.
+     */
+    public Throwable failure() {
+        if (!closed && !connection.isOpen()) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+            while (!closed && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+        }
+        return failure;
+    }
+
+    /**
+     * Drops a departed transform's session and every stack using it, so its class loader is not
+     * kept alive; stacks the peer announced resolve again if the transform returns.
+     */
+    void forget(String transform) {
+        sender.forget(transform);
+        receiver.forget(transform);
+        sessions.forget(transform);
+    }
+
+    /** Tells the peer what this channel's flows delivered, as this context closes in order. */
+    void acknowledgeDelivered() {
+        receiver.acknowledgeDelivered();
+    }
+
+    /** Logs a frame this side refused or could not send: the connection closes. */
+    void badFrame(RuntimeException why) {
+        owner.problems.error("bad frame", "closing " + this + ": " + why.getMessage());
+    }
+
+    /**
+     * The method closed the connection.
+     *
+     * @param logged whether its reason was logged already (this side refused a frame)
+     */
+    void closed(Throwable cause, boolean logged) {
+        failure = cause;
+        closed = true;
+        owner.closed(this, logged ? null : cause);
+        sessions.closeAll();
+    }
+
+    @Override
+    public String toString() {
+        return connection.toString();
+    }
+}

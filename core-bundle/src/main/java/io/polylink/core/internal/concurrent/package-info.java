@@ -1,0 +1,10 @@
+/**
+ * The threads a context runs besides the methods' own: the handler pool
+ * ({@code polylink-handler-<n>}: executor handlers, and flows moving off a method's thread), the
+ * control sender ({@code polylink-control-<context>}: control frames receiving threads owe), the
+ * retry timer ({@code polylink-retry-<context>}: quiet acknowledgements, retries, background
+ * connects, pool shrinking); and the mark of a thread running an inline handler, which must
+ * never wait for its peer. Each thread starts on first use and ends when idle or when the
+ * context closes.
+ */
+package io.polylink.core.internal.concurrent;

@@ -1,0 +1,6 @@
+/**
+ * The core's configuration (PID {@code io.polylink.core}): its keys and defaults, declared once,
+ * read through {@link io.polylink.spi.Configuration} and checked, with the identity of the host
+ * this JVM runs on. Read when a context is made, on the activating thread.
+ */
+package io.polylink.core.internal.config;

@@ -1,0 +1,130 @@
+package io.polylink.core.internal.naming;
+
+import io.polylink.spi.NameRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * The default naming registry: one file per name in a directory, written by atomic rename so a
+ * reader never sees half a startpoint. Works for processes on one host, or on many hosts that
+ * share the directory.
+ *
+ * <p>A new directory in the configuration is taken in place, moving the names published through
+ * this registry along: a context holding this service keeps it across the change, so its names
+ * must follow.
+ */
+@Component(configurationPid = "io.polylink.registry", property = "service.ranking:Integer=-100")
+@Designate(ocd = DirectoryNameRegistry.Config.class)
+public final class DirectoryNameRegistry implements NameRegistry {
+
+    /** Configuration of the directory registry, PID {@code io.polylink.registry}. */
+    @ObjectClassDefinition(name = "Polylink directory registry")
+    @interface Config {
+        @AttributeDefinition(description = "Directory of published names; empty: the system property "
+            + "polylink.registry, else <java.io.tmpdir>/polylink-registry-<user.name>")
+        String directory() default "";
+    }
+
+    private static final String SUFFIX = ".startpoint";
+
+    private volatile Path directory;
+    private final Set<String> published = ConcurrentHashMap.newKeySet();
+
+    @Activate
+    public DirectoryNameRegistry(Config config) {
+        this(directoryOf(config));
+    }
+
+    /** @param directory where the names live; created on first publish */
+    public DirectoryNameRegistry(Path directory) {
+        this.directory = directory;
+    }
+
+    private static Path directoryOf(Config config) {
+        return Path.of(config.directory().isBlank() ? defaultDirectory() : config.directory());
+    }
+
+    @Modified
+    synchronized void modified(Config config) throws IOException {
+        Path next = directoryOf(config);
+        Path previous = directory;
+        if (next.equals(previous)) {
+            return;
+        }
+        directory = next;
+        for (String name : published) {
+            Optional<String> text = read(previous.resolve(name + SUFFIX));
+            if (text.isPresent()) {
+                publish(name, text.get());
+                Files.deleteIfExists(previous.resolve(name + SUFFIX));
+            }
+        }
+    }
+
+    static String defaultDirectory() {
+        String configured = System.getProperty("polylink.registry");
+        return configured != null && !configured.isBlank() ? configured
+            : Path.of(System.getProperty("java.io.tmpdir"), "polylink-registry-" + System.getProperty("user.name"))
+                .toString();
+    }
+
+    @Override
+    public synchronized void publish(String name, String startpoint) throws IOException {
+        Path directory = this.directory;
+        Files.createDirectories(directory);
+        Path temp = Files.createTempFile(directory, "." + name, ".tmp");
+        try {
+            Files.writeString(temp, startpoint + "\n", StandardCharsets.US_ASCII);
+            try {
+                Files.move(temp, file(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file(name), StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+        published.add(name);
+    }
+
+    @Override
+    public Optional<String> lookup(String name) throws IOException {
+        return read(file(name));
+    }
+
+    private static Optional<String> read(Path file) throws IOException {
+        try {
+            return Optional.of(Files.readString(file, StandardCharsets.US_ASCII).strip());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public synchronized void unpublish(String name) throws IOException {
+        published.remove(name);
+        Files.deleteIfExists(file(name));
+    }
+
+    private Path file(String name) {
+        return directory.resolve(name + SUFFIX);
+    }
+
+    @Override
+    public String toString() {
+        return "directory registry " + directory;
+    }
+}

@@ -1,0 +1,63 @@
+package io.polylink.core.internal.observe;
+
+import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What goes wrong in one context, told once: an error peers, handlers or the environment caused is
+ * counted in the context's statistics and logged to {@code io.polylink.core}, a few lines a second
+ * per kind, so a peer that sends garbage in a loop cannot flood the log. Thread-safe.
+ */
+public final class Problems {
+
+    private static final Logger LOG = System.getLogger("io.polylink.core");
+
+    private final Counters counters;
+    private final RateLimitedLog log = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(1));
+
+    /** @param counters the context's counters, whose error count each error raises */
+    public Problems(Counters counters) {
+        this.counters = counters;
+    }
+
+    /**
+     * Counts an error and logs it, one line a second of its kind.
+     *
+     * @param kind what groups lines together, such as {@code "bad frame"}
+     * @param message the line, naming what was wrong and what happens now
+     */
+    public void error(String kind, String message) {
+        error(kind, message, null);
+    }
+
+    /** As {@link #error(String, String)}, with the exception behind it. */
+    public void error(String kind, String message, Throwable cause) {
+        counters.error();
+        log.warn(kind, message, cause);
+    }
+
+    /**
+     * Counts an error and logs it whatever the rate: RSRs were lost, which an operator must see
+     * every time.
+     */
+    public void lost(String message) {
+        counters.error();
+        LOG.log(Level.WARNING, message);
+    }
+
+    /** Logs, one line a second of its kind, what the context recovers from by itself; no error. */
+    public void warn(String kind, String message) {
+        log.warn(kind, message, null);
+    }
+
+    /**
+     * As {@link #warn(String, String)} for a kind of which each line names another thing (another
+     * peer, say), so a few a second are worth reading.
+     *
+     * @param perSecond lines of this kind logged a second, 1 to 100
+     */
+    public void warn(String kind, int perSecond, String message) {
+        log.warn(kind, perSecond, message, null);
+    }
+}

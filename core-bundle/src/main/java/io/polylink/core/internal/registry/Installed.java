@@ -1,0 +1,178 @@
+package io.polylink.core.internal.registry;
+
+import io.polylink.Descriptor;
+import io.polylink.PolylinkException;
+import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.Origin;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.MethodContext;
+import io.polylink.spi.Transform;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The methods and transforms installed in this context, and the descriptor table it advertises
+ * from them. Changes are serialised by this object's lock and each starts a new
+ * {@linkplain #generation() generation}, so every link selects again on its next send; lookups
+ * take no lock. Called by whoever installs (the OSGi component, an embedding application, the
+ * descriptor-file installer) and read by selection and the channels.
+ */
+public final class Installed {
+
+    private final Map<String, InstalledMethod> methods = new ConcurrentHashMap<>();
+    private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
+    private final OwnTable own;
+    private volatile EncodedTable table;
+    private volatile int generation;
+
+    /**
+     * @param configured the stacks the configuration names for the table; empty for every method
+     * @param origin where this context runs, which its table says
+     */
+    public Installed(List<String> configured, Origin origin) {
+        this.own = new OwnTable(configured, origin);
+        this.table = own.build(methods, transforms.keySet());
+    }
+
+    /**
+     * Starts a method and adds it to this context's table.
+     *
+     * @param preference its place in the table when the configuration names no order: lower first
+     * @param deliversOnSend whether its connections deliver each frame before their send returns
+     * @param context what the method is started with
+     * @throws IllegalArgumentException if its name is invalid or taken
+     * @throws PolylinkException if it fails to start
+     */
+    public synchronized void addMethod(CommunicationMethod method, int preference, boolean deliversOnSend,
+                                       MethodContext context) {
+        String name = method.name();
+        if (!Descriptor.validName(name) || methods.containsKey(name)) {
+            throw new IllegalArgumentException("method name '" + name + "' is invalid or already installed");
+        }
+        try {
+            method.start(context);
+        } catch (Exception e) {
+            method.stop();
+            throw new PolylinkException("method " + name + " failed to start: " + e.getMessage(), e);
+        }
+        methods.put(name, new InstalledMethod(method, preference, method.localAddress(), deliversOnSend));
+        changed();
+    }
+
+    /**
+     * Takes a method out of the table; the caller stops it.
+     *
+     * @return whether it was the installed method of its name
+     */
+    public synchronized boolean removeMethod(CommunicationMethod method) {
+        InstalledMethod installed = methods.get(method.name());
+        if (installed == null || installed.method() != method) {
+            return false;
+        }
+        methods.remove(method.name());
+        changed();
+        return true;
+    }
+
+    /** @throws IllegalArgumentException if its name is invalid or taken */
+    public synchronized void addTransform(Transform transform) {
+        if (!Descriptor.validName(transform.name()) || transforms.putIfAbsent(transform.name(), transform) != null) {
+            throw new IllegalArgumentException("transform name '" + transform.name()
+                + "' is invalid or already installed");
+        }
+        changed();
+    }
+
+    /** @return whether it was the installed transform of its name */
+    public synchronized boolean removeTransform(Transform transform) {
+        if (transforms.remove(transform.name(), transform)) {
+            changed();
+            return true;
+        }
+        return false;
+    }
+
+    /** Adds the stacks of a descriptor file ({@code deploy/NAME.method}) to this context's table. */
+    public synchronized void deploy(String file, List<String> stacks) {
+        if (own.deploy(file, stacks)) {
+            changed();
+        }
+    }
+
+    /** Withdraws the stacks a descriptor file added. */
+    public synchronized void withdraw(String file) {
+        if (own.withdraw(file)) {
+            changed();
+        }
+    }
+
+    /** Makes every link select again on its next send: what selection decides by has changed. */
+    public synchronized void invalidate() {
+        generation++;
+    }
+
+    /**
+     * Under the lock that adds and removes methods, so a method listed here is in the table
+     * already: a startpoint made right after this showed one once went out without it, and its
+     * first reply found no way back.
+     *
+     * @return the names of the installed methods
+     */
+    public synchronized Set<String> methodNames() {
+        return new TreeSet<>(methods.keySet());
+    }
+
+    /** @return the names of the installed transforms, under the lock, as {@link #methodNames()} */
+    public synchronized Set<String> transformNames() {
+        return new TreeSet<>(transforms.keySet());
+    }
+
+    /** @return the installed methods, for the context to stop them as it closes */
+    public List<CommunicationMethod> methods() {
+        return methods.values().stream().map(InstalledMethod::method).toList();
+    }
+
+    /** @return the installed transforms, for the context to remove them as it closes */
+    public List<Transform> transforms() {
+        return List.copyOf(transforms.values());
+    }
+
+    /** @return the generation: it changes whenever what selection decides by changes */
+    public int generation() {
+        return generation;
+    }
+
+    /** @return this context's descriptor table now */
+    public EncodedTable table() {
+        return table;
+    }
+
+    /** @return the installed method of that name, or {@code null} */
+    public CommunicationMethod method(String name) {
+        InstalledMethod m = methods.get(name);
+        return m == null ? null : m.method();
+    }
+
+    /** @return the installed transform of that name, or {@code null} */
+    public Transform transform(String name) {
+        return transforms.get(name);
+    }
+
+    /**
+     * @return whether connections of the installed method of that name deliver each frame before
+     *     their send returns (the {@code local} method's do); {@code false} if none is installed
+     */
+    public boolean deliversOnSend(String method) {
+        InstalledMethod m = methods.get(method);
+        return m != null && m.deliversOnSend();
+    }
+
+    /** Rebuilds the table and makes every link select again. Caller holds the lock. */
+    private void changed() {
+        table = own.build(methods, transforms.keySet());
+        generation++;
+    }
+}

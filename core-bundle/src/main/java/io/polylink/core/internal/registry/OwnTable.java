@@ -1,0 +1,68 @@
+package io.polylink.core.internal.registry;
+
+import io.polylink.Descriptor;
+import io.polylink.DescriptorTable;
+import io.polylink.core.internal.local.LocalMethod;
+import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.Origin;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What this context's descriptor table lists, in order: {@code local}; the stacks of descriptor
+ * files; then the stacks the configuration names, or else every installed method in preference
+ * order. A stack whose method or transforms are not installed is left out until they are. The
+ * table also says where the context runs. Not thread-safe: {@link Installed} uses it under its
+ * lock.
+ */
+final class OwnTable {
+
+    private final List<String> configured;
+    private final Origin origin;
+    private final DeployedStacks deployed = new DeployedStacks();
+
+    /**
+     * @param configured the stacks the configuration names; empty for every installed method
+     * @param origin where this context runs, which the table tells whoever dials by it
+     */
+    OwnTable(List<String> configured, Origin origin) {
+        this.configured = List.copyOf(configured);
+        this.origin = origin;
+    }
+
+    /** @return whether the table changes */
+    boolean deploy(String file, List<String> stacks) {
+        return deployed.put(file, stacks);
+    }
+
+    /** @return whether the table changes */
+    boolean withdraw(String file) {
+        return deployed.remove(file);
+    }
+
+    /** @return the table for these methods and transforms */
+    EncodedTable build(Map<String, InstalledMethod> methods, Set<String> transforms) {
+        List<Descriptor> entries = new ArrayList<>();
+        entries.add(new Descriptor(LocalMethod.NAME, new byte[0]));
+        deployed.appendTo(entries, name -> methods.containsKey(name) ? methods.get(name).address() : null, transforms);
+        if (configured.isEmpty()) {
+            methods.values().stream()
+                .filter(m -> !m.method().name().equals(LocalMethod.NAME))
+                .sorted(Comparator.comparingInt(InstalledMethod::preference).thenComparing(m -> m.method().name()))
+                .forEach(m -> entries.add(new Descriptor(m.method().name(), m.address())));
+        } else {
+            for (String stack : configured) {
+                Descriptor wanted = new Descriptor(stack, new byte[0]);
+                InstalledMethod m = methods.get(wanted.method());
+                if (m != null && !wanted.method().equals(LocalMethod.NAME)
+                    && transforms.containsAll(wanted.transforms())) {
+                    entries.add(new Descriptor(stack, m.address()));
+                }
+            }
+        }
+        return EncodedTable.of(DescriptorTable.of(DeployedStacks.distinct(entries)), origin);
+    }
+}

@@ -1,0 +1,204 @@
+package io.polylink.core.internal.select;
+
+import io.polylink.ContextId;
+import io.polylink.Descriptor;
+import io.polylink.DescriptorTable;
+import io.polylink.Explanation;
+import io.polylink.LinkException;
+import io.polylink.NoApplicableMethodException;
+import io.polylink.PolylinkException;
+import io.polylink.Verdict;
+import io.polylink.core.internal.registry.Installed;
+import io.polylink.spi.Applicability;
+import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.SelectionPolicy;
+import io.polylink.spi.SelectionRequest;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Runs the context's policy over one target's table and hands its choice to a binder, which
+ * connects. An entry whose connection cannot be made counts as refused, with the connect error as
+ * reason, and the policy runs again without it: a peer that is down on one method may be up on
+ * the next. Runs on the thread that binds a flow (a sender, or a mover) or explains a startpoint.
+ */
+public final class StackSelector {
+
+    /**
+     * The outcome.
+     *
+     * @param explanation what the policy made of each entry
+     * @param value what the binder made of the chosen entry, {@code null} when only explaining
+     * @param connectFailed the entries refused because the binder failed on them
+     */
+    public record Selection<T>(Explanation explanation, T value, BitSet connectFailed) {
+
+        /** @return the index of the chosen entry, or -1 */
+        public int chosenIndex() {
+            return explanation.chosen().map(Explanation.Entry::index).orElse(-1);
+        }
+    }
+
+    /** Turns a chosen entry into something to send on, opening connections as needed. */
+    @FunctionalInterface
+    public interface Binder<T> {
+        /** @throws LinkException to refuse the entry and let the policy choose again */
+        T bind(Descriptor chosen);
+    }
+
+    private final Installed installed;
+    private volatile SelectionPolicy policy = FirstApplicablePolicy.INSTANCE;
+    private volatile InstallOnDemand onDemand = InstallOnDemand.NONE;
+
+    /** @param installed what is installed here: the entries selection may choose */
+    public StackSelector(Installed installed) {
+        this.installed = installed;
+    }
+
+    /** Selects by {@code policy} from now on: every link selects again on its next send. */
+    public synchronized void policy(SelectionPolicy policy) {
+        this.policy = policy;
+        installed.invalidate();
+    }
+
+    /** With a greedy reference the replacement arrives first, so only the current one resets. */
+    public synchronized void policyGone(SelectionPolicy gone) {
+        if (policy == gone) {
+            policy(FirstApplicablePolicy.INSTANCE);
+        }
+    }
+
+    /** Tells {@code listener} of methods and transforms selection meets but lacks. */
+    public synchronized void onDemand(InstallOnDemand listener) {
+        onDemand = listener;
+    }
+
+    /** A provisioner may be replaced before the old one is gone, so only the current one resets. */
+    public synchronized void onDemandGone(InstallOnDemand gone) {
+        if (onDemand == gone) {
+            onDemand = InstallOnDemand.NONE;
+        }
+    }
+
+    /** Explains what selection would choose now, without connecting. */
+    public Explanation explain(ContextId target, int endpoint, DescriptorTable table, LinkOptions options) {
+        return select(target, endpoint, table, options, null).explanation();
+    }
+
+    /**
+     * @param binder what to make of the chosen entry, or {@code null} to only explain
+     * @throws NoApplicableMethodException if there is a binder and no entry could be used
+     */
+    public <T> Selection<T> select(ContextId target, int endpoint, DescriptorTable table, LinkOptions options,
+                                   Binder<T> binder) {
+        Request request = new Request(installed, onDemand, target, endpoint, table, options);
+        BitSet connectFailed = new BitSet();
+        SelectionPolicy policy = this.policy;
+        for (int attempt = 0; attempt <= table.size(); attempt++) {
+            Explanation explanation = policy.select(request);
+            var chosen = explanation.chosen();
+            if (chosen.isPresent() && !request.assess(chosen.get().index()).usable()) {
+                throw new PolylinkException("selection policy " + policy.name() + " chose entry "
+                    + (chosen.get().index() + 1) + " (" + chosen.get().descriptor().stack()
+                    + "), which is not usable: " + request.assess(chosen.get().index()).reason());
+            }
+            if (binder == null) {
+                return new Selection<>(explanation, null, connectFailed);
+            }
+            if (chosen.isEmpty()) {
+                throw new NoApplicableMethodException(explanation);
+            }
+            try {
+                return new Selection<>(explanation, binder.bind(chosen.get().descriptor()), connectFailed);
+            } catch (LinkException e) {
+                request.refuse(chosen.get().index(), e.getMessage());
+                connectFailed.set(chosen.get().index());
+            }
+        }
+        throw new IllegalStateException("selection did not settle in " + (table.size() + 1) + " rounds");
+    }
+
+    /** The core's assessment of each entry, computed once and kept for the selection. */
+    private static final class Request implements SelectionRequest {
+        private final Installed installed;
+        private final InstallOnDemand onDemand;
+        private final ContextId target;
+        private final int endpoint;
+        private final DescriptorTable table;
+        private final LinkOptions options;
+        private final Assessment[] assessed;
+
+        Request(Installed installed, InstallOnDemand onDemand, ContextId target, int endpoint, DescriptorTable table,
+                LinkOptions options) {
+            this.installed = installed;
+            this.onDemand = onDemand;
+            this.target = target;
+            this.endpoint = endpoint;
+            this.table = table;
+            this.options = options;
+            this.assessed = new Assessment[table.size()];
+        }
+
+        @Override
+        public ContextId target() {
+            return target;
+        }
+
+        @Override
+        public int endpoint() {
+            return endpoint;
+        }
+
+        @Override
+        public DescriptorTable table() {
+            return table;
+        }
+
+        @Override
+        public Assessment assess(int index) {
+            if (assessed[index] == null) {
+                assessed[index] = assessNow(table.get(index));
+            }
+            return assessed[index];
+        }
+
+        void refuse(int index, String reason) {
+            assessed[index] = new Assessment(Verdict.REFUSED, reason);
+        }
+
+        private Assessment assessNow(Descriptor d) {
+            Set<String> names = new HashSet<>(d.transforms());
+            names.add(d.method());
+            names.add(d.stack());
+            for (String forbidden : options.forbidden()) {
+                if (names.contains(forbidden)) {
+                    return new Assessment(Verdict.EXCLUDED, forbidden + " is forbidden by this startpoint");
+                }
+            }
+            if (options.pin() != null && !options.pin().equals(d.stack())) {
+                return new Assessment(Verdict.EXCLUDED, "startpoint is pinned to " + options.pin());
+            }
+            CommunicationMethod method = installed.method(d.method());
+            if (method == null) {
+                return new Assessment(Verdict.NOT_INSTALLED, "method " + d.method() + " is not installed here"
+                    + onDemand.missing(InstallOnDemand.METHOD, d.method()));
+            }
+            for (String transform : d.transforms()) {
+                if (installed.transform(transform) == null) {
+                    return new Assessment(Verdict.NOT_INSTALLED,
+                        "transform " + transform + " is not installed here"
+                            + onDemand.missing(InstallOnDemand.TRANSFORM, transform));
+                }
+            }
+            Applicability a;
+            try {
+                a = method.applicable(target, d.address());
+            } catch (RuntimeException e) {
+                return new Assessment(Verdict.REFUSED, "method " + d.method() + " failed to assess "
+                    + method.describe(d.address()) + ": " + e);
+            }
+            return new Assessment(a.applicable() ? Verdict.CHOSEN : Verdict.REFUSED, a.reason());
+        }
+    }
+}
