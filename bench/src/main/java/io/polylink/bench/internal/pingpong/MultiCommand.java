@@ -43,7 +43,7 @@ public final class MultiCommand {
           --csv          print only the CSV header case,size,count,rtt_p50_us,rtt_p99_us,p50_x_alone,p99_x_alone
                          and one row per case and size
 
-        Target (issue 4): shm round trip with tcp installed and idle <= 1.10 x shm alone.
+        Target: shm round trip with tcp installed and idle <= 1.10 x shm alone.
         """;
 
     static final String CSV_HEADER = "case,size,count,rtt_p50_us,rtt_p99_us,p50_x_alone,p99_x_alone";
@@ -187,7 +187,7 @@ public final class MultiCommand {
             }
         }
         out.println();
-        out.println("target (issue 4): shm round trip with tcp installed and idle <= 1.10 x shm alone; judged on the median "
+        out.println("target: shm round trip with tcp installed and idle <= 1.10 x shm alone; judged on the median "
             + "of each run's ratio (tcp-idle over the alone case just before it), with the range and the best runs beside "
             + "(other processes only ever add time, so best-of shows the floor):");
         for (int size : sizes) {

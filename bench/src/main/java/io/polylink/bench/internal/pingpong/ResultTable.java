@@ -172,7 +172,7 @@ final class ResultTable {
 
     private static void shmTargets(List<List<SizeResult>> runs, PingPongOptions options, PrintStream out) {
         String impl = Peers.POLYLINK_SHM;
-        out.println("targets for " + impl + " (issue 4; spin mode is --idle spin):");
+        out.println("targets for " + impl + " (spin mode is --idle spin):");
         for (int size : options.sizes()) {
             if (size <= 256) {
                 target(out, size, "median round trip <= 1.5 x aeron-ipc:",
@@ -187,7 +187,7 @@ final class ResultTable {
 
     /** A transform stack has no ping-pong target; what it costs over plain tcp is reported. */
     private static void stackCost(String impl, List<List<SizeResult>> runs, PingPongOptions options, PrintStream out) {
-        out.println("cost of " + impl + " over " + Peers.POLYLINK_TCP + " (issue 5 asks for the figure, sets no target):");
+        out.println("cost of " + impl + " over " + Peers.POLYLINK_TCP + " (no target; the figure alone):");
         if (!options.impls().contains(Peers.POLYLINK_TCP)) {
             out.println("  (" + Peers.POLYLINK_TCP + " was not in this run)");
         }

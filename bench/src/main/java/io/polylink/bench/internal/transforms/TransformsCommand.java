@@ -44,7 +44,7 @@ public final class TransformsCommand {
           --csv          print only the CSV header transform,size,raw_mb_per_s,polylink_mb_per_s,ratio
                          and one row per transform and size
 
-        Targets (issue 5), at 4 KiB and more: lz4 >= 0.90 and aead >= 0.85 of the raw rate.
+        Targets, at 4 KiB and more: lz4 >= 0.90 and aead >= 0.85 of the raw rate.
         """;
 
     /** The issue's targets apply from this size up. */
@@ -113,7 +113,7 @@ public final class TransformsCommand {
         }
         out.println();
         out.println("wire: bytes on the wire / input bytes through the transform");
-        out.println("targets (issue 5; at 4 KiB and more):");
+        out.println("targets (at 4 KiB and more):");
         boolean any = false;
         for (TransformResult r : results) {
             if (r.size() < TARGET_FROM) {
