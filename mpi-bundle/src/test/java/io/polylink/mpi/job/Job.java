@@ -52,6 +52,7 @@ public final class Job implements AutoCloseable {
     private final Map<String, String> extra = new HashMap<>();
     private int[] started;
     private Duration limit = DEFAULT_LIMIT;
+    private Path programs;
 
     private Job(int size, Methods methods) throws IOException {
         this.size = size;
@@ -74,6 +75,12 @@ public final class Job implements AutoCloseable {
     /** Starts only these ranks of the job, as if the others never came up. @return this */
     public Job only(int... ranks) {
         started = ranks.clone();
+        return this;
+    }
+
+    /** Loads programs from this directory of compiled classes too. @return this */
+    public Job programs(Path classes) {
+        programs = classes;
         return this;
     }
 
@@ -102,6 +109,16 @@ public final class Job implements AutoCloseable {
      * @return how each rank ended
      */
     public Result run(Class<?> program, String... args) throws IOException, InterruptedException {
+        return run(program.getName(), args);
+    }
+
+    /**
+     * Runs the {@code main(String[])} of the class named {@code program} at every rank and waits
+     * until all ended.
+     *
+     * @return how each rank ended
+     */
+    public Result run(String program, String... args) throws IOException, InterruptedException {
         Files.createDirectories(directory.resolve("registry"));
         Files.createDirectories(directory.resolve("shm"));
         String job = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -116,7 +133,8 @@ public final class Job implements AutoCloseable {
         System.setErr(new PrintStream(errRouter, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
             for (int rank : started) {
-                RankClassLoader loader = new RankClassLoader(Job.class.getClassLoader(), rank, environment(job, rank));
+                RankClassLoader loader = new RankClassLoader(Job.class.getClassLoader(), rank, environment(job, rank),
+                    programs);
                 loaders.add(loader);
                 Thread t = new Thread(() -> failures[loader.rank()] = runMain(loader, program, args), "mpi-rank-" + rank);
                 t.setContextClassLoader(loader);
@@ -176,9 +194,9 @@ public final class Job implements AutoCloseable {
         return s.toString();
     }
 
-    private static Throwable runMain(RankClassLoader loader, Class<?> program, String[] args) {
+    private static Throwable runMain(RankClassLoader loader, String program, String[] args) {
         try {
-            Method main = loader.loadClass(program.getName()).getMethod("main", String[].class);
+            Method main = loader.loadClass(program).getMethod("main", String[].class);
             main.invoke(null, (Object) args);
             return null;
         } catch (InvocationTargetException e) {

@@ -3,6 +3,8 @@ package io.polylink.mpi.job;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +13,8 @@ import java.util.Map;
  * One rank's classes, so that ranks run as threads of one JVM each have their own {@code mpi}
  * statics, as ranks in processes of their own do: the {@code mpi} package, the engine and the
  * test programs are defined again here from the parent's class files; everything else (JUnit,
- * Polylink's API, core and methods, this harness) comes from the parent. Also carries the rank's
+ * Polylink's API, core and methods, this harness) comes from the parent; so do the programs in
+ * a directory of compiled classes the job names. Also carries the rank's
  * launch environment and what its host did, for {@link Job}.
  */
 public final class RankClassLoader extends ClassLoader {
@@ -20,13 +23,19 @@ public final class RankClassLoader extends ClassLoader {
 
     private final int rank;
     private final Map<String, String> environment;
+    private final Path programs;
     private final List<AutoCloseable> opened = new ArrayList<>();
     private volatile Integer exitStatus;
 
-    RankClassLoader(ClassLoader parent, int rank, Map<String, String> environment) {
+    /**
+     * @param programs a directory of compiled programs, each class of which is this rank's own;
+     *     {@code null} for none
+     */
+    RankClassLoader(ClassLoader parent, int rank, Map<String, String> environment, Path programs) {
         super("rank-" + rank, parent);
         this.rank = rank;
         this.environment = Map.copyOf(environment);
+        this.programs = programs;
     }
 
     /** @return the variables a launcher would have set for this rank */
@@ -77,7 +86,7 @@ public final class RankClassLoader extends ClassLoader {
 
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-        if (!OWN.stream().anyMatch(name::startsWith)) {
+        if (!OWN.stream().anyMatch(name::startsWith) && !compiled(name)) {
             return super.loadClass(name, resolve);
         }
         synchronized (getClassLoadingLock(name)) {
@@ -93,8 +102,14 @@ public final class RankClassLoader extends ClassLoader {
         }
     }
 
+    private boolean compiled(String name) {
+        return programs != null && Files.isRegularFile(programs.resolve(name.replace('.', '/') + ".class"));
+    }
+
     private byte[] bytesOf(String name) throws ClassNotFoundException {
-        try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+        String file = name.replace('.', '/') + ".class";
+        try (InputStream in = compiled(name) ? Files.newInputStream(programs.resolve(file))
+                : getParent().getResourceAsStream(file)) {
             if (in == null) {
                 throw new ClassNotFoundException(name);
             }

@@ -1,16 +1,10 @@
-package io.polylink.mpi.programs;
-
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Status;
+import mpi.*;
 
 /**
  * Every pair of ranks exchanges a message both ways, the lower rank first; with {@code -v} each
  * rank says which pairs it checked.
  */
-public final class Connectivity {
-
-    private Connectivity() {}
+public class Connectivity {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);

@@ -1,12 +1,7 @@
-package io.polylink.mpi.programs;
-
-import mpi.MPI;
-import mpi.MPIException;
+import mpi.*;
 
 /** Every rank says who it is. */
-public final class Hello {
-
-    private Hello() {}
+public class Hello {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);

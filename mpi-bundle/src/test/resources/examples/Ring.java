@@ -1,17 +1,12 @@
-package io.polylink.mpi.programs;
-
-import mpi.MPI;
-import mpi.MPIException;
+import mpi.*;
 
 /**
  * A counter goes round the ring of ranks; rank 0 lowers it each time it comes back, and once it
  * reaches zero every rank passes the zero on once more and stops.
  */
-public final class Ring {
+public class Ring {
 
     private static final int TAG = 201;
-
-    private Ring() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
