@@ -243,9 +243,10 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = comm();
         try {
+            Typemap sent = Datatype.use(sendtype);
+            c.checkSend(sendbuf, sendcount, sent, dest, sendtag);
             Operation received = c.receive(recvbuf, recvcount, Datatype.use(recvtype), source, recvtag);
-            await(c.send(sendbuf, sendcount, Datatype.use(sendtype), dest, sendtag, false));
-            return await(received);
+            return exchange(c, received, sendbuf, sendcount, sent, dest, sendtag);
         } catch (MpiError e) {
             throw Errors.raise(c, e);
         }
@@ -260,11 +261,22 @@ public class Comm implements Freeable, Cloneable {
             c.checkSend(buf, count, map, dest, sendtag);
             byte[] packed = Packing.copy(buf, count, map);
             Operation received = c.receive(buf, count, map, source, recvtag);
-            await(c.send(packed, packed.length, BYTES, dest, sendtag, false));
-            return await(received);
+            return exchange(c, received, packed, packed.length, BYTES, dest, sendtag);
         } catch (MpiError e) {
             throw Errors.raise(c, e);
         }
+    }
+
+    /** Sends, then waits for the receive posted before; a send that fails withdraws the receive. */
+    private static Status exchange(Communicator c, Operation received, Object buf, int count, Typemap map, int dest,
+                                   int tag) {
+        try {
+            await(c.send(buf, count, map, dest, tag, false));
+        } catch (MpiError e) {
+            received.cancel();
+            throw e;
+        }
+        return await(received);
     }
 
     /**

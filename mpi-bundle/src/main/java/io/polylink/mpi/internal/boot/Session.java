@@ -69,6 +69,7 @@ public final class Session implements ControlListener {
             s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint()));
             return s;
         } catch (RuntimeException e) {
+            Wireup.withdraw(context, settings);
             host.close();
             throw e;
         }

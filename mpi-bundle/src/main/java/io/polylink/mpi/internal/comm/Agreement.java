@@ -76,12 +76,22 @@ final class Agreement {
             System.arraycopy(mine, 0, table, 0, k);
             Operation[] received = new Operation[n];
             int[][] parts = new int[n][k];
-            for (int i = 1; i < n; i++) {
-                received[i] = p2p.receive(context, view.worldRank(i), tag, Memories.of(parts[i], true), INT, k, view);
-            }
-            for (int i = 1; i < n; i++) {
-                finish(world, received[i]);
-                System.arraycopy(parts[i], 0, table, i * k, k);
+            try {
+                for (int i = 1; i < n; i++) {
+                    received[i] = p2p.receive(context, view.worldRank(i), tag, Memories.of(parts[i], true), INT, k, view);
+                }
+                for (int i = 1; i < n; i++) {
+                    finish(world, received[i]);
+                    System.arraycopy(parts[i], 0, table, i * k, k);
+                }
+            } catch (MpiError e) {
+                // Receives left posted would take the messages of the next agreement on this context.
+                for (Operation r : received) {
+                    if (r != null) {
+                        r.cancel();
+                    }
+                }
+                throw e;
             }
             for (int i = 1; i < n; i++) {
                 finish(world, p2p.send(context, view.worldRank(i), me, tag, Memories.of(table, false), INT, table.length,

@@ -14,15 +14,12 @@ import java.util.concurrent.locks.LockSupport;
  */
 public abstract class Operation {
 
-    private static final VarHandle DONE;
     private static final VarHandle LISTENER;
     private static final Runnable FIRED = () -> { };
 
     static {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            DONE = lookup.findVarHandle(Operation.class, "done", boolean.class);
-            LISTENER = lookup.findVarHandle(Operation.class, "listener", Runnable.class);
+            LISTENER = MethodHandles.lookup().findVarHandle(Operation.class, "listener", Runnable.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -67,7 +64,7 @@ public abstract class Operation {
             this.bytes = bytes;
             this.error = error;
             this.cancelled = cancelled;
-            DONE.setVolatile(this, true);
+            done = true;
         }
         Thread w = waiter;
         if (w != null) {
