@@ -5,6 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.Context;
+import io.polylink.MessageBuffer;
+import io.polylink.Startpoint;
+import io.polylink.core.internal.DirectoryNameRegistry;
+import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.method.tcp.internal.TcpMethod;
+import io.polylink.mpi.internal.wire.Header;
+import io.polylink.mpi.internal.wire.HeaderCodec;
 import io.polylink.mpi.job.Job;
 import io.polylink.mpi.job.RankResult;
 import io.polylink.mpi.job.Result;
@@ -12,9 +20,13 @@ import io.polylink.mpi.programs.Abort;
 import io.polylink.mpi.programs.BadArguments;
 import io.polylink.mpi.programs.FatalError;
 import io.polylink.mpi.programs.InitOnly;
+import io.polylink.mpi.programs.Intruded;
 import io.polylink.mpi.programs.Overflow;
 import io.polylink.mpi.programs.Unimplemented;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,7 +57,7 @@ class ErrorsTest {
             assertFalse(culprit.out().contains("went on"), culprit.out());
             for (int rank : new int[] {0, 2}) {
                 assertTrue(r.out(rank).contains("stopped waiting: 74 the job was aborted by rank 1 with code 6"),
-                    r.out(rank));
+                    r.toString());
             }
         }
     }
@@ -57,9 +69,12 @@ class ErrorsTest {
             for (RankResult rank : r.ranks()) {
                 assertEquals(7, rank.exitStatus(), r.toString());
             }
-            assertTrue(r.out(2).contains("rank 2 returned from abort: 74"), r.out(2));
-            assertTrue(r.out(0).contains("the job was aborted by rank 2 with code 7"), r.out(0));
-            assertTrue(r.out(1).contains("after the abort: the job was aborted by rank 2 with code 7"), r.out(1));
+            assertTrue(r.out(2).contains("rank 2 stopped: 74 rank 2 aborted the job with code 7"), r.toString());
+            for (int rank = 0; rank < 2; rank++) {
+                assertTrue(r.out(rank).contains("stopped: 74 the job was aborted by rank 2 with code 7"), r.toString());
+                assertTrue(r.out(rank).contains("after the abort: the job was aborted by rank 2 with code 7"),
+                    r.toString());
+            }
         }
     }
 
@@ -86,6 +101,55 @@ class ErrorsTest {
             .env("POLYLINK_MPI_UNEXPECTED_MESSAGES", "8")
             .env("POLYLINK_MPI_UNEXPECTED_BYTES", "4096")
             .env("POLYLINK_MPI_EAGER_LIMIT", "1024");
+    }
+
+    @Test
+    void malformedMessagesFromOutsideTheJobAreRefusedAndTheRanksGoOn() throws Exception {
+        try (Job job = Job.of(3, Job.Methods.TCP).alongside(ErrorsTest::flood)) {
+            job.run(Intruded.class).assertSucceeded();
+        }
+    }
+
+    /**
+     * Sends rank 1 what a confused or hostile peer could: random bytes to each engine handler and
+     * an unknown one, and well-formed headers that name requests and communicators that do not
+     * exist. Then a well-formed message rank 1 receives, after every other on this link.
+     */
+    private static void flood(Job.JobSignals signals, Path registry) throws Exception {
+        signals.await("ready", Duration.ofSeconds(60));
+        try (EmbeddedContext outsider = EmbeddedContext.open()) {
+            outsider.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
+            outsider.registry(new DirectoryNameRegistry(registry));
+            Context c = outsider.context();
+            Startpoint rank1 = c.lookup(signals.name(1)).orElseThrow();
+            Random random = new Random(40);
+            MessageBuffer m = c.allocateBuffer(256);
+            for (int i = 0; i < 300; i++) {
+                byte[] noise = new byte[random.nextInt(80)];
+                random.nextBytes(noise);
+                if (i % 3 == 0 && noise.length > 0) {
+                    noise[0] = (byte) (Header.VERSION << 4 | 1 + random.nextInt(8));
+                }
+                rank1.send(1 + i % 3, m.clear().putRaw(noise, 0, noise.length));
+            }
+            HeaderCodec.data(m.clear(), 12345, 0, true);
+            rank1.send(Header.INLINE_HANDLER, m.putLong(1));
+            HeaderCodec.syncAck(m.clear(), 777);
+            rank1.send(Header.INLINE_HANDLER, m);
+            HeaderCodec.cts(m.clear(), 888, 1, 1 << 20);
+            rank1.send(Header.EXECUTOR_HANDLER, m);
+            HeaderCodec.cts(m.clear(), 888, 1, 1 << 20);
+            rank1.send(Header.INLINE_HANDLER, m);
+            HeaderCodec.rts(m.clear(), 1_000_000, 0, 5, 1, 1L << 40);
+            rank1.send(Header.INLINE_HANDLER, m);
+            for (int i = 0; i < 10; i++) {
+                HeaderCodec.eager(m.clear(), 1_000_002, 0, i);
+                rank1.send(Header.INLINE_HANDLER, m.putInt(i));
+            }
+            HeaderCodec.eager(m.clear(), 0, 0, 99);
+            rank1.send(Header.INLINE_HANDLER, m.putInt(4242));
+            signals.await("finished", Duration.ofSeconds(60));
+        }
     }
 
     @Test

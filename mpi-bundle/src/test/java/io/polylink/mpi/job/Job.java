@@ -53,6 +53,36 @@ public final class Job implements AutoCloseable {
     private int[] started;
     private Duration limit = DEFAULT_LIMIT;
     private Path programs;
+    private Alongside alongside;
+
+    /** What a test does beside a running job, as a peer outside it would. */
+    @FunctionalInterface
+    public interface Alongside {
+        /**
+         * @param signals the job's signals, to meet its ranks
+         * @param registry the directory where the ranks published their startpoints
+         */
+        void run(JobSignals signals, Path registry) throws Exception;
+    }
+
+    /** Signals of one job, for a thread outside it. */
+    public record JobSignals(String job) {
+
+        /** Raises {@code name} for the job's ranks. */
+        public void raise(String name) {
+            Signals.raise(job, name);
+        }
+
+        /** Waits until a rank raised {@code name}. */
+        public void await(String name, Duration limit) throws InterruptedException {
+            Signals.await(job, name, limit);
+        }
+
+        /** @return the name rank {@code rank} published its startpoint under */
+        public String name(int rank) {
+            return "mpi." + job + "." + rank;
+        }
+    }
 
     private Job(int size, Methods methods) throws IOException {
         this.size = size;
@@ -81,6 +111,12 @@ public final class Job implements AutoCloseable {
     /** Loads programs from this directory of compiled classes too. @return this */
     public Job programs(Path classes) {
         programs = classes;
+        return this;
+    }
+
+    /** Runs {@code action} on a thread of its own while the job runs; the run fails if it throws. @return this */
+    public Job alongside(Alongside action) {
+        alongside = action;
         return this;
     }
 
@@ -142,6 +178,19 @@ public final class Job implements AutoCloseable {
                 threads.add(t);
             }
             threads.forEach(Thread::start);
+            Throwable[] besideFailed = new Throwable[1];
+            Thread beside = null;
+            if (alongside != null) {
+                beside = new Thread(() -> {
+                    try {
+                        alongside.run(new JobSignals(job), directory.resolve("registry"));
+                    } catch (Throwable e) {
+                        besideFailed[0] = e;
+                    }
+                }, "job-alongside");
+                beside.setDaemon(true);
+                beside.start();
+            }
             long deadline = System.nanoTime() + limit.toNanos();
             for (Thread t : threads) {
                 t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
@@ -161,6 +210,13 @@ public final class Job implements AutoCloseable {
             }
             for (Thread t : threads) {
                 t.join(10_000);
+            }
+            if (beside != null) {
+                beside.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                if (beside.isAlive() || besideFailed[0] != null) {
+                    throw new AssertionError("what ran beside the job " + (beside.isAlive() ? "did not finish" : "failed"),
+                        besideFailed[0]);
+                }
             }
             for (int i = 0; i < threads.size(); i++) {
                 int rank = loaders.get(i).rank();

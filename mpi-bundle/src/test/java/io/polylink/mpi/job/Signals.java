@@ -20,7 +20,10 @@ public final class Signals {
         if (!(Thread.currentThread().getContextClassLoader() instanceof RankClassLoader r)) {
             throw new IllegalStateException("signals are for the threads of a job's ranks");
         }
-        String job = r.environment().get("POLYLINK_MPI_JOB");
+        return latch(r.environment().get("POLYLINK_MPI_JOB"), name);
+    }
+
+    private static CountDownLatch latch(String job, String name) {
         return LATCHES.computeIfAbsent(job + "/" + name, k -> new CountDownLatch(1));
     }
 
@@ -41,6 +44,18 @@ public final class Signals {
      */
     public static void await(String name, Duration limit) throws InterruptedException {
         if (!latch(name).await(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("signal '" + name + "' was not raised within " + limit);
+        }
+    }
+
+    /** Raises {@code name} for {@code job}, from a thread outside the job. */
+    static void raise(String job, String name) {
+        latch(job, name).countDown();
+    }
+
+    /** Waits, on a thread outside the job, until {@code name} is raised for {@code job}. */
+    static void await(String job, String name, Duration limit) throws InterruptedException {
+        if (!latch(job, name).await(limit.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("signal '" + name + "' was not raised within " + limit);
         }
     }
