@@ -18,7 +18,7 @@ import io.polylink.mpi.internal.wire.HeaderCodec;
  */
 public final class Transport implements AutoCloseable {
 
-    private static final int POOLED_BUFFERS = 64;
+    private static final int POOLED_BUFFERS = 16;
     private static final int POOLED_CHUNKS = 4;
 
     private final Context context;
