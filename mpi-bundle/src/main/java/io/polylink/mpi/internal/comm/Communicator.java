@@ -128,7 +128,7 @@ public final class Communicator implements RankMap {
         }
     }
 
-    void checkRank(int r, String role, boolean any) {
+    private void checkRank(int r, String role, boolean any) {
         if (r == Groups.PROC_NULL || (any && r == ANY) || (r >= 0 && r < size())) {
             return;
         }
