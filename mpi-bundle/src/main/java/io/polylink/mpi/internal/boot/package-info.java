@@ -1,0 +1,16 @@
+/**
+ * How a rank starts and ends.
+ *
+ * <p>{@code MPI.Init} asks a {@link io.polylink.mpi.internal.boot.RankHost} for the launcher's
+ * environment and a Polylink context, reads {@link io.polylink.mpi.internal.boot.LaunchSettings}
+ * from the environment, publishes this rank's startpoint in the naming registry under the job's
+ * name and looks up every other rank's ({@link io.polylink.mpi.internal.boot.Wireup}); the result
+ * is a {@link io.polylink.mpi.internal.boot.Session}. {@code MPI.Finalize} makes sure every rank
+ * received all this one sent before the context closes
+ * ({@link io.polylink.mpi.internal.boot.Farewells}). An abort reaches every rank and ends each
+ * through its host.
+ *
+ * <p>Called from the application thread that initializes and finalizes; FIN, BYE and ABORT arrive
+ * on the methods' I/O threads.
+ */
+package io.polylink.mpi.internal.boot;

@@ -1,0 +1,66 @@
+package io.polylink.mpi.internal.datatype;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Unpacks from a byte array between a position and a limit: {@code MPI_Unpack}'s input and
+ * messages that arrived before their receive. Reads past the limit throw
+ * {@link IndexOutOfBoundsException}; callers check lengths before they read.
+ */
+public final class ArrayReader implements WireReader {
+
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private final byte[] bytes;
+    private final int limit;
+    private int position;
+
+    public ArrayReader(byte[] bytes, int position, int limit) {
+        this.bytes = bytes;
+        this.position = position;
+        this.limit = limit;
+    }
+
+    /** @return the position after the last byte read */
+    public int position() {
+        return position;
+    }
+
+    private int take(int n) {
+        int at = position;
+        if (n > limit - at) {
+            throw new IndexOutOfBoundsException("reading " + n + " bytes at " + at + " of " + limit);
+        }
+        position = at + n;
+        return at;
+    }
+
+    @Override
+    public byte getByte() {
+        return bytes[take(1)];
+    }
+
+    @Override
+    public short getShort() {
+        return (short) SHORT.get(bytes, take(2));
+    }
+
+    @Override
+    public int getInt() {
+        return (int) INT.get(bytes, take(4));
+    }
+
+    @Override
+    public long getLong() {
+        return (long) LONG.get(bytes, take(8));
+    }
+
+    @Override
+    public void getBytes(byte[] target, int offset, int length) {
+        System.arraycopy(bytes, take(length), target, offset, length);
+    }
+}

@@ -1,0 +1,128 @@
+package io.polylink.mpi.internal.datatype;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * A direct byte buffer from its first byte (its position does not count, as in the Open MPI
+ * bindings): holds every kind, in native byte order whatever order the buffer is set to. Byte
+ * data moves eight bytes at a time, straight between the buffer and the message.
+ */
+final class ByteBufferMemory implements Memory {
+
+    private static final VarHandle SHORT = MethodHandles.byteBufferViewVarHandle(short[].class, ByteOrder.nativeOrder());
+    private static final VarHandle CHAR = MethodHandles.byteBufferViewVarHandle(char[].class, ByteOrder.nativeOrder());
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final VarHandle WIRE_LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private final ByteBuffer buffer;
+
+    ByteBufferMemory(ByteBuffer buffer) {
+        this.buffer = buffer;
+    }
+
+    @Override
+    public long capacity() {
+        return buffer.capacity();
+    }
+
+    @Override
+    public boolean holds(Kind kind) {
+        return true;
+    }
+
+    @Override
+    public int granularity() {
+        return 1;
+    }
+
+    @Override
+    public void write(WireWriter out, Kind kind, long at, int n) {
+        int p = (int) at;
+        switch (kind) {
+            case BYTE -> {
+                int end = p + n;
+                for (; p + 8 <= end; p += 8) {
+                    out.putLong((long) WIRE_LONG.get(buffer, p));
+                }
+                for (; p < end; p++) {
+                    out.putByte(buffer.get(p));
+                }
+            }
+            case BOOLEAN -> {
+                for (int i = 0; i < n; i++) {
+                    out.putByte(buffer.get(p + i) != 0 ? (byte) 1 : 0);
+                }
+            }
+            case CHAR -> {
+                for (int i = 0; i < n; i++, p += 2) {
+                    out.putShort((short) (char) CHAR.get(buffer, p));
+                }
+            }
+            case SHORT -> {
+                for (int i = 0; i < n; i++, p += 2) {
+                    out.putShort((short) SHORT.get(buffer, p));
+                }
+            }
+            case INT, FLOAT -> {
+                for (int i = 0; i < n; i++, p += 4) {
+                    out.putInt((int) INT.get(buffer, p));
+                }
+            }
+            case LONG, DOUBLE -> {
+                for (int i = 0; i < n; i++, p += 8) {
+                    out.putLong((long) LONG.get(buffer, p));
+                }
+            }
+        }
+    }
+
+    @Override
+    public void read(WireReader in, Kind kind, long at, int n) {
+        int p = (int) at;
+        switch (kind) {
+            case BYTE -> {
+                int end = p + n;
+                for (; p + 8 <= end; p += 8) {
+                    WIRE_LONG.set(buffer, p, in.getLong());
+                }
+                for (; p < end; p++) {
+                    buffer.put(p, in.getByte());
+                }
+            }
+            case BOOLEAN -> {
+                for (int i = 0; i < n; i++) {
+                    buffer.put(p + i, in.getByte() != 0 ? (byte) 1 : 0);
+                }
+            }
+            case CHAR -> {
+                for (int i = 0; i < n; i++, p += 2) {
+                    CHAR.set(buffer, p, (char) in.getShort());
+                }
+            }
+            case SHORT -> {
+                for (int i = 0; i < n; i++, p += 2) {
+                    SHORT.set(buffer, p, in.getShort());
+                }
+            }
+            case INT, FLOAT -> {
+                for (int i = 0; i < n; i++, p += 4) {
+                    INT.set(buffer, p, in.getInt());
+                }
+            }
+            case LONG, DOUBLE -> {
+                for (int i = 0; i < n; i++, p += 8) {
+                    LONG.set(buffer, p, in.getLong());
+                }
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "direct ByteBuffer of " + buffer.capacity() + " bytes";
+    }
+}

@@ -1,0 +1,115 @@
+package io.polylink.mpi.internal.datatype;
+
+/**
+ * A position in {@code count} copies of a typemap over a memory: packs or unpacks whole
+ * primitives from there and stops where it is told, so a message can move in chunks and each chunk
+ * ends on a primitive. Not thread-safe: one operation owns it.
+ */
+public final class Cursor {
+
+    private static final int MAX_RUN = 1 << 20;
+
+    private final Memory memory;
+    private final Typemap map;
+    private final long copies;
+    private final long total;
+    private final boolean dense;
+    private long copy;
+    private int block;
+    private long element;
+    private long done;
+    private long primitives;
+
+    /**
+     * @param memory checked against {@code map} and {@code count} by {@link Memories#check}
+     */
+    public Cursor(Memory memory, Typemap map, long count) {
+        this.memory = memory;
+        this.map = map;
+        this.total = map.size() * count;
+        // Copies of a dense type follow each other: one run over all of them.
+        this.dense = map.isDense();
+        this.copies = dense ? (count == 0 ? 0 : 1) : count;
+    }
+
+    /** @return the bytes all copies take on the wire */
+    public long total() {
+        return total;
+    }
+
+    /** @return the wire bytes packed or unpacked so far */
+    public long done() {
+        return done;
+    }
+
+    /** @return the primitives packed or unpacked so far */
+    public long primitives() {
+        return primitives;
+    }
+
+    /** @return whether every copy was packed or unpacked */
+    public boolean finished() {
+        return done == total;
+    }
+
+    private long blockCount() {
+        return dense ? total / map.kind(0).size() : map.count(block);
+    }
+
+    /**
+     * Packs whole primitives while they fit in {@code budget} bytes.
+     *
+     * @return the bytes written
+     */
+    public long pack(WireWriter out, long budget) {
+        return move(out, null, budget);
+    }
+
+    /**
+     * Unpacks whole primitives from at most {@code available} bytes of {@code in}.
+     *
+     * @return the bytes read: less than {@code available} if the copies end first or the last
+     *     bytes are part of a primitive
+     */
+    public long unpack(WireReader in, long available) {
+        return move(null, in, available);
+    }
+
+    private long move(WireWriter out, WireReader in, long budget) {
+        long moved = 0;
+        int blocks = map.blocks();
+        if (blocks == 0) {
+            return 0;
+        }
+        while (copy < copies) {
+            while (block < blocks) {
+                Kind kind = map.kind(block);
+                int size = kind.size();
+                long left = blockCount() - element;
+                long fits = (budget - moved) / size;
+                if (fits == 0) {
+                    return moved;
+                }
+                int n = (int) Math.min(Math.min(left, fits), MAX_RUN);
+                long at = copy * map.extent() + map.displacement(block) + element * size;
+                if (out != null) {
+                    memory.write(out, kind, at, n);
+                } else {
+                    memory.read(in, kind, at, n);
+                }
+                long bytes = (long) n * size;
+                moved += bytes;
+                done += bytes;
+                primitives += n;
+                element += n;
+                if (element == blockCount()) {
+                    block++;
+                    element = 0;
+                }
+            }
+            block = 0;
+            copy++;
+        }
+        return moved;
+    }
+}

@@ -1,0 +1,26 @@
+package io.polylink.mpi.internal.datatype;
+
+/**
+ * An application buffer, addressed in bytes from its first element. {@link Memories#of} makes one
+ * and checks a layout against it, so the copying methods need check nothing.
+ */
+public interface Memory {
+
+    /** @return bytes from the first element to the end */
+    long capacity();
+
+    /** @return whether primitives of {@code kind} can be read and written here */
+    boolean holds(Kind kind);
+
+    /** @return the bytes every access here must be aligned to: an array's element size, or 1 */
+    int granularity();
+
+    /** Copies {@code n} elements of {@code kind} starting {@code at} bytes from the start to {@code out}. */
+    void write(WireWriter out, Kind kind, long at, int n);
+
+    /** Copies {@code n} elements of {@code kind} from {@code in} to {@code at} bytes from the start. */
+    void read(WireReader in, Kind kind, long at, int n);
+
+    /** @return the buffer as an error message names it, such as {@code int[10]} */
+    String describe();
+}

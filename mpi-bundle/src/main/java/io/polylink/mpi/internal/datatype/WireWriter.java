@@ -1,0 +1,16 @@
+package io.polylink.mpi.internal.datatype;
+
+/** Where packed data goes: a message or a byte array, in network byte order. */
+public interface WireWriter {
+
+    void putByte(byte value);
+
+    void putShort(short value);
+
+    void putInt(int value);
+
+    void putLong(long value);
+
+    /** Appends {@code length} bytes of {@code source} from {@code offset}. */
+    void putBytes(byte[] source, int offset, int length);
+}

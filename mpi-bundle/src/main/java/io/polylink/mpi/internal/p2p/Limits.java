@@ -1,0 +1,41 @@
+package io.polylink.mpi.internal.p2p;
+
+import io.polylink.mpi.internal.request.Idle;
+
+/**
+ * The engine's parameters.
+ *
+ * @param eagerLimit messages of at most this many bytes travel whole; larger ones by rendezvous.
+ *     64 KiB by default: over shm and tcp a message of up to 256 KiB arrives sooner whole than by
+ *     rendezvous, whose extra round trip costs more than the receiver's copy of data that came
+ *     early, and 64 KiB keeps what one early message may hold at the receiver small
+ * @param chunk bytes of data per DATA message of a rendezvous
+ * @param unexpectedBytes the most data of messages that arrived before their receive a rank keeps
+ * @param unexpectedMessages the most such messages (and announcements of large ones) it keeps
+ * @param idle how a waiting thread spins before it parks
+ */
+public record Limits(int eagerLimit, int chunk, long unexpectedBytes, int unexpectedMessages, Idle idle) {
+
+    public static final int DEFAULT_EAGER_LIMIT = 64 * 1024;
+    public static final int DEFAULT_CHUNK = 512 * 1024;
+    public static final long DEFAULT_UNEXPECTED_BYTES = 256L * 1024 * 1024;
+    public static final int DEFAULT_UNEXPECTED_MESSAGES = 1 << 20;
+
+    public static final Limits DEFAULTS = new Limits(DEFAULT_EAGER_LIMIT, DEFAULT_CHUNK, DEFAULT_UNEXPECTED_BYTES,
+        DEFAULT_UNEXPECTED_MESSAGES, Idle.DEFAULT);
+
+    public Limits {
+        if (eagerLimit < 0 || chunk < 8 || unexpectedBytes < 0 || unexpectedMessages < 0) {
+            throw new IllegalArgumentException("bad engine limits: eager " + eagerLimit + ", chunk " + chunk
+                + ", unexpected " + unexpectedBytes + " bytes / " + unexpectedMessages + " messages");
+        }
+    }
+
+    /** @return these limits with the chunk no larger than what one RSR of {@code maxMessageSize} holds */
+    public Limits fitting(int maxMessageSize) {
+        int room = maxMessageSize - io.polylink.mpi.internal.wire.Header.RTS_LENGTH;
+        int c = Math.min(chunk, room & ~7);
+        int e = Math.min(eagerLimit, room);
+        return c == chunk && e == eagerLimit ? this : new Limits(e, c, unexpectedBytes, unexpectedMessages, idle);
+    }
+}

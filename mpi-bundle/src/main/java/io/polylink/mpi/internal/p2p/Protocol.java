@@ -1,0 +1,101 @@
+package io.polylink.mpi.internal.p2p;
+
+import io.polylink.MessageBuffer;
+import io.polylink.mpi.internal.MpiError;
+import io.polylink.mpi.internal.datatype.Cursor;
+import io.polylink.mpi.internal.datatype.MessageWriter;
+import io.polylink.mpi.internal.datatype.WireReader;
+import io.polylink.mpi.internal.wire.Envelope;
+import io.polylink.mpi.internal.wire.Header;
+import io.polylink.mpi.internal.wire.HeaderCodec;
+
+/**
+ * What happens once a message and a receive met, whoever came second, and the sender's side of a
+ * rendezvous: unpacking an eager message and acknowledging a synchronous one, answering an RTS,
+ * pushing a large message's data. Called on the thread that made the match (an I/O thread or an
+ * application thread) and, for the push, on the context's executor.
+ */
+final class Protocol {
+
+    private final Transport transport;
+    private final RequestTable table;
+    private final Limits limits;
+
+    Protocol(Transport transport, RequestTable table, Limits limits) {
+        this.transport = transport;
+        this.table = table;
+        this.limits = limits;
+    }
+
+    RequestTable table() {
+        return table;
+    }
+
+    /** A receive matched an EAGER message whose data {@code data} holds: completes it. */
+    void deliver(ReceiveOperation r, Envelope e, WireReader data, long bytes) {
+        r.takeEager(e, data, bytes);
+        if (e.has(Header.FLAG_SYNC)) {
+            MessageBuffer m = transport.take();
+            try {
+                HeaderCodec.syncAck(m, e.request());
+                transport.send(e.source(), Header.INLINE_HANDLER, m);
+            } catch (MpiError failed) {
+                // The receive is complete; only the sender, which cannot be reached, misses the answer.
+            } finally {
+                transport.give(m);
+            }
+        }
+    }
+
+    /** A receive matched an RTS: asks the sender for the data, or for none if the buffer has no room. */
+    void answer(ReceiveOperation r, Envelope rts) {
+        long accepted = r.beginRendezvous(rts);
+        long id = accepted == 0 ? 0 : table.add(r);
+        MessageBuffer m = transport.take();
+        try {
+            HeaderCodec.cts(m, rts.request(), id, accepted);
+            transport.send(rts.source(), Header.EXECUTOR_HANDLER, m);
+        } catch (MpiError failed) {
+            if (accepted > 0) {
+                table.remove(id);
+            }
+            r.fail(failed);
+            return;
+        } finally {
+            transport.give(m);
+        }
+        if (accepted == 0) {
+            r.endEmptyRendezvous();
+        }
+    }
+
+    /**
+     * Sends the data the receiver asked for, in chunks that each end on a whole primitive, and
+     * completes the send. Runs on the context's executor.
+     */
+    void push(SendOperation s, long receiverRequest, long accepted) {
+        long limit = s.wholeWithin(accepted);
+        if (limit == 0) {
+            s.done();
+            return;
+        }
+        Cursor cursor = s.cursor();
+        MessageBuffer m = transport.takeChunk();
+        try {
+            MessageWriter out = new MessageWriter(m);
+            long offset = 0;
+            while (offset < limit) {
+                long budget = Math.min(limits.chunk(), limit - offset);
+                m.clear();
+                HeaderCodec.data(m, receiverRequest, offset, offset + budget == limit);
+                offset += cursor.pack(out, budget);
+                transport.send(s.destination, Header.INLINE_HANDLER, m);
+            }
+            s.done();
+        } catch (MpiError failed) {
+            s.fail(failed);
+        } finally {
+            transport.giveChunk(m);
+        }
+    }
+}

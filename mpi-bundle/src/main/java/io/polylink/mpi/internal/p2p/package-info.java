@@ -1,0 +1,19 @@
+/**
+ * Point-to-point messaging on RSRs.
+ *
+ * <p>Each rank has one endpoint ({@link io.polylink.mpi.internal.p2p.Transport}) and a startpoint
+ * to every other rank's. A message up to the eager limit travels whole (EAGER); a larger one sends
+ * its envelope first (RTS), the receiver answers once a receive matched it (CTS), and the sender
+ * then streams the data (DATA) straight from the application's buffer into the posted one.
+ * {@link io.polylink.mpi.internal.p2p.Matcher} matches arrivals against posted receives in posting
+ * order and keeps what arrives first in a bounded unexpected queue; since every message from one
+ * rank to another travels one link, in order, MPI's non-overtaking rule holds.
+ *
+ * <p>Threads: {@link io.polylink.mpi.internal.p2p.PointToPoint} is called from application threads
+ * (any number: {@code MPI_THREAD_MULTIPLE}). {@link io.polylink.mpi.internal.p2p.Inbound} runs
+ * inline on the method's I/O threads for every kind but CTS, which runs on the context's executor
+ * because it pushes a whole message's data. So matching and rendezvous answers progress while the
+ * application computes. No lock is held while an RSR is sent: a send to this rank's own endpoint
+ * runs the handler on the sending thread.
+ */
+package io.polylink.mpi.internal.p2p;

@@ -1,0 +1,165 @@
+package io.polylink.mpi.internal.request;
+
+import io.polylink.mpi.internal.MpiError;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One communication in flight, completed exactly once. Its outcome (the MPI status: source, tag,
+ * bytes, error, cancelled) is written before completion and read after it.
+ *
+ * <p>Thread-safe: any thread may complete it, one thread waits for it at a time (MPI forbids two
+ * waiting for one request), and a listener may follow it.
+ */
+public abstract class Operation {
+
+    private static final VarHandle LISTENER;
+    private static final Runnable FIRED = () -> { };
+
+    static {
+        try {
+            LISTENER = MethodHandles.lookup().findVarHandle(Operation.class, "listener", Runnable.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile boolean done;
+    private volatile Thread waiter;
+    @SuppressWarnings("unused") // through LISTENER
+    private volatile Runnable listener;
+
+    private int source;
+    private int tag;
+    private long bytes;
+    private boolean cancelled;
+    private MpiError error;
+
+    /**
+     * Records the outcome and completes: wakes the waiter and runs the listener, on this thread.
+     *
+     * @param source the status's source (a rank of the operation's communicator)
+     * @param tag the status's tag
+     * @param bytes what was received or sent
+     * @param error the MPI error the operation ended with, or {@code null}
+     * @return {@code false}, recording nothing, if it was complete already
+     */
+    protected final boolean complete(int source, int tag, long bytes, MpiError error) {
+        return finish(source, tag, bytes, error, false);
+    }
+
+    /** Completes as cancelled. @return {@code false} if it was complete already */
+    protected final boolean completeCancelled(int source, int tag) {
+        return finish(source, tag, 0, null, true);
+    }
+
+    private boolean finish(int source, int tag, long bytes, MpiError error, boolean cancelled) {
+        synchronized (this) {
+            if (done) {
+                return false;
+            }
+            this.source = source;
+            this.tag = tag;
+            this.bytes = bytes;
+            this.error = error;
+            this.cancelled = cancelled;
+            done = true;
+        }
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+        Runnable l = (Runnable) LISTENER.getAndSet(this, FIRED);
+        if (l != null) {
+            l.run();
+        }
+        return true;
+    }
+
+    /** @return whether the operation completed */
+    public final boolean isDone() {
+        return done;
+    }
+
+    /**
+     * Runs {@code action} once the operation completes: at once on this thread if it has, else
+     * on the completing thread. One listener per operation.
+     */
+    public final void whenDone(Runnable action) {
+        if (!LISTENER.compareAndSet(this, null, action)) {
+            action.run();
+        }
+    }
+
+    /**
+     * Blocks until the operation completes. Interrupts do not end the wait (MPI waits are not
+     * interruptible); the thread's interrupt status is kept.
+     */
+    public final void await(Idle idle) {
+        for (int i = 0; !done; i++) {
+            if (!idle.pause(i)) {
+                park();
+                return;
+            }
+        }
+    }
+
+    private void park() {
+        waiter = Thread.currentThread();
+        boolean interrupted = false;
+        try {
+            while (!done) {
+                LockSupport.park(this);
+                interrupted |= Thread.interrupted();
+            }
+        } finally {
+            waiter = null;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Makes {@code thread} the one completion wakes; {@code null} forgets it. */
+    final void waitingThread(Thread thread) {
+        waiter = thread;
+    }
+
+    /**
+     * Asks to cancel. Only a receive that nothing matched yet can be cancelled; it then completes
+     * as cancelled. Everything else completes as it would have.
+     */
+    public void cancel() {
+    }
+
+    /** @return the status's source; valid once done */
+    public final int source() {
+        return source;
+    }
+
+    /** @return the status's tag; valid once done */
+    public final int tag() {
+        return tag;
+    }
+
+    /** @return the bytes received or sent; valid once done */
+    public final long bytes() {
+        return bytes;
+    }
+
+    /** @return whether it was cancelled; valid once done */
+    public final boolean cancelled() {
+        return cancelled;
+    }
+
+    /** @return the error it ended with, or {@code null}; valid once done */
+    public final MpiError error() {
+        return error;
+    }
+
+    /** @return the error class the status reports: 0 for success */
+    public final int errorClass() {
+        return error == null ? 0 : error.errorClass();
+    }
+}

@@ -1,0 +1,114 @@
+package io.polylink.mpi.internal.request;
+
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Waiting for several operations: {@code MPI_Waitany}, {@code MPI_Waitsome} and
+ * {@code MPI_Waitall}. A {@code null} entry is an inactive request and is skipped. The waiting
+ * thread makes itself every pending operation's waiter, so whichever completes first wakes it.
+ */
+public final class Waits {
+
+    private Waits() {}
+
+    /** @return the index of a completed operation, or -1 if every entry is {@code null} */
+    public static int any(Operation[] ops, Idle idle) {
+        if (allNull(ops)) {
+            return -1;
+        }
+        for (int attempt = 0; ; attempt++) {
+            int i = firstDone(ops);
+            if (i >= 0) {
+                return i;
+            }
+            if (!idle.pause(attempt)) {
+                return parkUntilOneDone(ops);
+            }
+        }
+    }
+
+    /** @return the indexes of the operations that completed, at least one; empty if every entry is {@code null} */
+    public static int[] some(Operation[] ops, Idle idle) {
+        if (allNull(ops)) {
+            return new int[0];
+        }
+        for (int attempt = 0; ; attempt++) {
+            if (firstDone(ops) >= 0) {
+                return allDone(ops);
+            }
+            if (!idle.pause(attempt)) {
+                parkUntilOneDone(ops);
+                return allDone(ops);
+            }
+        }
+    }
+
+    /** Blocks until every operation completed. */
+    public static void all(Operation[] ops, Idle idle) {
+        for (Operation op : ops) {
+            if (op != null) {
+                op.await(idle);
+            }
+        }
+    }
+
+    /** @return the indexes of the completed operations, in order */
+    public static int[] allDone(Operation[] ops) {
+        int[] done = new int[ops.length];
+        int n = 0;
+        for (int i = 0; i < ops.length; i++) {
+            if (ops[i] != null && ops[i].isDone()) {
+                done[n++] = i;
+            }
+        }
+        return Arrays.copyOf(done, n);
+    }
+
+    /** @return the index of the first completed operation, or -1 */
+    public static int firstDone(Operation[] ops) {
+        for (int i = 0; i < ops.length; i++) {
+            if (ops[i] != null && ops[i].isDone()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean allNull(Operation[] ops) {
+        for (Operation op : ops) {
+            if (op != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return the index of a completed operation, after parking until there is one */
+    private static int parkUntilOneDone(Operation[] ops) {
+        Thread me = Thread.currentThread();
+        for (Operation op : ops) {
+            if (op != null) {
+                op.waitingThread(me);
+            }
+        }
+        boolean interrupted = false;
+        try {
+            int i;
+            while ((i = firstDone(ops)) < 0) {
+                LockSupport.park(ops);
+                interrupted |= Thread.interrupted();
+            }
+            return i;
+        } finally {
+            for (Operation op : ops) {
+                if (op != null) {
+                    op.waitingThread(null);
+                }
+            }
+            if (interrupted) {
+                me.interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package mpi;
+
+/**
+ * A reduction operation ({@code MPI_Op}): one of the predefined ones in {@link MPI}, or a
+ * {@link UserFunction}. The reductions that use operations are not implemented by this bundle.
+ */
+public final class Op implements Freeable {
+
+    static final int MAX = 1;
+    static final int MIN = 2;
+    static final int SUM = 3;
+    static final int PROD = 4;
+    static final int LAND = 5;
+    static final int BAND = 6;
+    static final int LOR = 7;
+    static final int BOR = 8;
+    static final int LXOR = 9;
+    static final int BXOR = 10;
+    static final int MINLOC = 11;
+    static final int MAXLOC = 12;
+    static final int REPLACE = 13;
+    static final int NO_OP = 14;
+
+    /** The user's function, or {@code null} for a predefined operation. */
+    protected final UserFunction uf;
+    private final int predefined;
+    private final boolean commute;
+    private volatile boolean freed;
+
+    Op(int predefined) {
+        this.uf = null;
+        this.predefined = predefined;
+        this.commute = true;
+    }
+
+    /**
+     * Makes an operation of a user's function ({@code MPI_OP_CREATE}).
+     *
+     * @param function the function
+     * @param commute whether it is commutative; a non-commutative one is applied in rank order
+     */
+    public Op(UserFunction function, boolean commute) {
+        this.uf = function;
+        this.predefined = 0;
+        this.commute = commute;
+    }
+
+    /** @return whether the operation is commutative ({@code MPI_OP_COMMUTATIVE}) */
+    public boolean isCommutative() {
+        return commute;
+    }
+
+    /** Frees a user's operation ({@code MPI_OP_FREE}). @throws MPIException for a predefined one */
+    @Override
+    public void free() throws MPIException {
+        MPI.check();
+        if (predefined != 0) {
+            throw Errors.raise(new io.polylink.mpi.internal.MpiError(MPI.ERR_OP,
+                "a predefined operation cannot be freed"));
+        }
+        freed = true;
+    }
+
+    /** @return whether the operation was freed ({@code MPI_OP_NULL}) */
+    public boolean isNull() {
+        return freed;
+    }
+}

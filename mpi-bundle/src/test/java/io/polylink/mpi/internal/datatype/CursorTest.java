@@ -1,0 +1,98 @@
+package io.polylink.mpi.internal.datatype;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.polylink.mpi.internal.ErrorClass;
+import io.polylink.mpi.internal.MpiError;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Packing and unpacking in chunks gives the bytes packing whole gives, and lands every element
+ * where the receiver's layout says, for every kind of memory.
+ */
+class CursorTest {
+
+    private static final Typemap STRUCT = Typemap.struct(new int[] {1, 3, 2}, new long[] {0, 4, 16},
+        new Typemap[] {Typemap.basic(Kind.BYTE), Typemap.basic(Kind.SHORT), Typemap.basic(Kind.DOUBLE)});
+
+    private static byte[] packWhole(Memory m, Typemap t, int count) {
+        byte[] out = new byte[(int) (t.size() * count)];
+        new Cursor(m, t, count).pack(new ArrayWriter(out, 0), out.length);
+        return out;
+    }
+
+    @Test
+    void chunksOfAnySizeEndOnWholePrimitivesAndAddUpToTheWholeMessage() {
+        byte[] memory = new byte[(int) STRUCT.extent() * 5];
+        new Random(1).nextBytes(memory);
+        Memory m = Memories.ofBytes(memory, 0);
+        byte[] whole = packWhole(m, STRUCT, 5);
+        for (int chunk = 8; chunk < 60; chunk += 3) {
+            Cursor c = new Cursor(m, STRUCT, 5);
+            byte[] out = new byte[whole.length];
+            ArrayWriter w = new ArrayWriter(out, 0);
+            while (!c.finished()) {
+                long before = w.position();
+                long n = c.pack(w, chunk);
+                assertEquals(n, w.position() - before);
+                assertEquals(true, n > 0, "a chunk of " + chunk + " bytes takes at least one primitive");
+            }
+            assertArrayEquals(whole, out, "chunks of " + chunk);
+        }
+    }
+
+    @Test
+    void unpackingTheWireFormatRestoresEveryElementInEveryMemory() {
+        double[] values = {1.5, -2, Double.NaN, 4e300, 0, -0.0};
+        Typemap vector = Typemap.hvector(2, 1, 16, Typemap.basic(Kind.DOUBLE));
+        assertEquals(24, vector.extent());
+        byte[] wire = packWhole(Memories.of(values, false), vector, 2);
+        double[] into = new double[6];
+        new Cursor(Memories.of(into, true), vector, 2).unpack(new ArrayReader(wire, 0, wire.length), wire.length);
+        assertArrayEquals(new double[] {1.5, 0, Double.NaN, 4e300, 0, -0.0}, into);
+        ByteBuffer direct = ByteBuffer.allocateDirect(48).order(ByteOrder.nativeOrder());
+        new Cursor(Memories.of(direct, true), vector, 2).unpack(new ArrayReader(wire, 0, wire.length), wire.length);
+        DoubleBuffer view = direct.asDoubleBuffer();
+        assertEquals(1.5, view.get(0));
+        assertEquals(Double.doubleToRawLongBits(Double.NaN), Double.doubleToRawLongBits(view.get(2)));
+        DoubleBuffer typed = ByteBuffer.allocateDirect(48).order(ByteOrder.nativeOrder()).asDoubleBuffer();
+        new Cursor(Memories.of(typed, true), vector, 2).unpack(new ArrayReader(wire, 0, wire.length), wire.length);
+        assertEquals(4e300, typed.get(3), "the second copy's first element, one extent (24 bytes) on");
+    }
+
+    @Test
+    void bytesMoveThroughDirectBuffersUnchangedWhateverTheirOrder() {
+        byte[] source = new byte[37];
+        new Random(2).nextBytes(source);
+        ByteBuffer direct = ByteBuffer.allocateDirect(37);
+        direct.put(source).clear();
+        byte[] wire = packWhole(Memories.of(direct, false), Typemap.basic(Kind.BYTE), 37);
+        assertArrayEquals(source, wire);
+        ByteBuffer back = ByteBuffer.allocateDirect(37).order(ByteOrder.LITTLE_ENDIAN);
+        new Cursor(Memories.of(back, true), Typemap.basic(Kind.BYTE), 37).unpack(new ArrayReader(wire, 0, 37), 37);
+        byte[] got = new byte[37];
+        back.get(got);
+        assertArrayEquals(source, got);
+    }
+
+    @Test
+    void layoutsThatReachOutsideTheBufferAreRefusedBeforeAnythingMoves() {
+        int[] four = new int[4];
+        MpiError e = assertThrows(MpiError.class,
+            () -> Memories.check(Memories.of(four, false), Typemap.hvector(2, 1, 16, Typemap.basic(Kind.INT)), 1, "x"));
+        assertEquals(ErrorClass.ERR_BUFFER, e.errorClass());
+        MpiError negative = assertThrows(MpiError.class,
+            () -> Memories.check(Memories.of(four, false), Typemap.hvector(2, 1, -4, Typemap.basic(Kind.INT)), 1, "x"));
+        assertEquals(ErrorClass.ERR_BUFFER, negative.errorClass(), negative.getMessage());
+        MpiError unaligned = assertThrows(MpiError.class,
+            () -> Memories.check(Memories.of(four, false), Typemap.hindexed(new int[] {1}, new long[] {2},
+                Typemap.basic(Kind.INT)), 1, "x"));
+        assertEquals(ErrorClass.ERR_TYPE, unaligned.errorClass());
+    }
+}
