@@ -55,6 +55,8 @@ final class DemoWorkspace implements AutoCloseable {
         append(conf, "io.polylink.method.tcp.cfg", "bindAddress=127.0.0.1");
         append(conf, "io.polylink.registry.cfg", "directory=" + root.resolve("registry"));
         append(conf, "io.polylink.core.cfg", "name=" + node);
+        // The demo uninstalls shm and installs it again itself: automatic install would bring it back first.
+        append(conf, "io.polylink.core.cfg", "install.enabled=false");
         // Records on the console, where the demo shows warnings and its node logs keep the rest.
         append(conf, NodeLog.FILE, "handlers=java.util.logging.ConsoleHandler\n"
             + "java.util.logging.ConsoleHandler.level=INFO\n"
