@@ -154,8 +154,6 @@ final class Node {
     private Map<String, String> frameworkProperties() throws IOException {
         Map<String, String> properties = home.frameworkProperties(conf);
         properties.put("felix.fileinstall.dir", conf.toString());
-        // FileInstall's default is a fresh folder in java.io.tmpdir per start, left behind by a kill -9.
-        properties.putIfAbsent("felix.fileinstall.tmpdir", storage.dir().resolve("fileinstall").toString());
         storage.configure(properties);
         properties.put("polylink.name", name);
         properties.put("polylink.home", home.root().toString());
