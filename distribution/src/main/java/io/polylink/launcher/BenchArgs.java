@@ -29,7 +29,7 @@ record BenchArgs(String command, Path out, List<String> passed, boolean commandH
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--out")) {
-                out = Path.of(DemoOptions.value(args, ++i, arg));
+                out = Path.of(Options.value(args, ++i, arg));
             } else if (command == null && (arg.equals("--help") || arg.equals("-h"))) {
                 return null;
             } else if (command == null && arg.startsWith("-")) {

@@ -133,7 +133,7 @@ final class Demo {
 
     private void awaitUpWithDemoCommands(ShellNode... nodes) {
         for (ShellNode node : nodes) {
-            String prefix = "polylink node " + node.name() + " ";
+            String prefix = "polylink node " + node.nodeName() + " ";
             String up = node.awaitLine(prefix + "up", START_LIMIT);
             say.step(node.name() + " (pid " + node.pid() + ") " + up.substring(prefix.length()));
         }
@@ -160,10 +160,16 @@ final class Demo {
         say.block("alpha", sender.run("demo:finish", COMMAND_LIMIT));
     }
 
+    /**
+     * Starts a node that publishes itself as {@code name} in the demo's registry. Its node name,
+     * which it holds in run/ while it runs, is the demo's own, so the demo never meets a node of
+     * the user's called alpha or beta, nor another demo's.
+     */
     private ShellNode startNode(String name) throws IOException {
         Path conf = workspace.conf(name);
-        Path logs = Files.isWritable(home.root().resolve("logs")) ? home.root().resolve("logs") : conf;
-        ShellNode node = ShellNode.start(home, conf, name, logs.resolve("demo-" + name + ".log"));
+        Path logs = Files.isWritable(home.logs()) ? home.logs() : conf;
+        String nodeName = "demo-" + ProcessHandle.current().pid() + "-" + name;
+        ShellNode node = ShellNode.start(home, conf, name, nodeName, logs.resolve("demo-" + name + ".log"));
         synchronized (this) {
             nodes.add(node);
         }

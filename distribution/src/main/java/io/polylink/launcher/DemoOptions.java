@@ -20,12 +20,12 @@ record DemoOptions(int count, List<Integer> sizes, int stream) {
                 case "--help", "-h" -> {
                     return null;
                 }
-                case "--count" -> count = number(option, value(args, ++i, option), 1, 100_000);
-                case "--stream" -> stream = number(option, value(args, ++i, option), 100, 10_000_000);
+                case "--count" -> count = Options.number(option, Options.value(args, ++i, option), 1, 100_000);
+                case "--stream" -> stream = Options.number(option, Options.value(args, ++i, option), 100, 10_000_000);
                 case "--sizes" -> {
                     List<Integer> list = new ArrayList<>();
-                    for (String item : value(args, ++i, option).split(",")) {
-                        list.add(number(option, item.trim(), 1, 1 << 20));
+                    for (String item : Options.value(args, ++i, option).split(",")) {
+                        list.add(Options.number(option, item.trim(), 1, 1 << 20));
                     }
                     sizes = List.copyOf(list);
                 }
@@ -33,25 +33,5 @@ record DemoOptions(int count, List<Integer> sizes, int stream) {
             }
         }
         return new DemoOptions(count, sizes, stream);
-    }
-
-    static String value(String[] args, int i, String option) {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
-    }
-
-    static int number(String option, String text, int min, int max) {
-        try {
-            int n = Integer.parseInt(text);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException notANumber) {
-            // said below
-        }
-        throw new IllegalArgumentException(option + " takes a whole number from " + min + " to " + max + ", not '"
-            + text + "'");
     }
 }

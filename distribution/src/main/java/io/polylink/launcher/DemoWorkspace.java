@@ -40,8 +40,8 @@ final class DemoWorkspace implements AutoCloseable {
     }
 
     /**
-     * A copy of the installation's conf/ for one node. One per node, because FileInstall writes
-     * configuration changes back into the files it read, and two nodes must not write one file.
+     * A copy of the installation's conf/ for one node, which publishes its context in the demo's
+     * registry as {@code node}.
      */
     Path conf(String node) throws IOException {
         Path conf = Files.createDirectories(root.resolve("conf-" + node));
@@ -50,10 +50,17 @@ final class DemoWorkspace implements AutoCloseable {
                 Files.copy(f, conf.resolve(f.getFileName()));
             }
         }
-        // A later line wins, in a .cfg as in framework.properties.
+        // A later line wins, in a .cfg as in framework.properties and logging.properties.
         append(conf, "io.polylink.method.shm.cfg", "directory=" + shm);
         append(conf, "io.polylink.method.tcp.cfg", "bindAddress=127.0.0.1");
         append(conf, "io.polylink.registry.cfg", "directory=" + root.resolve("registry"));
+        append(conf, "io.polylink.core.cfg", "name=" + node);
+        // The demo uninstalls shm and installs it again itself: automatic install would bring it back first.
+        append(conf, "io.polylink.core.cfg", "install.enabled=false");
+        // Records on the console, where the demo shows warnings and its node logs keep the rest.
+        append(conf, NodeLog.FILE, "handlers=java.util.logging.ConsoleHandler\n"
+            + "java.util.logging.ConsoleHandler.level=INFO\n"
+            + "java.util.logging.SimpleFormatter.format=" + LogLines.FORMAT);
         // A shell without --noshutdown stops the node when its input ends: when the demo ends,
         // however it ends, its nodes follow.
         append(conf, "framework.properties", "gosh.args=");
@@ -75,7 +82,7 @@ final class DemoWorkspace implements AutoCloseable {
                 try {
                     long owner = Long.parseLong(dash < 0 ? rest : rest.substring(0, dash));
                     if (ProcessHandle.of(owner).isEmpty()) {
-                        Node.delete(p);
+                        Folders.delete(p);
                     }
                 } catch (NumberFormatException notOurs) {
                     // not a name this class makes: leave it
@@ -96,7 +103,7 @@ final class DemoWorkspace implements AutoCloseable {
     /** Removes every file of the run; call after the nodes have ended. */
     @Override
     public void close() {
-        Node.delete(shm);
-        Node.delete(root);
+        Folders.delete(shm);
+        Folders.delete(root);
     }
 }

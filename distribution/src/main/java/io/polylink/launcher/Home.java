@@ -29,8 +29,14 @@ record Home(Path root) {
         return root.resolve("bundle");
     }
 
+    /** Framework storage of running nodes that keep no state, one folder per run. */
     Path work() {
         return root.resolve("work");
+    }
+
+    /** Framework storage of nodes started with --keep-state, one folder per name, kept across runs. */
+    Path state() {
+        return root.resolve("state");
     }
 
     Path repo() {
@@ -41,6 +47,19 @@ record Home(Path root) {
         return root.resolve("lib");
     }
 
+    Path logs() {
+        return root.resolve("logs");
+    }
+
+    RunFolder run() {
+        return new RunFolder(root.resolve("run"));
+    }
+
+    /** @return {@code value} with {@code ${polylink.home}} replaced by this folder */
+    String expand(String value) {
+        return value.replace("${polylink.home}", root.toString());
+    }
+
     /** @return {@code conf}/framework.properties with {@code ${polylink.home}} replaced */
     Map<String, String> frameworkProperties(Path conf) throws IOException {
         Properties p = new Properties();
@@ -49,7 +68,7 @@ record Home(Path root) {
         }
         Map<String, String> out = new HashMap<>();
         for (String key : p.stringPropertyNames()) {
-            out.put(key, p.getProperty(key).replace("${polylink.home}", root.toString()));
+            out.put(key, expand(p.getProperty(key)));
         }
         return out;
     }

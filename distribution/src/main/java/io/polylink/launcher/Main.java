@@ -7,15 +7,21 @@ public final class Main {
 
     private static final String USAGE = """
         usage: polylink <command> [options]
+               polylink --version
 
         commands:
-          node     run one context in a Felix framework, with the Gogo shell or as a daemon
+          node     run one context in a Felix framework, in the foreground, with the Gogo shell or as a
+                   daemon
+          start    start a named node in the background and wait until it is up
+          stop     stop a named node: SIGTERM, and a bounded wait for it to end
+          status   whether a named node runs (pid, context id, methods); without a name, every node
           demo     two nodes on this machine: selection, latency, lz4 at run time, shm -> tcp -> shm
                    hot swap under a numbered stream of RSRs (about 30 s)
           bench    the benchmarks of lib/bench/polylink-bench.jar, with CSV and an SVG chart of the results
 
         options:
-          --help   this text
+          --version  the version of this distribution, of the API and SPI packages, of Felix and Java
+          --help     this text
 
         Every command takes --help and describes its options there.""";
 
@@ -26,20 +32,38 @@ public final class Main {
             System.err.println("polylink: name a command\n" + USAGE);
             System.exit(2);
         }
-        if (args[0].equals("--help") || args[0].equals("-h")) {
-            System.out.println(USAGE);
-            System.exit(0);
-        }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        switch (args[0]) {
-            case "node" -> System.exit(Node.run(rest));
-            case "demo" -> System.exit(Demo.run(rest));
-            case "bench" -> System.exit(Bench.run(rest));
-            default -> {
-                System.err.println("polylink: unknown " + (args[0].startsWith("-") ? "option" : "command") + " '"
-                    + args[0] + "'\n" + USAGE);
-                System.exit(2);
-            }
+        try {
+            System.exit(run(args[0], rest));
+        } catch (Answered answered) {
+            System.exit(answered.status());
         }
+    }
+
+    private static int run(String command, String[] rest) throws Exception {
+        return switch (command) {
+            case "--help", "-h" -> {
+                System.out.println(USAGE);
+                yield 0;
+            }
+            case "--version" -> {
+                if (rest.length > 0) {
+                    System.err.println("polylink: --version takes no options, not '" + rest[0] + "'");
+                    yield 2;
+                }
+                yield Version.run();
+            }
+            case "node" -> Node.run(rest);
+            case "start" -> Start.run(rest);
+            case "stop" -> Stop.run(rest);
+            case "status" -> Status.run(rest);
+            case "demo" -> Demo.run(rest);
+            case "bench" -> Bench.run(rest);
+            default -> {
+                System.err.println("polylink: unknown " + (command.startsWith("-") ? "option" : "command") + " '"
+                    + command + "'\n" + USAGE);
+                yield 2;
+            }
+        };
     }
 }

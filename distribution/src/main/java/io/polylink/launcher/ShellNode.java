@@ -37,6 +37,7 @@ final class ShellNode implements AutoCloseable {
     private static final String END_OF_OUTPUT = new String("end of output");
 
     private final String name;
+    private final String nodeName;
     private final Process process;
     private final Writer input;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -44,8 +45,9 @@ final class ShellNode implements AutoCloseable {
     private final Path log;
     private int markers;
 
-    private ShellNode(String name, Process process, Path log) throws IOException {
+    private ShellNode(String name, String nodeName, Process process, Path log) throws IOException {
         this.name = name;
+        this.nodeName = nodeName;
         this.log = log;
         this.process = process;
         this.input = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -56,19 +58,26 @@ final class ShellNode implements AutoCloseable {
     }
 
     /**
-     * Starts {@code bin/polylink node --name NAME --conf CONF} with its output (both streams) in
-     * {@code log}; {@link #awaitLine} then waits for its "up" line.
+     * Starts {@code bin/polylink node --name NODE_NAME --conf CONF} with its output (both streams)
+     * in {@code log}; {@link #awaitLine} then waits for its "up" line.
+     *
+     * @param name what the demo calls the node
+     * @param nodeName the node's name in run/
      */
-    static ShellNode start(Home home, Path conf, String name, Path log) throws IOException {
-        Process process = new ProcessBuilder(home.root().resolve("bin/polylink").toString(), "node", "--name", name,
-            "--conf", conf.toString())
+    static ShellNode start(Home home, Path conf, String name, String nodeName, Path log) throws IOException {
+        Process process = new ProcessBuilder(home.root().resolve("bin/polylink").toString(), "node", "--name",
+            nodeName, "--conf", conf.toString())
             .redirectErrorStream(true)
             .start();
-        return new ShellNode(name, process, log);
+        return new ShellNode(name, nodeName, process, log);
     }
 
     String name() {
         return name;
+    }
+
+    String nodeName() {
+        return nodeName;
     }
 
     long pid() {

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -19,8 +20,9 @@ import org.osgi.service.component.annotations.Reference;
 
 /**
  * Gogo commands, scope {@code demo}, that {@code bin/polylink demo} types into its nodes. Each node
- * publishes a demo endpoint as {@code demo-<node name>}; the commands name a peer node and keep
- * one startpoint per peer (the demo's "link"), so table edits stay in force across commands.
+ * publishes a demo endpoint as {@code demo-<name>}, with the name its context publishes under; the
+ * commands name a peer by that name and keep one startpoint per peer (the demo's "link"), so
+ * table edits stay in force across commands.
  * Immediate, so a node publishes its endpoint as soon as the bundle starts, not only once its own
  * shell first calls a command.
  */
@@ -49,8 +51,10 @@ public final class DemoCommands {
     @Activate
     public DemoCommands(@Reference Context context, BundleContext bundle) {
         this.context = context;
-        String node = bundle.getProperty("polylink.name");
-        this.published = DemoProtocol.publishedName(node == null ? context.id().toString() : node);
+        // The name the context publishes under: the core's 'name' setting, else the node's name.
+        ServiceReference<Context> reference = bundle.getServiceReference(Context.class);
+        Object node = reference == null ? null : reference.getProperty("polylink.name");
+        this.published = DemoProtocol.publishedName(node instanceof String name ? name : context.id().toString());
         this.endpoint = context.createEndpoint()
             .register(DemoProtocol.PING, (e, m) -> {
                 Startpoint replyTo = m.getStartpoint();

@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One {@code bin/polylink node} process of a test, with its output in a log file: a daemon, or a
- * node with the Gogo shell that {@link #shell} types into. Closing it kills it for sure, so no
- * test leaves a process behind even when it fails.
+ * One {@code bin/polylink node} process of a test, with its console output in a file: a daemon,
+ * or a node with the Gogo shell that {@link #shell} types into. Closing it kills it for sure, so
+ * no test leaves a process behind even when it fails.
  */
 final class NodeProcess implements AutoCloseable {
 
@@ -28,14 +28,16 @@ final class NodeProcess implements AutoCloseable {
     private static final String PROMPT = "g! ";
 
     private final String name;
+    private final Path home;
     private final Path log;
     private final Process process;
     /** The shell's output lines, prompts removed; empty for a daemon. */
     private final BlockingQueue<String> shellLines = new LinkedBlockingQueue<>();
     private int markers;
 
-    private NodeProcess(String name, Path log, Process process) {
+    private NodeProcess(String name, Path home, Path log, Process process) {
         this.name = name;
+        this.home = home;
         this.log = log;
         this.process = process;
     }
@@ -52,21 +54,25 @@ final class NodeProcess implements AutoCloseable {
             .redirectErrorStream(true).redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
         Map<String, String> env = builder.environment();
         env.put("POLYLINK_JAVA_OPTS", javaOptions);
-        return awaitUp(new NodeProcess(name, log, builder.start()));
+        return awaitUp(new NodeProcess(name, home, log, builder.start()));
     }
 
     /**
      * Starts a node with the Gogo shell on its console and waits for its "up" line. The shell
      * stops the node when its input ends ({@code gosh.args} without {@code --noshutdown} in the
      * installation's framework.properties), so the node goes even if this JVM is killed.
+     *
+     * @param options more options of {@code polylink node}, e.g. --keep-state
      */
-    static NodeProcess startWithShell(Path home, String name, String javaOptions) throws IOException {
+    static NodeProcess startWithShell(Path home, String name, String javaOptions, String... options)
+            throws IOException {
         Installation.set(home, "framework.properties", "gosh.args", "");
         Path log = logFile(home, name);
-        ProcessBuilder builder = new ProcessBuilder(List.of(home.resolve("bin/polylink").toString(), "node",
-            "--name", name)).redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of(home.resolve("bin/polylink").toString(), "node", "--name", name));
+        command.addAll(List.of(options));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("POLYLINK_JAVA_OPTS", javaOptions);
-        NodeProcess node = new NodeProcess(name, log, builder.start());
+        NodeProcess node = new NodeProcess(name, home, log, builder.start());
         Thread copy = new Thread(node::copyOutput, "test-node-" + name + "-output");
         copy.setDaemon(true);
         copy.start();
@@ -101,9 +107,7 @@ final class NodeProcess implements AutoCloseable {
                  new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 file.println(line);
-                while (line.startsWith(PROMPT)) {
-                    line = line.substring(PROMPT.length());
-                }
+                line = withoutPrompts(line);
                 if (!line.isBlank()) {
                     shellLines.add(line);
                 }
@@ -111,6 +115,15 @@ final class NodeProcess implements AutoCloseable {
         } catch (IOException e) {
             shellLines.add(GOGO_ERROR + "reading the node's output failed: " + e);
         }
+    }
+
+    /** The shell prints its prompt without a line break: what follows on the line is the shell's output. */
+    private static String withoutPrompts(String line) {
+        String rest = line;
+        while (rest.startsWith(PROMPT)) {
+            rest = rest.substring(PROMPT.length());
+        }
+        return rest;
     }
 
     /**
@@ -160,17 +173,27 @@ final class NodeProcess implements AutoCloseable {
         return out;
     }
 
+    /** @return what the node printed on its console, then its log file, logs/NAME.log */
     String log() {
+        return read(log) + "\n--- " + nodeLog() + ":\n" + read(nodeLog());
+    }
+
+    /** @return the log file the installation's conf/logging.properties gives the node */
+    Path nodeLog() {
+        return home.resolve("logs").resolve(name + ".log");
+    }
+
+    private static String read(Path file) {
         try {
-            return Files.readString(log, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
+            return "(nothing: " + e + ")";
         }
     }
 
     void awaitLine(String start, Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
-        while (log().lines().noneMatch(l -> l.startsWith(start))) {
+        while (read(log).lines().map(NodeProcess::withoutPrompts).noneMatch(l -> l.startsWith(start))) {
             if (!process.isAlive()) {
                 throw new AssertionError("node " + name + " exited with " + process.exitValue() + ":\n" + log());
             }
