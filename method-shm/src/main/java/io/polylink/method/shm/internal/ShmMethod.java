@@ -17,6 +17,7 @@ import io.polylink.method.shm.internal.poll.InboxPoller;
 import io.polylink.method.shm.internal.poll.WakeSocket;
 import io.polylink.method.shm.internal.segment.OwnInbox;
 import io.polylink.method.shm.internal.segment.SegmentDirectory;
+import io.polylink.method.shm.internal.segment.TrustedDirectories;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
@@ -56,8 +57,9 @@ public final class ShmMethod implements CommunicationMethod {
     private volatile MethodContext context;
     private volatile Connections connections;
     private ShmAddress self;
+    private volatile TrustedDirectories trusted;
     private WakeSocket wake;
-    private OwnInbox own;
+    private volatile OwnInbox own;
     private InboxPoller poller;
     private Heartbeat heartbeat;
 
@@ -86,12 +88,13 @@ public final class ShmMethod implements CommunicationMethod {
             StaleSegments.clean(directory, settings.failureTimeoutMs());
             wake = WakeSocket.open();
             String inbox = SegmentDirectory.inboxName(context.contextId());
-            own = new OwnInbox(directory.resolve(inbox), context.contextId(), settings.producerSlots(),
-                settings.ringBytes(), wake.port(), Liveness.startMillis(ProcessHandle.current()));
+            trusted = new TrustedDirectories(directory, settings.trustedDirectories());
+            own = new OwnInbox(trusted, inbox, context.contextId(), settings.producerSlots(), settings.ringBytes(),
+                wake.port(), Liveness.startMillis(ProcessHandle.current()));
             self = new ShmAddress(context.host(), directory, inbox);
             Reassembly reassembly = new Reassembly();
             SendCounter sends = new SendCounter();
-            connections = new Connections(new Connector(context, self.encode(), settings.sendTimeoutMs(),
+            connections = new Connections(new Connector(trusted, context, self.encode(), settings.sendTimeoutMs(),
                 settings.failureTimeoutMs(), reassembly, sends), context.problems(), errors);
             poller = new InboxPoller(own, wake, new Backoff(settings.idleStrategy(), settings.spinMicros()),
                 connections, reassembly, sends, settings.unblockTimeoutMs(), context.problems(), errors);
@@ -137,7 +140,7 @@ public final class ShmMethod implements CommunicationMethod {
     @Override
     public Applicability applicable(ContextId peer, byte[] address) {
         try {
-            return ShmAddress.decode(address).applicability(context.host());
+            return ShmAddress.decode(address).applicability(context.host(), trusted);
         } catch (MalformedMessageException e) {
             return Applicability.no(e.getMessage());
         }

@@ -10,20 +10,23 @@ import io.polylink.method.shm.internal.liveness.ReceiverWatch;
 import io.polylink.method.shm.internal.ring.Outbox;
 import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.method.shm.internal.segment.SegmentException;
+import io.polylink.method.shm.internal.segment.TrustedDirectories;
 import io.polylink.spi.MethodContext;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Opens connections: maps a peer's inbox once it is sure whose it is and that its owner runs,
- * takes a producer slot there under a fresh session, and hands the connection to the core. On a
- * sender's thread when this context connects, on the poller when it answers a peer; either way
- * under the lock of the {@link Connections} it opens for.
+ * Opens connections: maps a peer's inbox once it is sure the file is one it may map (see {@link
+ * TrustedDirectories}), whose inbox it is and that its owner runs, takes a producer slot there
+ * under a fresh session, and hands the connection to the core. On a sender's thread when this
+ * context connects, on the poller when it answers a peer; either way under the lock of the
+ * {@link Connections} it opens for.
  */
 public final class Connector {
 
     private final SecureRandom random = new SecureRandom();
+    private final TrustedDirectories directories;
     private final MethodContext context;
     private final byte[] selfAddress;
     private final int sendTimeoutMs;
@@ -38,8 +41,9 @@ public final class Connector {
      * @param reassembly the poller's buffers for split frames
      * @param sends counts the frames every connection sends, for the poller
      */
-    public Connector(MethodContext context, byte[] selfAddress, int sendTimeoutMs, int failureTimeoutMs,
-                     Reassembly reassembly, SendCounter sends) {
+    public Connector(TrustedDirectories directories, MethodContext context, byte[] selfAddress, int sendTimeoutMs,
+                     int failureTimeoutMs, Reassembly reassembly, SendCounter sends) {
+        this.directories = directories;
         this.context = context;
         this.selfAddress = selfAddress.clone();
         this.sendTimeoutMs = sendTimeoutMs;
@@ -55,7 +59,31 @@ public final class Connector {
      * @throws LinkException naming the inbox and what is wrong with it, or with this end
      */
     ShmConnection open(Connections registry, ContextId peer, ShmAddress there, long peerSession) {
-        Segment segment = Segment.open(there.inboxPath());
+        Segment segment = directories.open(there.directory(), there.inbox());
+        Outbox out;
+        try {
+            check(segment, peer, there);
+            out = new Outbox(segment, session(), context.contextId(), selfAddress);
+        } catch (IOException e) {
+            segment.close();
+            throw new LinkException("cannot open a wake-up socket for " + there.describe() + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            segment.close();
+            throw e;
+        }
+        ShmConnection connection = new ShmConnection(registry, peer, there, out,
+            new ReceiverWatch(peer, segment, failureNanos, context.problems()), sends, reassembly,
+            context.maxFrameSize(), sendTimeoutMs);
+        if (peerSession != 0) {
+            connection.adopt(peerSession);
+            connection.answerLater(peerSession); // before anyone can find it and send a frame first
+        }
+        connection.attach(context.inbound().open(connection));
+        return connection;
+    }
+
+    /** @throws SegmentException unless the inbox is {@code peer}'s, open, and its owner runs */
+    private static void check(Segment segment, ContextId peer, ShmAddress there) {
         if (!segment.owner().equals(peer)) {
             throw new SegmentException("inbox " + there.describe() + " belongs to context " + segment.owner()
                 + ", not " + peer);
@@ -68,21 +96,6 @@ public final class Connector {
             throw new SegmentException("inbox " + there.describe() + " belongs to process " + segment.ownerPid()
                 + ", which is gone");
         }
-        Outbox out;
-        try {
-            out = new Outbox(segment, session(), context.contextId(), selfAddress);
-        } catch (IOException e) {
-            throw new LinkException("cannot open a wake-up socket for " + there.describe() + ": " + e.getMessage(), e);
-        }
-        ShmConnection connection = new ShmConnection(registry, peer, there, out,
-            new ReceiverWatch(peer, segment, failureNanos, context.problems()), sends, reassembly,
-            context.maxFrameSize(), sendTimeoutMs);
-        if (peerSession != 0) {
-            connection.adopt(peerSession);
-            connection.answerLater(peerSession); // before anyone can find it and send a frame first
-        }
-        connection.attach(context.inbound().open(connection));
-        return connection;
     }
 
     private long session() {

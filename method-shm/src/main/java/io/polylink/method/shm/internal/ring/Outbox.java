@@ -156,6 +156,7 @@ public final class Outbox implements AutoCloseable {
             + "unfinished longer than the receiver's unblockTimeoutMs while this process was stopped");
     }
 
+    /** Lets go of the wake-up socket and the inbox's file; the slot is the consumer's to free. */
     @Override
     public void close() {
         try {
@@ -163,5 +164,6 @@ public final class Outbox implements AutoCloseable {
         } catch (IOException ignored) {
             // nothing held
         }
+        segment.close();
     }
 }

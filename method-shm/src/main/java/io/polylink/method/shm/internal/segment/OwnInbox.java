@@ -7,7 +7,6 @@ import io.polylink.ContextId;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * This context's own inbox over its life: made at start, replaced when the poller finds it
@@ -18,7 +17,8 @@ public final class OwnInbox implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.method.shm");
 
-    private final Path path;
+    private final TrustedDirectories directories;
+    private final String name;
     private final ContextId owner;
     private final int slots;
     private final int ringBytes;
@@ -27,21 +27,24 @@ public final class OwnInbox implements AutoCloseable {
     private volatile Segment segment;
 
     /**
-     * Makes the inbox file (see {@link Segment#create}).
+     * Makes the inbox file (see {@link TrustedDirectories#create}).
      *
+     * @param name the inbox's file name in the own segment directory
      * @param wakePort the loopback port on which a parked poller waits for a sender's poke
      * @param startMillis when this process started, by which senders tell it from a later one of the same id
      * @throws IOException naming the file and the reason
+     * @throws SegmentException if the directory may be written by others
      */
-    public OwnInbox(Path path, ContextId owner, int slots, int ringBytes, int wakePort, long startMillis)
-            throws IOException {
-        this.path = path;
+    public OwnInbox(TrustedDirectories directories, String name, ContextId owner, int slots, int ringBytes,
+                    int wakePort, long startMillis) throws IOException {
+        this.directories = directories;
+        this.name = name;
         this.owner = owner;
         this.slots = slots;
         this.ringBytes = ringBytes;
         this.wakePort = wakePort;
         this.startMillis = startMillis;
-        this.segment = Segment.create(path, owner, slots, ringBytes, wakePort, startMillis);
+        this.segment = directories.create(name, owner, slots, ringBytes, wakePort, startMillis);
     }
 
     /** @return the inbox as it is now */
@@ -59,8 +62,9 @@ public final class OwnInbox implements AutoCloseable {
      */
     public Segment replace() throws IOException {
         Segment old = segment;
-        segment = Segment.create(path, owner, slots, ringBytes, wakePort, startMillis);
+        segment = directories.create(name, owner, slots, ringBytes, wakePort, startMillis);
         old.state(STATE_CORRUPT);
+        old.close();
         return segment;
     }
 
@@ -73,9 +77,11 @@ public final class OwnInbox implements AutoCloseable {
     @Override
     public void close() {
         try {
-            Files.deleteIfExists(path);
+            Files.deleteIfExists(segment.path());
         } catch (IOException e) {
-            LOG.log(Level.WARNING, "could not remove shm segment " + path + ": " + e.getMessage());
+            LOG.log(Level.WARNING, "could not remove shm segment " + segment.path() + ": " + e.getMessage());
+        } finally {
+            segment.close();
         }
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.polylink.ContextId;
 import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.method.shm.internal.segment.SegmentException;
+import io.polylink.method.shm.internal.segment.TrustedDirectories;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +34,8 @@ class InboxTest {
 
     @BeforeEach
     void open() throws Exception {
-        Segment segment = Segment.create(directory.resolve("inbox"), new ContextId(1, 2), 4, MIN_RING, 1, 0);
+        Segment segment = new TrustedDirectories(directory, List.of()).create("inbox", new ContextId(1, 2), 4, MIN_RING,
+            1, 0);
         inbox = new Inbox(segment, 1000);
         out = new Outbox(segment, 7, new ContextId(3, 4), new byte[0]);
         slot = 0;
