@@ -12,18 +12,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The method's connections, one per peer context, and how the two sides of a pair settle on one:
  * a sender's thread connects, the poller answers a peer's first record, and a connection leaves
  * the table when it closes. One lock guards the table and is held while a connection is opened,
- * so a peer never gets two.
+ * so a peer never gets two. No connection is made while this context has no inbox of its own:
+ * the peer's answers would have nowhere to go.
  */
 public final class Connections {
 
     private final Object lock = new Object();
     private final Map<ContextId, ShmConnection> byPeer = new HashMap<>();
     private final Connector connector;
+    private final Supplier<String> unavailable;
     private final ProblemLog problems;
     private final AtomicLong errors;
     /** What closed connections counted; guarded by {@link #lock}. */
@@ -31,9 +34,13 @@ public final class Connections {
     /** Set once the method stops; guarded by {@link #lock}. */
     private boolean stopped;
 
-    /** @param errors the method's error count, for connections that could not be answered or whose receiver died */
-    public Connections(Connector connector, ProblemLog problems, AtomicLong errors) {
+    /**
+     * @param unavailable why this context has no inbox now, or {@code null} if it has one
+     * @param errors the method's error count, for connections that could not be answered or whose receiver died
+     */
+    public Connections(Connector connector, Supplier<String> unavailable, ProblemLog problems, AtomicLong errors) {
         this.connector = connector;
+        this.unavailable = unavailable;
         this.problems = problems;
         this.errors = errors;
     }
@@ -51,6 +58,10 @@ public final class Connections {
             }
             if (stopped) {
                 throw new LinkException("the shm method is stopped");
+            }
+            String down = unavailable.get();
+            if (down != null) {
+                throw new LinkException("shm has no inbox here: " + down);
             }
             connection = open(peer, there, 0);
         }
@@ -122,6 +133,19 @@ public final class Connections {
     public void failAll(String why) {
         for (ShmConnection c : snapshot()) {
             c.fail(new IOException(why));
+        }
+    }
+
+    /**
+     * Fails each connection whose peer's inbox was cut short while mapped, without touching the
+     * mapping again: after a fault met somewhere, a file's descriptor says which one it was.
+     */
+    public void failCutShort() {
+        for (ShmConnection c : snapshot()) {
+            if (c.isOpen() && !c.intact()) {
+                errors.incrementAndGet();
+                c.fail(new IOException(c.cutShort()));
+            }
         }
     }
 

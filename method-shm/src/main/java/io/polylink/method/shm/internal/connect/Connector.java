@@ -1,6 +1,6 @@
 package io.polylink.method.shm.internal.connect;
 
-import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CORRUPT;
+import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CLOSED;
 import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_OPEN;
 
 import io.polylink.ContextId;
@@ -88,9 +88,11 @@ public final class Connector {
             throw new SegmentException("inbox " + there.describe() + " belongs to context " + segment.owner()
                 + ", not " + peer);
         }
-        if (segment.state() != STATE_OPEN) {
-            throw new SegmentException("inbox " + there.describe() + " of context " + peer + " is "
-                + (segment.state() == STATE_CORRUPT ? "being replaced after corruption" : "closed"));
+        int state = segment.state();
+        if (state != STATE_OPEN) {
+            throw new SegmentException("inbox " + there.describe() + " of context " + peer + (state == STATE_CLOSED
+                ? " is closed (the context stopped)"
+                : " was abandoned by its owner (its log says why), which makes a fresh one"));
         }
         if (!Liveness.alive(segment.ownerPid(), segment.ownerStart())) {
             throw new SegmentException("inbox " + there.describe() + " belongs to process " + segment.ownerPid()

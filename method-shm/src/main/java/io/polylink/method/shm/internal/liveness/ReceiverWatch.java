@@ -1,7 +1,7 @@
 package io.polylink.method.shm.internal.liveness;
 
+import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_ABANDONED;
 import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CLOSED;
-import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CORRUPT;
 
 import io.polylink.ContextId;
 import io.polylink.method.shm.internal.segment.Segment;
@@ -9,12 +9,13 @@ import io.polylink.spi.ProblemLog;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A sender's judgement of its receiver, made from the receiver's inbox. Dead: the inbox is closed
- * or corrupt, the owner's process is gone, or it has been stopped (by a signal or a debugger) while
- * neither its heartbeat nor its head moved for the failure timeout. A process that runs is never
- * declared dead for being silent: a loaded host can leave its timer and poller without a core, or a
- * collection pause hold them, for longer than the timeout, and it goes on afterwards; that is said
- * once in the log, and senders meanwhile meet a full ring (backpressure) rather than a closed link.
+ * A sender's judgement of its receiver, made from the receiver's inbox. Dead: the inbox was cut
+ * short (asked of the file's descriptor first, so the judgement never touches a page that is
+ * gone), closed or abandoned, the owner's process is gone, or it has been stopped (by a signal or a debugger) while neither its heartbeat
+ * nor its head moved for the failure timeout. A process that runs is never declared dead for
+ * being silent: a loaded host can leave its poller without a core, or a collection pause hold it,
+ * for longer than the timeout, and it goes on afterwards; that is said once in the log, and
+ * senders meanwhile meet a full ring (backpressure) rather than a closed link.
  *
  * <p>One per connection; the heartbeat timer's thread only.
  */
@@ -45,16 +46,21 @@ public final class ReceiverWatch {
      * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive
      */
     public String check(long now) {
+        long size = inbox.fileSize();
+        if (size < inbox.length()) {
+            return "inbox " + inbox + " of context " + peer + " was cut short to " + size + " bytes while mapped ("
+                + inbox.length() + "); its owner makes a fresh one";
+        }
         int state = inbox.state();
         if (state == STATE_CLOSED) {
             return "context " + peer + " closed its inbox";
         }
-        if (state == STATE_CORRUPT) {
-            return "context " + peer + " found its inbox corrupt and replaced it";
+        if (state == STATE_ABANDONED) {
+            return "context " + peer + " abandoned its inbox " + inbox + " (its log says why) and makes a fresh one";
         }
-        // Both only grow: the sum moves if the timer beat or the poller consumed. A peer that moved
-        // since the last look ran then; the process table, whose reading costs more than a beat
-        // does, is asked only of one that did not, so a killed peer is found a beat later.
+        // Both only grow: the sum moves if the poller beat or consumed. A peer that moved since the
+        // last look ran then; the process table, whose reading costs more than a beat does, is
+        // asked only of one that did not, so a killed peer is found a beat later.
         long beat = inbox.heartbeatCount() + inbox.head();
         if (beat != lastBeat) {
             lastBeat = beat;
@@ -78,7 +84,7 @@ public final class ReceiverWatch {
             silenceLogged = true;
             problems.warn("silent receiver", 20, "shm connection to " + peer + " at " + inbox + ": no heartbeat and "
                 + "no progress in the peer's inbox for " + silentMs + " ms, but its process " + pid + " runs (a "
-                + "loaded host or a pause); the link stays open", null);
+                + "loaded host, a pause, or a handler that holds its poller); the link stays open", null);
         }
         return null;
     }

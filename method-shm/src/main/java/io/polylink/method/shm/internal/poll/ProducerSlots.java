@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the poller knows of each producer slot of this context's inbox, and what it does with the
  * records that come from them: data goes to the slot's connection, a producer's first record
- * opens or matches one ({@link Connections#answer}), its last closes it and frees the slot. On the
+ * opens or matches one ({@link Connections#answer}), its last closes it and frees the slot.
+ * Whatever a record's handling throws ends that slot's connection, not the poller. On the
  * poller's tick it frees the slots of producers whose process is gone, and it judges records left
  * unfinished ({@link AbandonedClaims}).
  *
@@ -66,29 +67,48 @@ final class ProducerSlots implements Inbox.RecordHandler {
             return;
         }
         SlotView view = views[slot];
-        switch (type) {
-            case TYPE_DATA -> {
-                FrameAssembler inbound = view.inbound;
-                if (inbound != null) {
-                    inbound.onData(flags, body);
+        try {
+            switch (type) {
+                case TYPE_DATA -> {
+                    FrameAssembler inbound = view.inbound;
+                    if (inbound != null) {
+                        inbound.onData(flags, body);
+                    }
+                }
+                case TYPE_OPEN -> opened(slot, view, body.remaining() >= 8 ? body.getLong(body.position()) : 0);
+                case TYPE_CLOSE -> {
+                    FrameAssembler inbound = view.inbound;
+                    view.inbound = null;
+                    if (view.releaseAt < 0) {
+                        segment.freeSlot(slot);
+                    }
+                    if (inbound != null) {
+                        inbound.connection().closedByPeer();
+                    }
+                }
+                default -> {
+                    errors.incrementAndGet();
+                    problems.warn("bad record", "shm inbox " + segment.path() + ": record of unknown type " + type
+                        + " from slot " + slot + " dropped", null);
                 }
             }
-            case TYPE_OPEN -> opened(slot, view, body.remaining() >= 8 ? body.getLong(body.position()) : 0);
-            case TYPE_CLOSE -> {
-                FrameAssembler inbound = view.inbound;
-                view.inbound = null;
-                if (view.releaseAt < 0) {
-                    segment.freeSlot(slot);
-                }
-                if (inbound != null) {
-                    inbound.connection().closedByPeer();
-                }
+        } catch (Throwable t) {
+            failed(slot, view, t);
+            if (t instanceof InternalError) {
+                throw t; // perhaps a fault on a mapping: the poller looks which, before reading on
             }
-            default -> {
-                errors.incrementAndGet();
-                problems.warn("bad record", "shm inbox " + segment.path() + ": record of unknown type " + type
-                    + " from slot " + slot + " dropped", null);
-            }
+        }
+    }
+
+    /** Handling a record of {@code slot} threw: its frame is lost, so the slot's connection ends. */
+    private void failed(int slot, SlotView view, Throwable t) {
+        errors.incrementAndGet();
+        FrameAssembler inbound = view.inbound;
+        view.inbound = null;
+        problems.warn("record failed", "shm inbox " + segment.path() + ": a record from slot " + slot + " failed ("
+            + t + ")" + (inbound == null ? "" : "; closing " + inbound.connection()), t);
+        if (inbound != null) {
+            inbound.connection().fail(new IOException("a record from this peer could not be handled: " + t, t));
         }
     }
 

@@ -60,8 +60,10 @@ public final class InboxLayout {
 
     /** Inbox states. */
     public static final int STATE_OPEN = 1;
+    /** Its owner stopped. */
     public static final int STATE_CLOSED = 2;
-    public static final int STATE_CORRUPT = 3;
+    /** Its owner found it corrupt, truncated or no longer under its name, and makes a fresh one. */
+    public static final int STATE_ABANDONED = 3;
 
     public static final int SLOT_STATE_OFFSET = 0;
     public static final int SLOT_SESSION_OFFSET = 8;
