@@ -3,6 +3,7 @@ package io.polylink.itests.process;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.polylink.Context;
 import io.polylink.ContextId;
@@ -13,6 +14,7 @@ import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.method.shm.internal.connect.ShmAddress;
 import io.polylink.method.shm.internal.segment.SegmentDirectory;
+import io.polylink.testkit.EchoStreams;
 import io.polylink.testkit.SequenceCheck;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -35,9 +37,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Nodes in their own JVMs whose shm inboxes are cut short or forged: no thread dies on either
- * side, nothing is mapped that another user could cut short, the links move with no frame lost,
- * and shm comes back without a restart.
+ * Nodes in their own JVMs whose shm inboxes are cut short, forged or out of reach: no thread
+ * dies on either side, nothing is mapped that another user could cut short, the links move with
+ * no RSR lost, duplicated or reordered, and shm comes back without a restart.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ShmFaultsIT {
@@ -50,11 +52,15 @@ class ShmFaultsIT {
     @TempDir
     Path temp;
 
+    private final List<EchoStreams> streams = new ArrayList<>();
     private final List<Driver> drivers = new ArrayList<>();
     private final List<NodeProcess> nodes = new ArrayList<>();
 
     @AfterEach
-    void cleanUp() {
+    void cleanUp() throws InterruptedException {
+        for (EchoStreams s : streams) {
+            s.close();
+        }
         drivers.forEach(Driver::close);
         NodeProcess.closeAll(nodes);
     }
@@ -202,6 +208,69 @@ class ShmFaultsIT {
         unharmed(b);
         assertEquals(List.of(SegmentDirectory.inboxName(echoAtB.targets().get(0).context())), segments(home),
             "files in b's segment directory");
+    }
+
+    @Test
+    void aNodeOutOfFileDescriptorsKeepsItsShmPeersAndAnswersNewOnesOnceItHasDescriptorsAgain() throws Exception {
+        Path prlimit = Path.of("/usr/bin/prlimit");
+        assumeTrue(Files.isExecutable(prlimit), "prlimit (util-linux) sets a running process's descriptor limit");
+        Path home = Installation.copy(temp.resolve("home"));
+        NodeProcess b = NodeProcess.start(home, "b", "-Xmx256m");
+        nodes.add(b);
+        Map<String, Object> shm = Map.of("directory", Installation.shmDirectory(home).toString());
+        EchoStreams early = echoes(driver(home, shm), "b");
+        early.awaitEchoes(1000, Duration.ofSeconds(30));
+        assertEquals("shm", early.requestStack());
+
+        String pid = Long.toString(b.pid());
+        String limit = run(prlimit.toString(), "--pid", pid, "--nofile", "--output=SOFT", "--noheadings").trim();
+        long open;
+        try (Stream<Path> fds = Files.list(Path.of("/proc", pid, "fd"))) {
+            open = fds.count();
+        }
+        Driver late = driver(home, shm);
+        run(prlimit.toString(), "--pid", pid, "--nofile=" + open + ":");
+        EchoStreams refused;
+        try {
+            // Reading /proc takes a descriptor b no longer has: early's process must not look gone to it.
+            early.awaitEchoes(5000, Duration.ofSeconds(60));
+            assertEquals("shm", early.requestStack());
+            // b cannot map late's inbox to answer it: late's shm connection is refused, not left unread.
+            refused = echoes(late, "b");
+            Driver.await(() -> b.log().contains("shm: cannot answer context " + late.context().id()),
+                Duration.ofSeconds(30), b::log);
+        } finally {
+            run(prlimit.toString(), "--pid", pid, "--nofile=" + limit + ":");
+        }
+        Driver.await(() -> "shm".equals(refused.requestStack()), Duration.ofSeconds(90),
+            () -> "late's link to b did not come back to shm: " + refused.explainRequests());
+        refused.awaitEchoes(1000, Duration.ofSeconds(60));
+        early.awaitEchoes(1000, Duration.ofSeconds(60));
+        for (EchoStreams s : List.of(early, refused)) {
+            EchoStreams.Result result = s.end(Duration.ofSeconds(60));
+            System.out.println("b out of file descriptors, " + result);
+            assertTrue(result.perfect(), result.toString());
+        }
+        assertTrue(b.log().lines().noneMatch(l -> l.contains("is gone")), b.log());
+        assertTrue(b.log().lines().noneMatch(l -> l.startsWith("Exception in thread")), b.log());
+    }
+
+    /** @return a stream of echo requests from {@code driver} to node {@code node}, under way */
+    private EchoStreams echoes(Driver driver, String node) {
+        EchoStreams s = new EchoStreams(driver.context(), 1, 500, 16);
+        streams.add(s);
+        s.begin(node, driver.lookup(node), s.sink());
+        return s;
+    }
+
+    private static String run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new AssertionError(String.join(" ", command) + " failed: " + out);
+        }
+        return out;
     }
 
     /** @return the lines of the node's memory map naming a file under {@code folder} */

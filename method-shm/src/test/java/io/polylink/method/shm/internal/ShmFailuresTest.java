@@ -27,10 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Contexts in one JVM whose inbox or directory fails: each failure is reported, the links move to
- * tcp with no RSR lost, duplicated or reordered, and shm comes back once it can, without a restart.
+ * Contexts in one JVM whose inbox, directory or peer fails: each failure is reported, the links
+ * move to tcp with no RSR lost, duplicated or reordered, and shm comes back once it can, without
+ * a restart.
  */
 class ShmFailuresTest {
 
@@ -99,6 +101,26 @@ class ShmFailuresTest {
         }
         long after = beats(b);
         Await.until(() -> beats(b) > after + 2, Duration.ofSeconds(5), () -> "b's heartbeat did not come back");
+    }
+
+    @Test
+    void aPeerThatCannotBeAnsweredIsRefusedAndItsLinkMovesToTcpWithNothingLost(@TempDir Path apart)
+            throws Exception {
+        // a maps inboxes in b's directory; b does not trust a's, so it cannot answer a.
+        Context a = contexts.both(Map.of("trustedDirectories", apart.toString()));
+        Context b = contexts.both(Map.of("directory", apart.toString()));
+        try (LogCapture shm = new LogCapture("io.polylink.method.shm");
+             LogCapture core = new LogCapture("io.polylink.core")) {
+            EchoStreams streams = echoes(a, 1);
+            streams.awaitEchoes(1000, Duration.ofSeconds(30));
+            assertEquals("tcp", streams.requestStack());
+            assertPerfect(streams);
+            assertTrue(shm.lines().stream().anyMatch(l -> l.startsWith("shm: cannot answer context " + a.id()
+                + ": shm maps no inbox ") && l.endsWith("; its connection is refused, so its links use another method "
+                + "and try shm again later")), String.join("\n", shm.lines()));
+            assertTrue(core.lines().stream().anyMatch(l -> l.contains("context " + b.id() + " could not answer this "
+                + "connection (its log says why)")), String.join("\n", core.lines()));
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -22,6 +23,9 @@ import java.util.function.Supplier;
  * the peer's answers would have nowhere to go.
  */
 public final class Connections {
+
+    /** How long connecting waits for the peer to take its first record, and perhaps refuse it. */
+    private static final long ANSWER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Object lock = new Object();
     private final Map<ContextId, ShmConnection> byPeer = new HashMap<>();
@@ -46,8 +50,10 @@ public final class Connections {
     }
 
     /**
-     * @return the open connection to {@code peer}, or a new one that has sent its first record
-     * @throws LinkException if the peer's inbox cannot be reached, or the method is stopped
+     * @return the open connection to {@code peer}, or a new one that has sent its first record,
+     *     which the peer took without refusing it or did not take within a second
+     * @throws LinkException if the peer's inbox cannot be reached, the peer refused the
+     *     connection, or the method is stopped
      */
     public Connection connect(ContextId peer, ShmAddress there) {
         ShmConnection connection;
@@ -66,6 +72,7 @@ public final class Connections {
             connection = open(peer, there, 0);
         }
         connection.sendOpen(0);
+        connection.awaitAnswer(ANSWER_NANOS);
         return connection;
     }
 
@@ -77,12 +84,13 @@ public final class Connections {
      * @param ack the session of this context's that it answers, or 0
      * @param replyTo the producer's shm address, or {@code null} if its slot holds none that fits
      * @param slot the producer's slot, for messages
-     * @return the connection its records go to, or {@code null}: it answers a session that has
-     *     closed, or could not be answered
+     * @return the connection its records go to, or {@code null}: it answers a session that has closed
+     * @throws LinkException if it cannot be answered (logged here): its producer is to be refused
      */
     public ShmConnection answer(ContextId from, long session, long ack, byte[] replyTo, int slot) {
         ShmConnection target = null;
         ShmConnection replaced = null;
+        LinkException refused = null;
         synchronized (lock) {
             ShmConnection current = byPeer.get(from);
             boolean live = current != null && current.isOpen();
@@ -103,14 +111,18 @@ public final class Connections {
                     }
                     target = open(from, ShmAddress.decode(replyTo), session);
                 } catch (LinkException e) {
-                    errors.incrementAndGet();
-                    problems.warn("unanswered peer", 20, "shm: cannot answer context " + from + ": " + e.getMessage(),
-                        null);
+                    refused = e;
                 }
             }
         }
         if (replaced != null) {
             replaced.fail(new IOException("context " + from + " opened a new shm session"));
+        }
+        if (refused != null) {
+            errors.incrementAndGet();
+            problems.warn("unanswered peer", 20, "shm: cannot answer context " + from + ": " + refused.getMessage()
+                + "; its connection is refused, so its links use another method and try shm again later", null);
+            throw refused;
         }
         return target;
     }

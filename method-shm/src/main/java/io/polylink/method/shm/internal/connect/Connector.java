@@ -72,7 +72,7 @@ public final class Connector {
             throw e;
         }
         ShmConnection connection = new ShmConnection(registry, peer, there, out,
-            new ReceiverWatch(peer, segment, failureNanos, context.problems()), sends, reassembly,
+            new ReceiverWatch(peer, segment, out.slot(), failureNanos, context.problems()), sends, reassembly,
             context.maxFrameSize(), sendTimeoutMs);
         if (peerSession != 0) {
             connection.adopt(peerSession);

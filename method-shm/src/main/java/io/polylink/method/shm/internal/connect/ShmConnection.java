@@ -143,6 +143,29 @@ public final class ShmConnection implements Connection {
     }
 
     /**
+     * Waits, up to {@code waitNanos}, until the peer's poller took this connection's first record,
+     * so that a peer that cannot answer (it cannot map this context's inbox) refuses it now, where
+     * connecting can fail and the link take another method, rather than later, after frames went.
+     * A peer that takes longer (its poller runs a long handler, or waits itself for this
+     * context's) is not waited for: the heartbeat timer's check finds a refusal later.
+     *
+     * @throws LinkException if the peer refused the connection, or it closed meanwhile
+     */
+    void awaitAnswer(long waitNanos) {
+        long first = out.segment().tail();
+        long deadline = System.nanoTime() + waitNanos;
+        while (out.segment().head() - first < 0 && isOpen() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(20_000);
+        }
+        String refused = watch.slotLost();
+        if (refused != null) {
+            fail(new IOException(refused));
+            throw new LinkException(this + " failed: " + refused);
+        }
+        checkOpen();
+    }
+
+    /**
      * Answers a peer's session with this connection's first record, sent ahead of the first frame
      * rather than now: the poller that calls this must never wait for room in the peer's inbox,
      * where the peer's poller may be waiting for room in ours.

@@ -2,6 +2,7 @@ package io.polylink.method.shm.internal.poll;
 
 import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 
+import io.polylink.LinkException;
 import io.polylink.method.shm.internal.connect.Connections;
 import io.polylink.method.shm.internal.connect.FrameAssembler;
 import io.polylink.method.shm.internal.connect.ShmConnection;
@@ -17,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the poller knows of each producer slot of this context's inbox, and what it does with the
  * records that come from them: data goes to the slot's connection, a producer's first record
- * opens or matches one ({@link Connections#answer}), its last closes it and frees the slot.
+ * opens or matches one ({@link Connections#answer}), its last closes it and frees the slot. A
+ * producer that cannot be answered is refused in its slot, which it sees and ends its connection.
  * Whatever a record's handling throws ends that slot's connection, not the poller. On the
  * poller's tick it frees the slots of producers whose process is gone, and it judges records left
  * unfinished ({@link AbandonedClaims}).
@@ -112,11 +114,20 @@ final class ProducerSlots implements Inbox.RecordHandler {
         }
     }
 
-    /** A producer's first record: its connection is the one it answers, or a new one. */
+    /**
+     * A producer's first record: its connection is the one it answers, or a new one. One that
+     * cannot be answered is refused, rather than left sending into a slot nobody reads; it ends
+     * its connection, and its links try again later.
+     */
     private void opened(int slot, SlotView view, long ack) {
-        ShmConnection connection = connections.answer(segment.slotPeer(slot), segment.slotSession(slot), ack,
-            segment.slotAddress(slot), slot);
-        view.inbound = connection == null ? null : connection.inbound();
+        view.inbound = null;
+        try {
+            ShmConnection connection = connections.answer(segment.slotPeer(slot), segment.slotSession(slot), ack,
+                segment.slotAddress(slot), slot);
+            view.inbound = connection == null ? null : connection.inbound();
+        } catch (LinkException e) {
+            segment.refuseSlot(slot); // Connections.answer logged why
+        }
     }
 
     /** On the poller's tick: frees the slots of producers that died, once what they wrote is consumed. */

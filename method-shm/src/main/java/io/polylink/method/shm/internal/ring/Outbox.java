@@ -68,6 +68,11 @@ public final class Outbox implements AutoCloseable {
         return session;
     }
 
+    /** @return this producer's slot in the inbox */
+    public int slot() {
+        return slot;
+    }
+
     /** @return the largest record body */
     public int maxBody() {
         return maxRecord(capacity) - RECORD_HEADER;

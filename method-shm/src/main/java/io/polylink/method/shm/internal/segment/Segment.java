@@ -332,6 +332,14 @@ public final class Segment implements AutoCloseable {
         LONG.setRelease(map, slotOffset(slot) + SLOT_STATE_OFFSET, SLOT_FREE);
     }
 
+    /** Marks an active slot refused, keeping its producer's process id: its producer then ends the connection. */
+    public void refuseSlot(int slot) {
+        long state = slotState(slot);
+        if (slotPhase(state) == SLOT_ACTIVE) {
+            casSlotState(slot, state, InboxLayout.slotState(slotPid(state), SLOT_REFUSED));
+        }
+    }
+
     public long recordHeader(int index) {
         return (long) LONG.getAcquire(ring, index);
     }
