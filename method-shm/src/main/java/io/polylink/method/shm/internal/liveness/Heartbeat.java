@@ -66,10 +66,13 @@ public final class Heartbeat implements AutoCloseable {
         }
     }
 
-    /** Stops the timer, waiting up to 5 s for a beat under way. */
+    /**
+     * Stops the timer, waiting up to 5 s for a beat under way; not interrupting it, since an
+     * interrupt would close the file a beat looks at.
+     */
     @Override
     public void close() {
-        timer.shutdownNow();
+        timer.shutdown();
         try {
             timer.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -71,10 +71,9 @@ public final class ReceiverWatch {
      * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive
      */
     public String check(long now) {
-        long size = inbox.fileSize();
-        if (size < inbox.length()) {
-            return "inbox " + inbox + " of context " + peer + " was cut short to " + size + " bytes while mapped ("
-                + inbox.length() + "); its owner makes a fresh one";
+        if (!inbox.intact()) {
+            return "inbox " + inbox + " of context " + peer + " was cut short to " + inbox.fileSize() + " bytes while "
+                + "mapped (" + inbox.length() + "); its owner makes a fresh one";
         }
         int state = inbox.state();
         if (state == STATE_CLOSED) {

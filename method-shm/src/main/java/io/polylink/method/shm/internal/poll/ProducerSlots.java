@@ -130,10 +130,17 @@ final class ProducerSlots implements Inbox.RecordHandler {
         }
     }
 
-    /** On the poller's tick: frees the slots of producers that died, once what they wrote is consumed. */
+    /**
+     * On the poller's tick: lets go of connections that ended without their producer's last record
+     * (it could not write it), which would keep their mapping of the peer's inbox; frees the slots
+     * of producers that died, once what they wrote is consumed.
+     */
     void tick() {
         for (int slot = 0; slot < views.length; slot++) {
             SlotView view = views[slot];
+            if (view.inbound != null && !view.inbound.connection().isOpen()) {
+                view.inbound = null; // its records would go nowhere: the connection stopped taking them
+            }
             if (view.releaseAt >= 0) {
                 if (inbox.head() - view.releaseAt >= 0) {
                     view.releaseAt = -1;
@@ -151,7 +158,7 @@ final class ProducerSlots implements Inbox.RecordHandler {
             }
             FrameAssembler inbound = view.inbound;
             view.inbound = null;
-            if ((state & 3) == SLOT_CLAIMED) {
+            if (slotPhase(state) == SLOT_CLAIMED) {
                 segment.casSlotState(slot, state, SLOT_FREE);
             } else {
                 view.releaseAt = segment.tail();

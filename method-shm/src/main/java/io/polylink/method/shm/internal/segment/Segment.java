@@ -179,22 +179,33 @@ public final class Segment implements AutoCloseable {
     }
 
     /**
-     * Asks the file's descriptor, not the mapping, whether the file still covers what is mapped.
-     * A system call; for checks now and then, never per record.
+     * Asks the file's descriptor, not the mapping, how long the file is now. A system call; for
+     * checks now and then, never per record. An interrupt closes a file channel that is in use, so
+     * the calling thread's interrupt is held back meanwhile: a check must not close the file it
+     * checks.
      *
-     * @return the file's size now, or -1 if it cannot be told (the segment is closed)
+     * @return the file's size, or -1 if it cannot be told (the segment is closed)
      */
     public long fileSize() {
+        boolean interrupted = Thread.interrupted();
         try {
             return file.size();
         } catch (IOException e) {
             return -1;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
-    /** @return whether every mapped page is still backed by the file, as {@link #fileSize} tells */
+    /**
+     * @return whether the file still covers every mapped page; {@code true} where its size cannot
+     *     be told, since only a file known to be short proves a fault
+     */
     public boolean intact() {
-        return fileSize() >= length();
+        long size = fileSize();
+        return size < 0 || size >= length();
     }
 
     /** @return the file's identity (device and inode) when it was made or opened */
