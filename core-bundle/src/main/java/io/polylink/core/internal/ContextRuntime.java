@@ -70,7 +70,7 @@ final class ContextRuntime implements Context {
     ContextRuntime(CoreSettings settings) {
         this.settings = settings;
         this.id = settings.id() != null ? settings.id() : ContextId.random();
-        Problems problems = new Problems(counters);
+        Problems problems = new Problems(counters, this::later);
         this.handlers = new HandlerPool(settings.handlerThreads(), toString());
         this.controlSender = new ControlSender("polylink-control-" + id);
         this.timer = new RetryTimer("polylink-retry-" + id);
@@ -86,6 +86,11 @@ final class ContextRuntime implements Context {
         channels.attach(flows, buffers);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
         this.system = SystemEndpoint.create(this);
+    }
+
+    /** For the problem log, made before the timer it says what it held back on. */
+    private void later(Runnable task, long delayMs) {
+        timer.later(task, delayMs);
     }
 
     /** For the endpoints, made before the startpoints they hand out, which send through the flows. */
@@ -184,7 +189,8 @@ final class ContextRuntime implements Context {
     private void addMethod(CommunicationMethod method, int preference, boolean deliversOnSend) {
         installed.addMethod(method, preference, deliversOnSend, new MethodContextImpl(id, channels,
             FrameHeader.MAX_LENGTH + maxWirePayload(),
-            new RateLimitedLog(System.getLogger("io.polylink.method." + method.name()), TimeUnit.SECONDS.toNanos(1)),
+            new RateLimitedLog(System.getLogger("io.polylink.method." + method.name()), TimeUnit.SECONDS.toNanos(1),
+                timer::later),
             settings.host()));
     }
 

@@ -143,7 +143,7 @@ public final class Flows implements OutboundFlows {
     void abandoned(OutboundFlow flow, int dropped, long bytes, RuntimeException why) {
         forget(flow);
         problems.lost(flow + ": dropped " + dropped + " RSRs (" + bytes + " bytes) the peer never "
-            + "acknowledged, after " + abandonAfterMs + " ms without a way to it: " + why.getMessage());
+            + "acknowledged, after " + abandonAfterMs + " ms without a way to it: " + why.getMessage(), dropped);
     }
 
     /** An RSR an inline handler handed off could not be sent; its sender has returned already. */
