@@ -71,9 +71,9 @@ final class ContextRuntime implements Context {
         this.settings = settings;
         this.id = settings.id() != null ? settings.id() : ContextId.random();
         Problems problems = new Problems(counters, this::later);
-        this.handlers = new HandlerPool(settings.handlerThreads(), toString());
-        this.controlSender = new ControlSender("polylink-control-" + id);
-        this.timer = new RetryTimer("polylink-retry-" + id);
+        this.timer = new RetryTimer("polylink-retry-" + id, problems);
+        this.handlers = new HandlerPool(settings.handlerThreads(), toString(), problems);
+        this.controlSender = new ControlSender("polylink-control-" + id, problems);
         this.installed = new Installed(settings.table(), settings.origin());
         this.selector = new StackSelector(installed);
         this.endpoints = new Endpoints(this, handlers, counters, problems, this::startpointTo);

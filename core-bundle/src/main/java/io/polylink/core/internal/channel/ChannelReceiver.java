@@ -2,6 +2,7 @@ package io.polylink.core.internal.channel;
 
 import io.polylink.ContextId;
 import io.polylink.Descriptor;
+import io.polylink.LinkException;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
@@ -38,8 +39,8 @@ import java.util.Map;
  * receiving thread, one frame at a time; acknowledgements alone may come on any thread
  * ({@link #offerAside}).
  *
- * <p>A frame that breaks the protocol is refused: the context logs why, the method closes the
- * connection, and the peer's flows move and send again.
+ * <p>A frame that breaks the protocol, or that anything on the way throws at, is refused: the
+ * context logs why, the method closes the connection, and the peer's flows move and send again.
  */
 public final class ChannelReceiver implements FrameReceiver {
 
@@ -114,10 +115,13 @@ public final class ChannelReceiver implements FrameReceiver {
         try {
             receive(frame);
             return true;
-        } catch (MalformedMessageException | MessageTooLargeException e) {
-            refused(e);
+        } catch (MalformedMessageException | MessageTooLargeException | LinkException e) {
+            refused(e, null);
         } catch (RuntimeException e) {
-            refused(new MalformedMessageException("transform failed on a frame: " + e, e));
+            refused(new MalformedMessageException("transform failed on a frame: " + e, e), null);
+        } catch (Throwable t) {
+            // A transform or the method's buffer broke (an Error): this connection goes, never the thread.
+            refused(new LinkException("receiving a frame threw " + t, t), t);
         }
         return false;
     }
@@ -145,9 +149,9 @@ public final class ChannelReceiver implements FrameReceiver {
         channel.closed(cause, refusedFrame);
     }
 
-    private void refused(RuntimeException why) {
+    private void refused(RuntimeException why, Throwable trace) {
         refusedFrame = true;
-        channel.badFrame(why);
+        channel.badFrame(why, trace);
     }
 
     private void receive(ByteBuffer frame) {

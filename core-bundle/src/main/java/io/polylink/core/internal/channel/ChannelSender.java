@@ -174,8 +174,8 @@ public final class ChannelSender {
         } catch (RuntimeException e) {
             int lost = deferred.clear();
             channel.badFrame(new LinkException(lost + " RSRs sent from inline handlers could not "
-                + "follow: " + e.getMessage() + "; their flows send them again", e));
-            connection.close();
+                + "follow: " + e.getMessage() + "; their flows send them again", e), null);
+            channel.closeConnection();
         } finally {
             unlockAndFlush();
         }
@@ -289,7 +289,13 @@ public final class ChannelSender {
     boolean tryWriteControl(ControlFrame kind, ByteBuffer payload) {
         FrameHeader.writeAuthenticated(header, FrameHeader.FLAG_CONTROL, StackBinding.PLAIN.id(), kind.code(), 0, 0);
         FrameHeader.writeLength(header, payload.remaining());
-        return connection.trySend(header, payload);
+        try {
+            return connection.trySend(header, payload);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw channel.broken(t);
+        }
     }
 
     /** Caller holds the lock. */
@@ -327,11 +333,18 @@ public final class ChannelSender {
         FrameHeader.writeAuthenticated(header, flags, stack.id(), handler, endpoint, sequence);
         ByteBuffer body = payload;
         TransformSession[] chain = stack.sessions();
-        for (int i = 0; i < chain.length; i++) {
-            body = chain[i].encode(header.position(0), body, encodeScratch[i & 1]);
+        try {
+            for (int i = 0; i < chain.length; i++) {
+                body = chain[i].encode(header.position(0), body, encodeScratch[i & 1]);
+            }
+            header.position(0);
+            FrameHeader.writeLength(header, body.remaining());
+            connection.send(header, body);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            // A transform or the method broke (an Error): the connection goes, as any that failed.
+            throw channel.broken(t);
         }
-        header.position(0);
-        FrameHeader.writeLength(header, body.remaining());
-        connection.send(header, body);
     }
 }

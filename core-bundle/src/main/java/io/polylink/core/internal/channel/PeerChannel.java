@@ -1,5 +1,6 @@
 package io.polylink.core.internal.channel;
 
+import io.polylink.LinkException;
 import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.Connection;
 import io.polylink.spi.PeerLocation;
@@ -30,7 +31,7 @@ public final class PeerChannel {
         this.owner = owner;
         this.connection = connection;
         this.deliversOnSend = deliversOnSend;
-        this.sessions = new TransformSessions(this, owner.self, owner.installed);
+        this.sessions = new TransformSessions(this, owner.self, owner.installed, owner.problems);
         this.sender = new ChannelSender(this, sessions, owner.controlSender, owner.here, owner.maxWirePayload);
         this.receiver = new ChannelReceiver(this, sender, sessions, owner);
     }
@@ -113,9 +114,36 @@ public final class PeerChannel {
         receiver.acknowledgeDelivered();
     }
 
-    /** Logs a frame this side refused or could not send: the connection closes. */
-    void badFrame(RuntimeException why) {
-        owner.problems.error("bad frame", "closing " + this + ": " + why.getMessage());
+    /**
+     * Logs a frame this side refused or could not send: the connection closes.
+     *
+     * @param trace what to log the stack trace of: an Error that broke a transform or the method, else {@code null}
+     */
+    void badFrame(RuntimeException why, Throwable trace) {
+        owner.problems.error("bad frame", "closing " + this + ": " + why.getMessage(), trace);
+    }
+
+    /**
+     * A transform session or the connection threw an Error while this side sent: the channel is
+     * broken, so the connection closes and its flows move, and whoever sent hears a
+     * {@link LinkException}, as for any failed connection.
+     *
+     * @return the exception to throw
+     */
+    LinkException broken(Throwable cause) {
+        LinkException failed = new LinkException(this + " broke while sending: " + cause + "; closing it", cause);
+        badFrame(failed, cause);
+        closeConnection();
+        return failed;
+    }
+
+    /** Closes the connection; whatever its method throws is reported, never passed on. */
+    void closeConnection() {
+        try {
+            connection.close();
+        } catch (Throwable t) {
+            owner.problems.error("close failed", this + " threw as it closed: " + t, t);
+        }
     }
 
     /**

@@ -99,15 +99,16 @@ public final class PeerChannels implements InboundSink {
             () -> connect(method, peer, chosen, parameters), this::channel);
     }
 
+    /** What the method throws, an Error too, refuses the entry, as a connection that failed would. */
     private static Connection connect(CommunicationMethod method, ContextId peer, Descriptor chosen,
                                       Map<String, String> parameters) {
         try {
             return method.connect(peer, chosen.address(), parameters);
         } catch (LinkException e) {
             throw e;
-        } catch (RuntimeException e) {
+        } catch (Throwable t) {
             throw new LinkException(method.name() + " failed to connect to "
-                + method.describe(chosen.address()) + ": " + e, e);
+                + method.describe(chosen.address()) + ": " + t, t);
         }
     }
 

@@ -491,6 +491,9 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             }
         } catch (RuntimeException e) {
             binder.stranded(e);
+        } catch (Error e) {
+            // Moving met something broken beyond a connection (it is reported): try again later, as for no way at all.
+            binder.stranded(new LinkException("moving " + this + " failed: " + e, e));
         } finally {
             binder.moving(false);
             release();

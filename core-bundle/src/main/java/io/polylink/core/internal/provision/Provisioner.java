@@ -230,12 +230,12 @@ public final class Provisioner implements InstallOnDemand {
 
     private void attempt(Attempt a) {
         Provided provided = null;
-        RuntimeException failure = null;
+        Throwable failure = null;
         try {
             provided = provide(a.namespace, a.name);
         } catch (IOException e) {
             failure = new ProvisionException(e.getMessage(), e);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             failure = e;
         }
         boolean firstFailure;
@@ -319,6 +319,9 @@ public final class Provisioner implements InstallOnDemand {
                 + ", installed for " + owner + ", which is gone");
         } catch (BundleException | IllegalStateException e) {
             LOG.log(Level.DEBUG, "bundle " + bundle.getSymbolicName() + " was already gone: " + e.getMessage());
+        } catch (Throwable t) {
+            LOG.log(Level.WARNING, "uninstalling " + bundle.getSymbolicName() + " " + bundle.getVersion() + " threw "
+                + t, t);
         }
     }
 

@@ -54,9 +54,15 @@ public final class Installed {
         }
         try {
             method.start(context);
-        } catch (Exception e) {
-            method.stop();
-            throw new PolylinkException("method " + name + " failed to start: " + e.getMessage(), e);
+        } catch (Throwable t) {
+            // An Error too (a native library that will not load): the method fails visibly, the caller goes on.
+            try {
+                method.stop();
+            } catch (Throwable ignored) {
+                t.addSuppressed(ignored);
+            }
+            throw new PolylinkException("method " + name + " failed to start: "
+                + (t instanceof Exception ? t.getMessage() : t.toString()), t);
         }
         methods.put(name, new InstalledMethod(method, preference, method.localAddress(), deliversOnSend));
         changed();

@@ -89,6 +89,7 @@ public final class StackSelector {
     /**
      * @param binder what to make of the chosen entry, or {@code null} to only explain
      * @throws NoApplicableMethodException if there is a binder and no entry could be used
+     * @throws PolylinkException if the policy failed or chose an entry that is not usable
      */
     public <T> Selection<T> select(ContextId target, int endpoint, DescriptorTable table, LinkOptions options,
                                    Binder<T> binder) {
@@ -96,7 +97,7 @@ public final class StackSelector {
         BitSet connectFailed = new BitSet();
         SelectionPolicy policy = this.policy;
         for (int attempt = 0; attempt <= table.size(); attempt++) {
-            Explanation explanation = policy.select(request);
+            Explanation explanation = choose(policy, request);
             var chosen = explanation.chosen();
             if (chosen.isPresent() && !request.assess(chosen.get().index()).usable()) {
                 throw new PolylinkException("selection policy " + policy.name() + " chose entry "
@@ -117,6 +118,17 @@ public final class StackSelector {
             }
         }
         throw new IllegalStateException("selection did not settle in " + (table.size() + 1) + " rounds");
+    }
+
+    /** Runs a policy, perhaps a third party's: whatever it throws fails this selection, never the thread. */
+    private static Explanation choose(SelectionPolicy policy, Request request) {
+        try {
+            return policy.select(request);
+        } catch (PolylinkException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new PolylinkException("selection policy " + policy.name() + " failed: " + t, t);
+        }
     }
 
     /** The core's assessment of each entry, computed once and kept for the selection. */
@@ -194,7 +206,7 @@ public final class StackSelector {
             Applicability a;
             try {
                 a = method.applicable(target, d.address());
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 return new Assessment(Verdict.REFUSED, "method " + d.method() + " failed to assess "
                     + method.describe(d.address()) + ": " + e);
             }
