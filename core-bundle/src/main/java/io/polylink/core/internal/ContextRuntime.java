@@ -74,7 +74,7 @@ final class ContextRuntime implements Context {
         this.timer = new RetryTimer("polylink-retry-" + id, problems);
         this.handlers = new HandlerPool(settings.handlerThreads(), toString(), problems);
         this.controlSender = new ControlSender("polylink-control-" + id, problems);
-        this.installed = new Installed(settings.table(), settings.origin());
+        this.installed = new Installed(settings.table(), settings.origin(), settings.required());
         this.selector = new StackSelector(installed);
         this.endpoints = new Endpoints(this, handlers, counters, problems, this::startpointTo);
         this.channels = new PeerChannels(id, settings.origin(), installed, endpoints, controlSender, timer, problems,

@@ -7,6 +7,7 @@ import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
 import io.polylink.core.internal.buffer.ScratchBuffer;
+import io.polylink.core.internal.config.RequiredStacks;
 import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.endpoint.EndpointImpl;
@@ -41,6 +42,9 @@ import java.util.Map;
  *
  * <p>A frame that breaks the protocol, or that anything on the way throws at, is refused: the
  * context logs why, the method closes the connection, and the peer's flows move and send again.
+ * A stack the context does not accept from this peer ({@link RequiredStacks}, a transform not
+ * installed here) is refused in band as it is announced: the peer is told, its frames on it are
+ * dropped and counted, never delivered, and the connection stays for its other stacks.
  */
 public final class ChannelReceiver implements FrameReceiver {
 
@@ -61,6 +65,7 @@ public final class ChannelReceiver implements FrameReceiver {
     private final TransformSessions sessions;
     private final ContextId self;
     private final Installed installed;
+    private final RequiredStacks required;
     private final Endpoints endpoints;
     private final OutboundFlows flows;
     private final InboundFlows inbound;
@@ -81,6 +86,8 @@ public final class ChannelReceiver implements FrameReceiver {
      */
     private Map<Long, EncodedTable> tables = Map.of();
     private TableResolver resolver = TableResolver.NONE;
+    /** Whether the peer was told that this side refuses RSRs without a stack; on the receiving thread only. */
+    private boolean plainRefusalSent;
     /**
      * The flow the last acknowledgement received named, so that a steady stream of them looks
      * nothing up (the lookup boxes its key); on the receiving thread only.
@@ -96,6 +103,7 @@ public final class ChannelReceiver implements FrameReceiver {
         this.sessions = sessions;
         this.self = owner.self;
         this.installed = owner.installed;
+        this.required = owner.installed.required();
         this.endpoints = owner.endpoints;
         this.flows = owner.flows;
         this.inbound = owner.inbound;
@@ -178,7 +186,9 @@ public final class ChannelReceiver implements FrameReceiver {
             return;
         }
         if ((flags & FrameHeader.FLAG_SEQUENCED) == 0) {
-            deliver(endpoint, handler, body);
+            if (stackId != 0 || plainAccepted()) {
+                deliver(endpoint, handler, body);
+            }
             return;
         }
         ReceiveStack received = stackId == 0 ? null : stacks[stackId];
@@ -238,6 +248,25 @@ public final class ChannelReceiver implements FrameReceiver {
         }
     }
 
+    /**
+     * An RSR on no stack at all, which this core never sends but a peer may: accepted unless this
+     * context requires a stack of its peer. The verdict is the channel's, made when the peer said
+     * where it runs.
+     */
+    private boolean plainAccepted() {
+        String why = channel.plainRefusal();
+        if (why == null) {
+            return true;
+        }
+        if (!plainRefusalSent) {
+            plainRefusalSent = true;
+            sender.enqueue(ControlFrame.REFUSED, new StackRefusal(0, why).encode());
+        }
+        problems.error("frame refused", "RSR without a stack from " + connection.peer() + " over "
+            + connection.method() + " dropped: " + why);
+        return false;
+    }
+
     private void deliver(int endpoint, int handler, ByteBuffer body) {
         EndpointImpl target = endpoints.get(endpoint);
         if (target == null) {
@@ -257,6 +286,8 @@ public final class ChannelReceiver implements FrameReceiver {
             stack = resolve(stackId, stack);
         }
         if (stack.sessions() == REFUSED) {
+            problems.error("frame refused", "frame on refused stack '" + stackName(stack) + "' from "
+                + connection.peer() + " dropped");
             return null;
         }
         if (stack.names().isEmpty()) {
@@ -340,6 +371,10 @@ public final class ChannelReceiver implements FrameReceiver {
         sender.flushLater(); // a session may answer in band, before this side's next frame
     }
 
+    /**
+     * Learns what a stack id stands for, and decides at once whether this context accepts RSRs on
+     * it from this peer: never per frame.
+     */
     private void announced(StackAnnouncement announced) {
         int id = announced.stackId();
         if (id == 0 || stacks[id] != null) {
@@ -348,31 +383,58 @@ public final class ChannelReceiver implements FrameReceiver {
         channel.peerSays(announced.origin());
         InboundFlow flow = inbound.get(new InboundFlow.Key(connection.peer(), announced.flow()),
             announced.firstSequence());
-        stacks[id] = new ReceiveStack(announced.transforms(), announced.names(), null, flow, new AckLane.Slot(flow));
+        ReceiveStack stack = new ReceiveStack(announced.transforms(), announced.names(), null, flow,
+            new AckLane.Slot(flow));
+        stacks[id] = stack;
+        String why = required.refusal(connection.method(), announced.names(), channel.said());
+        if (why != null) {
+            refuse(id, stack, why);
+        }
     }
 
     /**
      * Opens the sessions of a received stack, now or again after a transform came back. A stack
-     * with a transform not installed here is refused: the peer is told (it moves the flow to
-     * another stack and sends its RSRs again), and the connection stays for its other stacks.
+     * this context does not accept from the peer, or with a transform not installed here or that
+     * will not serve this peer, is refused.
      */
     private ReceiveStack resolve(int id, ReceiveStack stack) {
+        String why = required.refusal(connection.method(), stack.names(), channel.said());
         TransformSession[] chain = new TransformSession[stack.names().size()];
-        for (int i = 0; i < chain.length; i++) {
+        for (int i = 0; why == null && i < chain.length; i++) {
             String name = stack.names().get(i);
             if (installed.transform(name) == null) {
-                String why = "transform " + name + " is not installed at " + self;
-                stacks[id] = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow(), stack.ack());
-                problems.error("stack refused", "refusing stack '" + stack.transforms() + "' on " + channel + ": "
-                    + why + "; the peer moves its link to another stack");
-                sender.enqueue(ControlFrame.REFUSED, new StackRefusal(id, why).encode());
-                return stacks[id];
+                why = "transform " + name + " is not installed at " + self;
+            } else {
+                try {
+                    chain[i] = sessions.open(name);
+                } catch (LinkException e) {
+                    why = e.getMessage();
+                }
             }
-            chain[i] = sessions.open(name);
+        }
+        if (why != null) {
+            return refuse(id, stack, why);
         }
         ReceiveStack resolved = new ReceiveStack(stack.transforms(), stack.names(), chain, stack.flow(), stack.ack());
         stacks[id] = resolved;
         return resolved;
+    }
+
+    /**
+     * Refuses a stack in band: the peer is told (it moves the flow to another stack and sends its
+     * RSRs again), frames on it are dropped, and the connection stays for its other stacks.
+     */
+    private ReceiveStack refuse(int id, ReceiveStack stack, String why) {
+        ReceiveStack refused = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow(), stack.ack());
+        stacks[id] = refused;
+        problems.error("stack refused", "refusing stack '" + stackName(stack) + "' on " + channel + ": " + why
+            + "; the peer moves its link to another stack");
+        sender.enqueue(ControlFrame.REFUSED, new StackRefusal(id, why).encode());
+        return refused;
+    }
+
+    private String stackName(ReceiveStack stack) {
+        return stack.transforms().isEmpty() ? connection.method() : stack.transforms() + "/" + connection.method();
     }
 
     /** Makes the stacks with a departed transform resolve again should it return. */

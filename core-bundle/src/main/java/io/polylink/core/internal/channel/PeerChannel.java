@@ -4,6 +4,7 @@ import io.polylink.LinkException;
 import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.Connection;
 import io.polylink.spi.PeerLocation;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -24,6 +25,8 @@ public final class PeerChannel {
     private final ChannelReceiver receiver;
     /** Where the peer runs, once it said: in the table a flow dialled it by, or in a stack announcement. */
     private volatile Origin peerOrigin = Origin.UNKNOWN;
+    /** Why RSRs on no stack are refused from this peer, or {@code null}; decided when the peer says where it runs. */
+    private volatile String plainRefusal;
     private volatile Throwable failure;
     private volatile boolean closed;
 
@@ -34,6 +37,7 @@ public final class PeerChannel {
         this.sessions = new TransformSessions(this, owner.self, owner.installed, owner.problems);
         this.sender = new ChannelSender(this, sessions, owner.controlSender, owner.here, owner.maxWirePayload);
         this.receiver = new ChannelReceiver(this, sender, sessions, owner);
+        this.plainRefusal = owner.installed.required().refusal(connection.method(), List.of(), said());
     }
 
     public Connection connection() {
@@ -65,7 +69,21 @@ public final class PeerChannel {
     public synchronized void peerSays(Origin origin) {
         if (peerOrigin.host() == null && origin.host() != null) {
             peerOrigin = origin;
+            plainRefusal = owner.installed.required().refusal(connection.method(), List.of(), said());
         }
+    }
+
+    /**
+     * @return where the peer says it runs, seen from here, whatever id it gave: what this context
+     *     requires of its stacks goes by this, so a peer taking this context's own id gains nothing
+     */
+    PeerLocation said() {
+        return peerOrigin.seenFrom(owner.here);
+    }
+
+    /** @return why this context refuses RSRs on no stack from this peer, or {@code null} if it takes them */
+    String plainRefusal() {
+        return plainRefusal;
     }
 
     /**
