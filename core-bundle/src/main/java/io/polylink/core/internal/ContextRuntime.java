@@ -15,6 +15,7 @@ import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.concurrent.HandlerPool;
 import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.config.CoreSettings;
+import io.polylink.core.internal.config.SystemTargets;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.core.internal.flow.Flows;
@@ -85,7 +86,8 @@ final class ContextRuntime implements Context {
         this.buffers = new MessageBuffers(settings.maxMessageSize(), new StorePool(timer::later), startpoints);
         channels.attach(flows, buffers);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
-        this.system = SystemEndpoint.create(this);
+        this.system = SystemEndpoint.create(this,
+            settings.systemTargets() == SystemTargets.ANY ? peer -> true : channels::linked, problems);
     }
 
     /** For the problem log, made before the timer it says what it held back on. */

@@ -46,6 +46,8 @@ public final class PeerChannels implements InboundSink {
     OutboundFlows flows;
     MessageBuffers buffers;
     private final Map<Connection, PeerChannel> byConnection = new ConcurrentHashMap<>();
+    /** Open channels by peer, so {@link #linked} costs no walk over every channel. */
+    private final Map<ContextId, Integer> openByPeer = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
 
     /**
@@ -113,13 +115,27 @@ public final class PeerChannels implements InboundSink {
     }
 
     private PeerChannel channel(Connection connection) {
-        return byConnection.computeIfAbsent(connection,
-            c -> new PeerChannel(this, c, installed.deliversOnSend(c.method())));
+        return byConnection.computeIfAbsent(connection, c -> {
+            openByPeer.merge(c.peer(), 1, Integer::sum);
+            return new PeerChannel(this, c, installed.deliversOnSend(c.method()));
+        });
+    }
+
+    /** @return whether this context has an open channel with {@code peer}, whichever side opened it */
+    public boolean linked(ContextId peer) {
+        return openByPeer.containsKey(peer);
+    }
+
+    /** Forgets a channel. */
+    private void forget(PeerChannel channel) {
+        if (byConnection.remove(channel.connection(), channel)) {
+            openByPeer.computeIfPresent(channel.connection().peer(), (p, n) -> n == 1 ? null : n - 1);
+        }
     }
 
     /** @param cause why it failed, unless that was logged already or it closed in order */
     void closed(PeerChannel channel, Throwable cause) {
-        byConnection.remove(channel.connection(), channel);
+        forget(channel);
         pool.forget(channel);
         flows.closed(channel);
         if (cause != null) {
@@ -134,7 +150,8 @@ public final class PeerChannels implements InboundSink {
 
     /** A method left: its channels go. */
     public void methodGone(String method) {
-        byConnection.values().removeIf(c -> c.connection().method().equals(method));
+        byConnection.values().stream().filter(c -> c.connection().method().equals(method)).toList()
+            .forEach(this::forget);
     }
 
     /** A transform left: every channel drops its session and the stacks that used it. */

@@ -63,6 +63,11 @@ public @interface CoreConfig {
     @AttributeDefinition(description = "As require, for peers that say they run on another site")
     String[] require_other$_$site() default {};
 
+    @AttributeDefinition(description = "Which startpoints the system endpoint's echo and relay send to: linked "
+        + "(only contexts this context has a connection with, so a peer cannot make it dial an address of the "
+        + "peer's choosing) or any")
+    SystemTargets systemTargets() default SystemTargets.LINKED;
+
     @AttributeDefinition(description = "Bundle repository that methods and transforms this context meets but "
         + "lacks are installed from: path or URL of an OSGi Repository XML index (plain or gzipped), e.g. "
         + "repo/index.xml; empty: the framework property polylink.repository, else none")

@@ -28,9 +28,11 @@ import java.util.concurrent.TimeUnit;
  * @param host the identity of this host
  * @param site the name of this context's site, or empty if this host is a site of its own
  * @param required the stacks this context accepts RSRs on, and sends them on, by where the peer runs
+ * @param systemTargets which startpoints the system endpoint's echo and relay send to
  */
 public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, ContextId id,
-                    long abandonAfterMs, long quietAckMs, HostIdentity host, String site, RequiredStacks required) {
+                    long abandonAfterMs, long quietAckMs, HostIdentity host, String site, RequiredStacks required,
+                    SystemTargets systemTargets) {
 
     /** The configuration PID. */
     public static final String PID = "io.polylink.core";
@@ -63,7 +65,8 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
             config.hostId().isEmpty() ? LocalHost.identity() : HostIdentity.named(config.hostId()), config.site(),
             new RequiredStacks(names(RequiredStacks.EVERYONE, config.require()),
                 names(RequiredStacks.OTHER_HOST, config.require_other$_$host()),
-                names(RequiredStacks.OTHER_SITE, config.require_other$_$site())));
+                names(RequiredStacks.OTHER_SITE, config.require_other$_$site())),
+            config.systemTargets());
     }
 
     /** @throws InvalidSettingException naming the key if a name is not one a transform or method can have */
@@ -85,7 +88,7 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
     /** @return these settings for a context on {@code host} */
     public CoreSettings onHost(HostIdentity host) {
         return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site,
-            required);
+            required, systemTargets);
     }
 
     private static ContextId id(String text) {
