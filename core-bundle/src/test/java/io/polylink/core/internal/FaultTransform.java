@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A test transform that passes bytes unchanged until a test arms it: then its next encode, decode
  * or session close throws the Error given, as a transform with a bug or a native library gone
- * wrong would, once.
+ * wrong would, once. It can also answer every handshake it gets with one of its own.
  */
 public final class FaultTransform implements Transform {
 
@@ -22,6 +22,8 @@ public final class FaultTransform implements Transform {
     public final AtomicReference<Error> nextDecode = new AtomicReference<>();
     /** Thrown by the next close of a session, then cleared. */
     public final AtomicReference<Error> nextClose = new AtomicReference<>();
+    /** Whether sessions answer each handshake with one of their own, as a rekeying transform may. */
+    public volatile boolean answerHandshakes;
 
     @Override
     public String name() {
@@ -31,6 +33,13 @@ public final class FaultTransform implements Transform {
     @Override
     public TransformSession open(TransformPeer peer) {
         return new TransformSession() {
+            @Override
+            public void onHandshake(ByteBuffer message) {
+                if (answerHandshakes) {
+                    peer.sendHandshake(ByteBuffer.allocate(message.remaining()).put(message).flip());
+                }
+            }
+
             @Override
             public ByteBuffer encode(ByteBuffer header, ByteBuffer input, BufferSource output) {
                 throwIfArmed(nextEncode);

@@ -7,13 +7,13 @@ import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
 import io.polylink.core.internal.buffer.ScratchBuffer;
-import io.polylink.core.internal.config.RequiredStacks;
 import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.endpoint.EndpointImpl;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.observe.Problems;
 import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.config.RequiredStacks;
 import io.polylink.core.internal.wire.Acknowledgement;
 import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.core.internal.wire.EncodedTable;
@@ -29,6 +29,7 @@ import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,8 +87,16 @@ public final class ChannelReceiver implements FrameReceiver {
      */
     private Map<Long, EncodedTable> tables = Map.of();
     private TableResolver resolver = TableResolver.NONE;
+    /** Bytes of {@link #tables}, bounded by {@link ChannelSender#MAX_TABLE_BYTES}. */
+    private int tableBytes;
     /** Whether the peer was told that this side refuses RSRs without a stack; on the receiving thread only. */
     private boolean plainRefusalSent;
+    /**
+     * Why the peer refused each stack this side announced, until the control thread acts on it:
+     * however many refusals the peer sends, one task at a time. Guarded by itself.
+     */
+    private final String[] peerRefusals = new String[MAX_STACK_ID + 1];
+    private boolean peerRefusalsScheduled;
     /**
      * The flow the last acknowledgement received named, so that a steady stream of them looks
      * nothing up (the lookup boxes its key); on the receiving thread only.
@@ -311,28 +320,26 @@ public final class ChannelReceiver implements FrameReceiver {
             case STACK -> announced(StackAnnouncement.read(body));
             case TABLE_RESET -> {
                 tables = Map.of();
+                tableBytes = 0;
                 resolver = TableResolver.NONE;
             }
             case HANDSHAKE -> handshake(body);
             case ACK -> acknowledged(body);
-            case REFUSED -> {
-                StackRefusal refusal = StackRefusal.read(body);
-                // Not on this receiving thread: forgetting the stack takes the send lock.
-                controlSender.schedule(() -> peerRefused(refusal.stackId(), refusal.why()));
-            }
+            case REFUSED -> peerRefused(StackRefusal.read(body));
         }
     }
 
     private void table(ByteBuffer body) {
-        if (tables.size() >= ChannelSender.MAX_TABLES) {
+        if (tables.size() >= ChannelSender.MAX_TABLES || tableBytes + body.remaining() > ChannelSender.MAX_TABLE_BYTES) {
             throw new MalformedMessageException("peer announced more than " + ChannelSender.MAX_TABLES
-                + " descriptor tables without a reset");
+                + " descriptor tables or " + ChannelSender.MAX_TABLE_BYTES + " bytes of them without a reset");
         }
         EncodedTable table = TableCodec.read(body);
         if (!tables.containsKey(table.id())) {
             Map<Long, EncodedTable> next = new HashMap<>(tables);
             next.put(table.id(), table);
             tables = next;
+            tableBytes += table.bytes().length;
             resolver = next::get;
         }
     }
@@ -351,12 +358,33 @@ public final class ChannelReceiver implements FrameReceiver {
     }
 
     /**
-     * The peer refused a stack this side announced: the sender forgets it, and its flows move. On
-     * the control thread.
+     * The peer refused a stack this side announced. Not on this receiving thread: forgetting the
+     * stack takes the send lock. A refusal already waiting for the control thread is not asked
+     * for again, so a peer repeating refusals holds at most one reason per stack id here.
      */
-    private void peerRefused(int stackId, String why) {
-        if (sender.refused(stackId)) {
-            flows.refused(channel, stackId, why);
+    private void peerRefused(StackRefusal refusal) {
+        synchronized (peerRefusals) {
+            peerRefusals[refusal.stackId()] = refusal.why();
+            if (peerRefusalsScheduled) {
+                return;
+            }
+            peerRefusalsScheduled = true;
+        }
+        controlSender.schedule(this::actOnPeerRefusals);
+    }
+
+    /** On the control thread: the sender forgets each refused stack it had, and the flows on it move. */
+    private void actOnPeerRefusals() {
+        String[] refused;
+        synchronized (peerRefusals) {
+            refused = peerRefusals.clone();
+            Arrays.fill(peerRefusals, null);
+            peerRefusalsScheduled = false;
+        }
+        for (int stackId = 0; stackId < refused.length; stackId++) {
+            if (refused[stackId] != null && sender.refused(stackId)) {
+                flows.refused(channel, stackId, refused[stackId]);
+            }
         }
     }
 
@@ -381,12 +409,13 @@ public final class ChannelReceiver implements FrameReceiver {
             throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
         }
         channel.peerSays(announced.origin());
-        InboundFlow flow = inbound.get(new InboundFlow.Key(connection.peer(), announced.flow()),
+        InboundFlow flow = inbound.carry(new InboundFlow.Key(connection.peer(), announced.flow()),
             announced.firstSequence());
         ReceiveStack stack = new ReceiveStack(announced.transforms(), announced.names(), null, flow,
-            new AckLane.Slot(flow));
+            flow == null ? null : new AckLane.Slot(flow));
         stacks[id] = stack;
-        String why = required.refusal(connection.method(), announced.names(), channel.said());
+        String why = flow == null ? connection.peer() + " has " + InboundFlows.PER_PEER + " flows open here already"
+            : required.refusal(connection.method(), announced.names(), channel.said());
         if (why != null) {
             refuse(id, stack, why);
         }
@@ -443,6 +472,15 @@ public final class ChannelReceiver implements FrameReceiver {
             ReceiveStack stack = stacks[i];
             if (stack != null && stack.names().contains(transform)) {
                 stacks[i] = new ReceiveStack(stack.transforms(), stack.names(), null, stack.flow(), stack.ack());
+            }
+        }
+    }
+
+    /** The channel is gone: the flows it carried are idle, unless another channel carries them. */
+    void release() {
+        for (ReceiveStack stack : stacks) {
+            if (stack != null && stack.flow() != null) {
+                inbound.release(stack.flow());
             }
         }
     }

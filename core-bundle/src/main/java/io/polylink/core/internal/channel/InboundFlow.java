@@ -27,6 +27,8 @@ final class InboundFlow {
     }
 
     private final Key key;
+    /** How many open channels carry this flow; guarded by {@link InboundFlows}. */
+    int carriers;
     /**
      * Written under the monitor, plainly: a volatile store on every RSR would cost the receiving
      * thread a fence. {@link #busySinceCheck} reads it without the monitor; a late view only

@@ -6,6 +6,7 @@ import io.polylink.spi.Connection;
 import io.polylink.spi.PeerLocation;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -29,6 +30,7 @@ public final class PeerChannel {
     private volatile String plainRefusal;
     private volatile Throwable failure;
     private volatile boolean closed;
+    private final AtomicBoolean gone = new AtomicBoolean();
 
     PeerChannel(PeerChannels owner, Connection connection, boolean deliversOnSend) {
         this.owner = owner;
@@ -174,6 +176,13 @@ public final class PeerChannel {
         closed = true;
         owner.closed(this, logged ? null : cause);
         sessions.closeAll();
+    }
+
+    /** The channel is no longer the context's: the flows it carried are let go of. Once. */
+    void gone() {
+        if (gone.compareAndSet(false, true)) {
+            receiver.release();
+        }
     }
 
     @Override

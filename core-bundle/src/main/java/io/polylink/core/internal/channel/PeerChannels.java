@@ -126,10 +126,11 @@ public final class PeerChannels implements InboundSink {
         return openByPeer.containsKey(peer);
     }
 
-    /** Forgets a channel. */
+    /** Forgets a channel: the flows it carried go idle. */
     private void forget(PeerChannel channel) {
         if (byConnection.remove(channel.connection(), channel)) {
             openByPeer.computeIfPresent(channel.connection().peer(), (p, n) -> n == 1 ? null : n - 1);
+            channel.gone();
         }
     }
 
