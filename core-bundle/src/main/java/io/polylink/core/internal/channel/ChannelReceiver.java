@@ -213,7 +213,7 @@ public final class ChannelReceiver implements FrameReceiver {
                 // carries the acknowledgement out ahead of it, with no control-thread wake-up.
                 flow.acknowledgeDelivered();
                 sender.requestAck(received.ack());
-            } else if (fresh && quietAckMs > 0 && flow.quietCheckNeeded()) {
+            } else if (fresh && quietAckMs > 0 && received.ack().quietCheckNeeded()) {
                 checkQuietLater(received.ack());
             }
             if (fresh) {
@@ -239,13 +239,13 @@ public final class ChannelReceiver implements FrameReceiver {
         InboundFlow flow = slot.flow;
         // While RSRs flow, this only reads a counter: taking the flow's lock from this thread
         // every time would make the receiving thread's lock a contended one.
-        if (!channel.isClosed() && flow.busySinceCheck()) {
+        if (!channel.isClosed() && slot.busySinceCheck()) {
             checkQuietLater(slot);
             return;
         }
         boolean owed = false;
         synchronized (flow) {
-            flow.quietCheckDone();
+            slot.quietCheckDone();
             if (!channel.isClosed() && flow.unacknowledged()) {
                 flow.acknowledgeDelivered();
                 owed = true;
