@@ -24,7 +24,8 @@ import org.osgi.service.component.annotations.Reference;
  * the new ones; removing it withdraws them and uninstalls what it alone brought.
  *
  * <p>FileInstall hands over a file only once its size and time stayed the same for one poll, and
- * a file written elsewhere and renamed in arrives whole.
+ * a file written elsewhere and renamed in arrives whole. What goes wrong with a file is logged and
+ * handed back to FileInstall as an exception, never as an Error that would end its watcher.
  */
 @Component(service = ArtifactInstaller.class)
 public final class DescriptorFileInstaller implements ArtifactInstaller {
@@ -52,13 +53,18 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
 
     @Override
     public void install(File artifact) throws IOException {
-        List<String> stacks;
         try {
-            stacks = read(artifact);
+            add(artifact);
         } catch (IOException | IllegalArgumentException e) {
             LOG.log(Level.WARNING, "descriptor file " + artifact + " ignored: " + e.getMessage());
             throw e;
+        } catch (Throwable t) {
+            throw failed(artifact, "adding", t);
         }
+    }
+
+    private void add(File artifact) throws IOException {
+        List<String> stacks = read(artifact);
         String owner = artifact.getAbsolutePath();
         installed.deploy(owner, stacks);
         List<String> notes = new ArrayList<>();
@@ -83,11 +89,20 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
     }
 
     @Override
-    public void uninstall(File artifact) {
-        String owner = artifact.getAbsolutePath();
-        installed.withdraw(owner);
-        provisioner.release(owner);
+    public void uninstall(File artifact) throws IOException {
+        try {
+            String owner = artifact.getAbsolutePath();
+            installed.withdraw(owner);
+            provisioner.release(owner);
+        } catch (Throwable t) {
+            throw failed(artifact, "withdrawing", t);
+        }
         LOG.log(Level.INFO, "descriptor file " + artifact + " removed; its stacks are withdrawn from this context's table");
+    }
+
+    private static IOException failed(File artifact, String doing, Throwable t) {
+        LOG.log(Level.WARNING, "descriptor file " + artifact + ": " + doing + " its stacks threw " + t, t);
+        return new IOException(doing + " the stacks of " + artifact + " failed: " + t, t);
     }
 
     /**
