@@ -58,6 +58,11 @@ public final class Acceptor implements AutoCloseable, IoHandler {
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
     /** Refusals name another remote each, so a few a second are worth reading. */
     private static final int REFUSALS_PER_SECOND = 20;
+    /**
+     * Refusals of an address that has as many handshakes or connections as it may come in floods
+     * from that address; a kind of their own, so they hide no other refusal.
+     */
+    private static final int BUSY_PER_SECOND = 5;
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long LONGEST_PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -151,9 +156,8 @@ public final class Acceptor implements AutoCloseable, IoHandler {
             remote = String.valueOf(from);
             int under = handshaking.getOrDefault(from.getAddress(), 0);
             if (under >= settings.limits().maxHandshakesPerSource()) {
-                channel.write(Handshake.welcome(Handshake.Status.BUSY, context.contextId(), 0, 0));
-                drop(channel, remote, under + " handshakes from that address are under way, the most it may have "
-                    + "(maxHandshakesPerSource)", null);
+                busy(channel, remote, under + " handshakes from that address are under way, the most it may have "
+                    + "(maxHandshakesPerSource)");
                 return;
             }
             channel.configureBlocking(false);
@@ -170,6 +174,16 @@ public final class Acceptor implements AutoCloseable, IoHandler {
         } catch (RuntimeException e) {
             drop(channel, remote, "unexpected " + e, e);
         }
+    }
+
+    /** Answers {@code BUSY} and closes the socket, with a line of the busy addresses' own kind. */
+    private void busy(SocketChannel channel, String remote, String why) {
+        try (channel) {
+            channel.write(Handshake.welcome(Handshake.Status.BUSY, context.contextId(), 0, 0));
+        } catch (IOException gone) {
+            // refused either way
+        }
+        problems.warn("busy address", BUSY_PER_SECOND, "refused tcp connection from " + remote + ": " + why, null);
     }
 
     /** Closes an accepted socket before its handshake began, with one log line naming the remote and why. */
@@ -246,9 +260,10 @@ public final class Acceptor implements AutoCloseable, IoHandler {
             }
             int open = connections.acceptedFrom(handshake.source());
             if (open >= settings.limits().maxConnectionsPerSource()) {
-                handshake.answer(Handshake.Status.BUSY);
-                handshake.refuse(open + " connections from that address are open, the most it may have "
-                    + "(maxConnectionsPerSource)");
+                handshake.key().cancel();
+                ended(handshake);
+                busy(channel, String.valueOf(handshake.remote()), open + " connections from that address are open, "
+                    + "the most it may have (maxConnectionsPerSource)");
                 return;
             }
             TcpConnection existing = connections.open(peerKey);

@@ -59,6 +59,11 @@ final class InboundHandshake implements IoHandler {
         return key;
     }
 
+    /** @return the dialler's socket address */
+    InetSocketAddress remote() {
+        return remote;
+    }
+
     /** @return the dialler's address, whose handshakes and connections are counted */
     InetAddress source() {
         return remote.getAddress();

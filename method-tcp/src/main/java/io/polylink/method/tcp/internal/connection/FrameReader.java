@@ -65,9 +65,21 @@ final class FrameReader {
         this.limits = limits;
     }
 
-    /** @return what the socket gave, as {@link SocketChannel#read} says */
+    /**
+     * Reads what the socket has. A large frame that filled its buffer gets a larger one first: the
+     * loop reads when the socket is readable, so more of the frame is there.
+     *
+     * @return what the socket gave, as {@link SocketChannel#read} says
+     * @throws ProtocolException if the larger buffer is beyond the budget
+     */
     int read(SocketChannel channel) throws IOException {
-        return largeFrame != null ? channel.read(largeFrame) : channel.read(readBuffer);
+        if (largeFrame == null) {
+            return channel.read(readBuffer);
+        }
+        if (!largeFrame.hasRemaining() && largeFrame.position() < largeLength) {
+            growLarge();
+        }
+        return channel.read(largeFrame);
     }
 
     /**
@@ -86,8 +98,6 @@ final class FrameReader {
                 if (limits.pressed()) {
                     releaseSpare();
                 }
-            } else if (!largeFrame.hasRemaining()) {
-                growLarge();
             }
             return false;
         }
@@ -246,7 +256,7 @@ final class FrameReader {
         return spareFrame.clear().limit(Math.min(length, spareFrame.capacity()));
     }
 
-    /** The large frame filled its buffer: doubles it, up to the frame's length, keeping what it holds. */
+    /** The large frame filled its buffer and more of it came: doubles it, up to the frame's length, keeping what it holds. */
     private void growLarge() {
         int have = largeFrame.position();
         replaceSpare((int) Math.min(largeLength, 2L * largeFrame.capacity()), have);
