@@ -61,11 +61,11 @@ class HandshakeFuzzTest {
     @BeforeEach
     void openContexts() {
         tcp = new TcpContexts();
-        // Acceptors with short handshakes, so a claim on a live connection is probed for 200 ms,
-        // not a second; long failure timeouts, so a fuzzing run starving the heartbeats closes no
-        // live peer.
-        plain = tcp.open(settings(null, "400"));
-        keyed = tcp.open(settings(KEY, "400"));
+        // Acceptors with shorter handshakes, so a claim on a live connection is probed for half a
+        // second, not a whole one, yet the keyed handshakes of a busy build still finish in time;
+        // long failure timeouts, so a fuzzing run starving the heartbeats closes no live peer.
+        plain = tcp.open(settings(null, "1000"));
+        keyed = tcp.open(settings(KEY, "1000"));
         plainPeer = tcp.open(settings(null, "2000"));
         keyedPeer = tcp.open(settings(KEY, "2000"));
         linked(plainPeer, plain, new CopyOnWriteArrayList<>());
