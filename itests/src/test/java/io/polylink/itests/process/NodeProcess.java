@@ -54,9 +54,20 @@ final class NodeProcess implements AutoCloseable {
      * @param javaOptions extra JVM options, e.g. -Xmx256m
      */
     static NodeProcess start(Path home, String name, String javaOptions) throws IOException {
+        return start(home, name, javaOptions, List.of());
+    }
+
+    /**
+     * Starts a node under another command, and waits for its "up" line.
+     *
+     * @param wrapper the command and its options that run the node, e.g. {@code prlimit --nofile=128:128};
+     *     it must run the node in its own process (exec), so the node's pid is the process's
+     */
+    static NodeProcess start(Path home, String name, String javaOptions, List<String> wrapper) throws IOException {
         Path log = logFile(home, name);
-        ProcessBuilder builder = new ProcessBuilder(List.of(home.resolve("bin/polylink").toString(), "node",
-            "--name", name, "--daemon"))
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(home.resolve("bin/polylink").toString(), "node", "--name", name, "--daemon"));
+        ProcessBuilder builder = new ProcessBuilder(command)
             .redirectErrorStream(true).redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
         Map<String, String> env = builder.environment();
         env.put("POLYLINK_JAVA_OPTS", javaOptions);
