@@ -1,5 +1,6 @@
 package io.polylink.launcher;
 
+import io.polylink.launcher.mpirun.Mpirun;
 import java.util.Arrays;
 
 /** {@code bin/polylink}: dispatches to a command. */
@@ -13,6 +14,7 @@ public final class Main {
           demo     two nodes on this machine: selection, latency, lz4 at run time, shm -> tcp -> shm
                    hot swap under a numbered stream of RSRs (about 30 s)
           bench    the benchmarks of lib/bench/polylink-bench.jar, with CSV and an SVG chart of the results
+          mpirun   run an MPI program (Open MPI's Java API, package mpi) as N ranks on this host
 
         options:
           --help   this text
@@ -35,6 +37,7 @@ public final class Main {
             case "node" -> System.exit(Node.run(rest));
             case "demo" -> System.exit(Demo.run(rest));
             case "bench" -> System.exit(Bench.run(rest));
+            case "mpirun" -> System.exit(Mpirun.run(rest, Home.fromSystemProperty().root()));
             default -> {
                 System.err.println("polylink: unknown " + (args[0].startsWith("-") ? "option" : "command") + " '"
                     + args[0] + "'\n" + USAGE);
