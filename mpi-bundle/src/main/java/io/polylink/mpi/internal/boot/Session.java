@@ -43,8 +43,10 @@ public final class Session implements ControlListener {
     private final BufferedSends buffered = new BufferedSends();
     private final Liveness liveness;
     private final Thread main = Thread.currentThread();
+    private final MainWatch mainWatch = new MainWatch(main, this::mainEnded);
     private final PrintStream err = System.err;
     private final Map<Integer, MpiError> lost = new ConcurrentHashMap<>();
+    /** Set once {@code MPI.Finalize} begins. */
     private volatile boolean finalizing;
     /** Set as the JVM ends (SIGTERM, Ctrl-C, System.exit): failures its ending causes are not the job's. */
     private volatile boolean ending;
@@ -87,6 +89,7 @@ public final class Session implements ControlListener {
             s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint()));
             Runtime.getRuntime().addShutdownHook(s.endingHook);
             s.liveness.start();
+            s.mainWatch.start();
             if (settings.explain()) {
                 s.explain();
             }
@@ -161,9 +164,9 @@ public final class Session implements ControlListener {
      */
     public void finish() {
         MpiError gone = null;
+        finalizing = true;
         try {
             if (settings.size() > 1) {
-                finalizing = true;
                 everyone(Header.FIN, true);
                 farewells.awaitFins(() -> abort != null || farewells.lostBeforeFin(lost::containsKey) >= 0);
                 int r = farewells.lostBeforeFin(lost::containsKey);
@@ -210,6 +213,7 @@ public final class Session implements ControlListener {
     }
 
     private void close() {
+        mainWatch.stop();
         liveness.close();
         forgetEnding();
         Wireup.withdraw(transport.context(), settings);
@@ -278,6 +282,13 @@ public final class Session implements ControlListener {
         }
     }
 
+    /** The thread that called {@code MPI.Init} ended, and did not finalize: the rank aborts the job. */
+    private void mainEnded() {
+        if (!finalizing && abort == null && !ending) {
+            abort(1, "the thread that called MPI.Init (" + main.getName() + ") ended without calling MPI.Finalize");
+        }
+    }
+
     @Override
     public void farewell(int kind, int rank) {
         farewells.arrived(kind, rank);
@@ -298,6 +309,7 @@ public final class Session implements ControlListener {
     }
 
     private void end(Abort a) {
+        mainWatch.stop();
         liveness.stop();
         forgetEnding();
         p2p.fail(aborted(a));
