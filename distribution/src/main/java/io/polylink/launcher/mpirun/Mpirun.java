@@ -161,15 +161,15 @@ public final class Mpirun {
         for (RankProcess r : ranks) {
             r.process().onExit().thenRun(() -> ended.add(r));
         }
-        RankProcess failed = null;
+        List<RankProcess> failures = new ArrayList<>();
         long deadline = 0;
         boolean stopping = false;
         for (int left = ranks.size(); left > 0 && !interrupted; ) {
-            RankProcess r = failed == null || stopping ? ended.take()
+            RankProcess r = failures.isEmpty() || stopping ? ended.take()
                 : ended.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (r == null) {
                 System.err.println("polylink mpirun: " + left + " rank" + (left == 1 ? " is" : "s are")
-                    + " still running " + GRACE_SECONDS + " s after rank " + failed.rank() + " failed; stopping "
+                    + " still running " + GRACE_SECONDS + " s after rank " + failures.get(0).rank() + " failed; stopping "
                     + (left == 1 ? "it" : "them"));
                 stopAll();
                 stopping = true;
@@ -177,32 +177,43 @@ public final class Mpirun {
             }
             left--;
             int status = r.process().exitValue();
-            if (status != 0 && failed == null && !interrupted) {
-                failed = r;
-                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
-                System.err.println("polylink mpirun: rank " + r.rank() + " (pid " + r.process().pid() + ") "
-                    + describe(status) + (left == 0 ? "" : "; the other ranks have " + GRACE_SECONDS + " s to end"));
+            if (status != 0 && !stopping && !interrupted) {
+                if (failures.isEmpty()) {
+                    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
+                    System.err.println("polylink mpirun: rank " + r.rank() + " (pid " + r.process().pid() + ") "
+                        + describe(status) + (left == 0 ? "" : "; the other ranks have " + GRACE_SECONDS + " s to end"));
+                }
+                failures.add(r);
             }
         }
         for (RankProcess r : ranks) {
             r.drain(DRAIN_MILLIS);
         }
-        if (failed == null || interrupted) {
-            return 0;
-        }
-        int status = failed.process().exitValue();
+        return failures.isEmpty() || interrupted ? 0 : report(failures);
+    }
+
+    /**
+     * Names the failure the job ended for, and answers its exit status. An abort ends every rank
+     * with its code, and a rank may abort because another failed first: so the first rank that
+     * failed with a status other than the abort's is the cause if there is one, else the rank
+     * that aborted, else the first rank that failed.
+     *
+     * @param failures the ranks that failed by themselves, in the order they ended
+     */
+    private int report(List<RankProcess> failures) {
         Optional<String> abort = files.abort();
-        if (abort.isPresent()) {
-            // "RANK CODE REASON", written by the rank that aborted the job
-            String[] record = abort.get().split(" ", 3);
-            if ((Integer.parseInt(record[1]) & 0xFF) == status) {
-                // the first rank to end ended for that abort: name the rank that aborted, and why
-                System.err.println("polylink mpirun: job " + files.job() + " failed: rank " + record[0]
-                    + " aborted it with code " + record[1] + (record.length > 2 ? ": " + record[2] : ""));
-                return status;
-            }
+        // "RANK CODE REASON", written by the rank that aborted the job
+        String[] record = abort.map(a -> a.split(" ", 3)).orElse(null);
+        int abortStatus = record == null ? -1 : Integer.parseInt(record[1]) & 0xFF;
+        Optional<RankProcess> cause = failures.stream().filter(r -> r.process().exitValue() != abortStatus).findFirst();
+        if (cause.isEmpty() && record != null) {
+            System.err.println("polylink mpirun: job " + files.job() + " failed: rank " + record[0]
+                + " aborted it with code " + record[1] + (record.length > 2 ? ": " + record[2] : ""));
+            return abortStatus;
         }
-        System.err.println("polylink mpirun: job " + files.job() + " failed: rank " + failed.rank() + " " + describe(status));
+        RankProcess first = cause.orElse(failures.get(0));
+        int status = first.process().exitValue();
+        System.err.println("polylink mpirun: job " + files.job() + " failed: rank " + first.rank() + " " + describe(status));
         return status;
     }
 
