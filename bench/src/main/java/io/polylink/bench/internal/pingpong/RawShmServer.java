@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * The raw-shm server: one thread busy-polling the client's ring. A ping's payload is copied
+ * The raw-shm server: one thread busy-polling the client's ring (parking between polls once quiet,
+ * {@link QuietSpin}). A ping's payload is copied
  * straight from the client's ring into the reply ring (one copy, as raw-nio writes a ping back
  * from its read buffer; pings larger than a ring go through a buffer); streamed payloads are
  * copied out into a buffer of the server's, once, as a receiver that hands messages on does.
@@ -46,12 +47,14 @@ final class RawShmServer implements PingPongServer {
         ByteBuffer large = ByteBuffer.allocateDirect(0);
         ByteBuffer received = ByteBuffer.allocateDirect(0);
         long streamed = 0;
+        QuietSpin quiet = new QuietSpin();
         try {
             while (running) {
                 if (!in.available(Frames.HEADER)) {
-                    Thread.onSpinWait();
+                    quiet.idle();
                     continue;
                 }
+                quiet.worked();
                 in.readHeader(header);
                 int length = header.getInt(0);
                 int op = header.getInt(4);
