@@ -94,7 +94,7 @@ public final class Backoff {
         }
     }
 
-    /** @return how long a poller that never parks polls flat out after the last record, then yields between polls */
+    /** @return how long a spinning poller polls flat out after the last record, then yields between polls */
     long yieldNanos() {
         return yieldsOnLongGaps && longGaps == LONG_GAPS ? SHORT_SPIN_NANOS : Long.MAX_VALUE;
     }
