@@ -2,7 +2,6 @@ package io.polylink.bench.internal.pingpong;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 
 /**
  * The raw-mailbox server: one thread polling the client's slot. A ping's payload is copied
@@ -12,32 +11,18 @@ import java.nio.file.Path;
  */
 final class RawMailboxServer implements PingPongServer {
 
-    private final TempDirectory directory;
-    private final Path file;
-    private final RawMailbox mailbox;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final ServedFile<RawMailbox> file;
 
     RawMailboxServer() throws IOException {
-        directory = TempDirectory.create("polylink-bench-raw-mailbox-");
-        try {
-            file = directory.path().resolve("mailbox");
-            mailbox = RawMailbox.create(file);
-        } catch (IOException | RuntimeException e) {
-            directory.close();
-            throw e;
-        }
-        thread = new Thread(this::serve, "pingpong-raw-mailbox-server");
-        thread.setDaemon(true);
-        thread.start();
+        file = new ServedFile<>("raw-mailbox", RawMailbox::create, RawMailboxServer::serve);
     }
 
     @Override
     public String address() {
-        return file.toString();
+        return file.path();
     }
 
-    private void serve() {
+    private static void serve(RawMailbox mailbox, ServedFile<RawMailbox> file) {
         RawMailbox.Slot in = mailbox.toServer();
         RawMailbox.Slot out = mailbox.toClient();
         ByteBuffer received = ByteBuffer.allocateDirect(PingPongOptions.MAX_SIZE);
@@ -45,7 +30,7 @@ final class RawMailboxServer implements PingPongServer {
         QuietSpin quiet = new QuietSpin();
         long streamed = 0;
         try {
-            while (running) {
+            while (file.running()) {
                 if (!in.ready()) {
                     quiet.idle();
                     continue;
@@ -66,7 +51,7 @@ final class RawMailboxServer implements PingPongServer {
                 }
             }
         } catch (RuntimeException e) {
-            if (running) {
+            if (file.running()) {
                 System.err.println("raw-mailbox server failed: " + e);
             }
         }
@@ -74,8 +59,6 @@ final class RawMailboxServer implements PingPongServer {
 
     @Override
     public void close() throws InterruptedException {
-        running = false;
-        thread.join(5_000);
-        directory.close();
+        file.close();
     }
 }
