@@ -26,8 +26,7 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     String idleStrategy() default "spin-then-park";
 
     @AttributeDefinition(description = "How long spin-then-park polls after the last record, in microseconds; "
-        + "in a conversation twice its usual gap if longer, up to 2 ms; 20 while records keep coming further apart "
-        + "and this context sends more than two frames between them")
+        + "20 while records keep coming further apart and this context sends more than two frames between them")
     int spinMicros() default 200;
 
     @AttributeDefinition(description = "How long a send waits for ring space, in ms; 0 fails at once")

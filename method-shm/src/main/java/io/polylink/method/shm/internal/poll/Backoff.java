@@ -6,15 +6,7 @@ import java.util.concurrent.TimeUnit;
  * How long the poller spins after its last record before it parks, by its {@link IdleStrategy} and
  * the gaps between records so far. Poller thread only.
  *
- * <p>Spin-then-park spins for {@code spinMicros}; in a conversation (below), for twice the
- * conversation's usual gap if that is longer, up to {@link #MAX_CONVERSATION_SPIN_NANOS}. A poller
- * that parks between a request and its reply is a sleeper to the host's scheduler, and an
- * application thread that a reply wakes then waits for a core until a spinning poller parks;
- * spinning through the whole gap keeps such a ping-pong as fast as with spin
- * (docs/performance-notes.md#adaptive-spin). Once the conversation runs fast its gaps, and so its
- * spin, shrink again; an idle poller parks at most 2 ms after its last record.
- *
- * <p>Outside a conversation, where the last {@link #LONG_GAPS} gaps were each
+ * <p>Spin-then-park spins for {@code spinMicros}. Where the last {@link #LONG_GAPS} gaps were each
  * {@link #SHORT_SPIN_NANOS} or longer, it parks after that instead: the receiver of a stream,
  * which hears one acknowledgement every hundred microseconds or more, must not spin away the core
  * its sender needs, and a spin of 20 us still takes a follow-up that comes at once. A ping-pong's
@@ -47,8 +39,6 @@ public final class Backoff {
      * run of records that stops for a moment keeps its spin.
      */
     static final long SPIN_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** The longest a conversation's spin stretches to. */
-    static final long MAX_CONVERSATION_SPIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final long spinNanos;
     private final long shortSpinNanos;
@@ -56,8 +46,6 @@ public final class Backoff {
     private int longGaps;
     private int sinceProbe;
     private long next;
-    /** The gaps of the conversation so far, averaged over the last eight or so. */
-    private long conversationGap;
 
     public Backoff(IdleStrategy strategy, int spinMicros) {
         this.spinNanos = switch (strategy) {
@@ -81,10 +69,7 @@ public final class Backoff {
     void workAfter(long gapNanos, int sends) {
         boolean conversing = sends > 0 && sends <= CONVERSATION_SENDS;
         longGaps = gapNanos < SHORT_SPIN_NANOS || conversing ? 0 : Math.min(longGaps + 1, LONG_GAPS);
-        if (conversing) {
-            conversationGap += (gapNanos - conversationGap) / 8;
-            next = spinNanos == 0 ? 0 : Math.max(spinNanos, Math.min(MAX_CONVERSATION_SPIN_NANOS, 2 * conversationGap));
-        } else if (longGaps < LONG_GAPS) {
+        if (longGaps < LONG_GAPS) {
             next = spinNanos;
         } else if (++sinceProbe == PROBE_EVERY) {
             sinceProbe = 0;

@@ -17,8 +17,7 @@ public enum IdleStrategy {
     SPIN,
     /**
      * Poll for {@code spinMicros} after the last record, then park: fast under traffic, quiet when
-     * idle. In a conversation it polls for twice the usual gap between requests and replies, up to
-     * 2 ms; while records keep coming far apart otherwise it parks sooner (see {@link Backoff}).
+     * idle. While records keep coming far apart it parks sooner (see {@link Backoff}).
      */
     SPIN_THEN_PARK,
     /** Park as soon as the ring is empty: least CPU, one wake-up per burst. */
