@@ -70,18 +70,26 @@ public final class RankClassLoader extends ClassLoader {
         return exitStatus;
     }
 
-    /** Closes every context the rank left open. @return how many there were */
-    synchronized int closeLeftovers() {
-        int n = opened.size();
-        for (AutoCloseable c : List.copyOf(opened)) {
+    /**
+     * Closes every context the rank left open, outside this loader's lock: closing waits for the
+     * context's I/O threads, and a handler on one of them may be reporting the rank's exit.
+     *
+     * @return how many there were
+     */
+    int closeLeftovers() {
+        List<AutoCloseable> left;
+        synchronized (this) {
+            left = List.copyOf(opened);
+            opened.clear();
+        }
+        for (AutoCloseable c : left) {
             try {
                 c.close();
             } catch (Exception e) {
                 throw new IllegalStateException("rank " + rank + "'s context did not close", e);
             }
         }
-        opened.clear();
-        return n;
+        return left.size();
     }
 
     @Override
