@@ -22,12 +22,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An initialized rank: its host, context, messaging and predefined communicators, from
  * {@code MPI.Init} to {@code MPI.Finalize}, and the abort that may end it sooner. Thread-safe.
  */
 public final class Session implements ControlListener {
+
+    /** An abort record: "RANK CODE REASON", one whole line. */
+    private static final Pattern RECORD = Pattern.compile("(\\d+) (-?\\d+) [^\\n]*\n");
 
     /** Who aborted the job, and with what code. */
     public record Abort(int rank, int code) {}
@@ -236,6 +241,13 @@ public final class Session implements ControlListener {
             host.exit(code);
             return new MpiError(ErrorClass.ERR_OTHER, "rank " + settings.rank() + " is ending: " + reason);
         }
+        Abort earlier = recorded();
+        if (earlier != null && earlier.rank() != settings.rank()) {
+            // Another rank aborted the job first, and this one failed on that rank's end before its
+            // abort came: the job's abort is what ends this rank, not a failure of its own.
+            aborted(earlier.rank(), earlier.code());
+            return aborted(abort);
+        }
         if (!begin(a)) {
             return aborted(abort);
         }
@@ -269,6 +281,20 @@ public final class Session implements ControlListener {
                 // Another rank aborted first, or the launcher's directory is gone: the launcher names the first rank
                 // that ended.
             }
+        }
+    }
+
+    /** @return the abort a rank recorded for the launcher, if a whole record is there, else {@code null} */
+    private Abort recorded() {
+        Path record = settings.abortRecord();
+        if (record == null) {
+            return null;
+        }
+        try {
+            Matcher m = RECORD.matcher(Files.readString(record, StandardCharsets.UTF_8));
+            return m.matches() ? new Abort(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))) : null;
+        } catch (IOException | UncheckedIOException | NumberFormatException noneOrPartial) {
+            return null;
         }
     }
 
