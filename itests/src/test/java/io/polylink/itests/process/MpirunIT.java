@@ -15,6 +15,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.regex.Matcher;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,6 +39,11 @@ class MpirunIT {
     @BeforeEach
     void watchLeftovers() throws Exception {
         leftovers = new MpiJobLeftovers(work);
+    }
+
+    @AfterEach
+    void stopWatching() throws Exception {
+        leftovers.close();
     }
 
     @Test

@@ -109,6 +109,8 @@ class ShmFaultsIT {
     @Test
     void anInboxCutShortUnderAStreamEndsOnBothSidesLosesNoFrameAndShmComesBack() throws Exception {
         Path home = Installation.copy(temp.resolve("home"));
+        // a relays to b before they have a connection: the system endpoint must send anywhere.
+        Installation.set(home, "io.polylink.core.cfg", "systemTargets", "any");
         NodeProcess a = node(home, "a");
         NodeProcess b = node(home, "b");
         Driver driver = driver(home, Map.of("ringBytes", "65536"));
