@@ -49,6 +49,11 @@ public record TcpSettings(String bindAddress, int port, List<String> advertise, 
                 c.connectTimeoutMs(), c.heartbeatIntervalMs(), c.failureTimeoutMs()));
     }
 
+    /** @return these settings listening on {@code port} */
+    public TcpSettings withPort(int port) {
+        return new TcpSettings(bindAddress, port, advertise, idleStrategy, spinMicros, link);
+    }
+
     /**
      * Per-connection parameters; each component is named as its configuration key.
      *
