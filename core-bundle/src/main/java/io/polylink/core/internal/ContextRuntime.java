@@ -51,7 +51,7 @@ final class ContextRuntime implements Context {
     private static final int TRANSFORM_ALLOWANCE = 4096;
 
     private final ContextId id;
-    private final CoreSettings settings;
+    private volatile CoreSettings settings;
     private final Counters counters = new Counters();
     private final HandlerPool handlers;
     final ControlSender controlSender;
@@ -86,6 +86,20 @@ final class ContextRuntime implements Context {
         channels.attach(flows, buffers);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
         this.system = SystemEndpoint.create(this);
+    }
+
+    /**
+     * Applies what of {@code next} can change while the context runs: the table, the handler
+     * threads, and how long flows wait for acknowledgements and for a way to their peer. Links
+     * select again on their next send if the table changed. The other settings must be those the
+     * context was made with; a change of them needs a new context.
+     */
+    void reconfigure(CoreSettings next) {
+        installed.configure(next.table());
+        handlers.resize(next.handlerThreads());
+        flows.abandonAfterMs(next.abandonAfterMs());
+        channels.quietAckMs(next.quietAckMs());
+        settings = next;
     }
 
     /** For the endpoints, made before the startpoints they hand out, which send through the flows. */

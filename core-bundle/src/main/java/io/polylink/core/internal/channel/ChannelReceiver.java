@@ -66,7 +66,8 @@ public final class ChannelReceiver implements FrameReceiver {
     private final ControlSender controlSender;
     private final RetryTimer timer;
     private final Problems problems;
-    private final long quietAckMs;
+    /** The channels, whose {@code quietAckMs} may change while this channel is open. */
+    private final PeerChannels owner;
     private final int maxWirePayload;
     private final int maxMessageSize;
     private final MessageBufferImpl reader;
@@ -101,7 +102,7 @@ public final class ChannelReceiver implements FrameReceiver {
         this.controlSender = owner.controlSender;
         this.timer = owner.timer;
         this.problems = owner.problems;
-        this.quietAckMs = owner.quietAckMs;
+        this.owner = owner;
         this.maxWirePayload = owner.maxWirePayload;
         this.maxMessageSize = owner.maxMessageSize;
         this.reader = owner.buffers.reader();
@@ -190,7 +191,7 @@ public final class ChannelReceiver implements FrameReceiver {
                 // carries the acknowledgement out ahead of it, with no control-thread wake-up.
                 flow.acknowledgeDelivered();
                 sender.requestAck(received.ack());
-            } else if (fresh && quietAckMs > 0 && flow.quietCheckNeeded()) {
+            } else if (fresh && owner.quietAckMs > 0 && flow.quietCheckNeeded()) {
                 checkQuietLater(received.ack());
             }
             if (fresh) {
@@ -204,12 +205,12 @@ public final class ChannelReceiver implements FrameReceiver {
 
     /** Out of {@link #receive}, which runs per RSR: its lambda stays out of the hot method's code. */
     private void checkQuietLater(AckLane.Slot slot) {
-        timer.later(() -> acknowledgeIfQuiet(slot), quietAckMs);
+        timer.later(() -> acknowledgeIfQuiet(slot), owner.quietAckMs);
     }
 
     /**
      * On the retry thread: acknowledges what a flow delivered since its last acknowledgement once
-     * no RSR came for {@link #quietAckMs}. The sender asks only every so many RSRs or bytes, and
+     * no RSR came for {@link PeerChannels#quietAckMs}. The sender asks only every so many RSRs or bytes, and
      * would otherwise keep the copies of a burst's tail for as long as the flow stays idle.
      */
     private void acknowledgeIfQuiet(AckLane.Slot slot) {

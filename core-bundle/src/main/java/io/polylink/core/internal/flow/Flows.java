@@ -36,7 +36,8 @@ public final class Flows implements OutboundFlows {
     final PeerChannels channels;
     final Endpoints endpoints;
     final RetryTimer timer;
-    final long abandonAfterMs;
+    /** How long RSRs wait for a way to their peer before they are dropped; a change applies at each stranded flow's next try. */
+    volatile long abandonAfterMs;
     private final Executor handlers;
     private final Problems problems;
     private final Map<OutboundFlow.Key, OutboundFlow> byKey = new ConcurrentHashMap<>();
@@ -56,6 +57,11 @@ public final class Flows implements OutboundFlows {
         this.timer = timer;
         this.handlers = handlers;
         this.problems = problems;
+        this.abandonAfterMs = abandonAfterMs;
+    }
+
+    /** @param abandonAfterMs how long RSRs wait for a way to their peer before they are dropped, from now on */
+    public void abandonAfterMs(long abandonAfterMs) {
         this.abandonAfterMs = abandonAfterMs;
     }
 

@@ -20,7 +20,7 @@ import java.util.Set;
  */
 final class OwnTable {
 
-    private final List<String> configured;
+    private List<String> configured;
     private final Origin origin;
     private final DeployedStacks deployed = new DeployedStacks();
 
@@ -41,6 +41,13 @@ final class OwnTable {
     /** @return whether the table changes */
     boolean withdraw(String file) {
         return deployed.remove(file);
+    }
+
+    /** @return whether the table changes: whether {@code stacks} differ from those configured before */
+    boolean configure(List<String> stacks) {
+        List<String> before = configured;
+        configured = List.copyOf(stacks);
+        return !configured.equals(before);
     }
 
     /** @return the table for these methods and transforms */
