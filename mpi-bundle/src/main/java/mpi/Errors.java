@@ -20,10 +20,14 @@ final class Errors {
     /** @return the exception for {@code e} under {@code comm}'s error handler */
     static MPIException raise(Communicator comm, MpiError e) {
         Session session = MPI.current();
-        if (session != null && comm != null && comm.errors() != ErrorMode.RETURN && session.abort() == null) {
-            session.abort(e.errorClass(), e.getMessage() + " (MPI error class " + e.errorClass() + " on "
-                + comm.describe() + ", whose error handler is "
-                + (comm.errors() == ErrorMode.FATAL ? "MPI.ERRORS_ARE_FATAL" : "MPI.ERRORS_ABORT") + ")");
+        if (session != null && comm != null && comm.errors() != ErrorMode.RETURN) {
+            if (session.abort() == null) {
+                session.abort(e.errorClass(), e.getMessage() + " (MPI error class " + e.errorClass() + " on "
+                    + comm.describe() + ", whose error handler is "
+                    + (comm.errors() == ErrorMode.FATAL ? "MPI.ERRORS_ARE_FATAL" : "MPI.ERRORS_ABORT") + ")");
+            } else {
+                session.followAbort();
+            }
         }
         return exception(e);
     }

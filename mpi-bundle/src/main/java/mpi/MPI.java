@@ -423,6 +423,7 @@ public final class MPI {
         }
         Session.Abort a = s.abort();
         if (a != null) {
+            s.followAbort();
             throw Errors.exception(s.aborted(a));
         }
         return s;

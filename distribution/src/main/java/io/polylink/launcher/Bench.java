@@ -29,6 +29,9 @@ final class Bench {
                        Polylink); writes pingpong.csv (impl,size,count,rtt_p50_us,rtt_p99_us,mb_per_s)
                        and pingpong.svg, round trip against message size per implementation on log
                        axes (as Figure 5 of the Nexus paper)
+          mpi          MPI latency, bandwidth and overlap between two ranks, the mpi bundle over shm and
+                       tcp against Open MPI (when mpicc and mpirun exist); writes mpi.txt, mpi.csv
+                       (impl,test,size,compute_us,run,value,unit) and mpi.svg
           multi, transforms, swap, jmh
                        passed to the bench jar as they are; their output is saved as <command>.txt
                        (a command this bench jar does not have fails with its message)
@@ -59,9 +62,13 @@ final class Bench {
             return 1;
         }
         boolean pingpong = parsed.command().equals("pingpong") && !parsed.commandHelp();
+        boolean mpi = parsed.command().equals("mpi") && !parsed.commandHelp();
         List<String> passed = new ArrayList<>(parsed.passed());
         if (pingpong && !passed.contains("--csv")) {
             passed.add("--csv"); // the jar prints its table or CSV; CSV makes both the table and the chart
+        }
+        if (mpi) {
+            passed.addAll(List.of("--out", parsed.out().toString())); // the jar writes mpi.txt, mpi.csv and mpi.svg
         }
         List<String> lines = new ArrayList<>();
         int status = runJar(jar, passed, pingpong ? lines::add : line -> {
@@ -79,6 +86,9 @@ final class Bench {
             return status;
         }
         Files.createDirectories(parsed.out());
+        if (mpi) {
+            return 0;
+        }
         if (!pingpong) {
             Path text = parsed.out().resolve(parsed.command() + ".txt");
             Files.write(text, lines, StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.polylink.launcher;
 
+import io.polylink.launcher.mpirun.Mpirun;
 import java.util.Arrays;
 
 /** {@code bin/polylink}: dispatches to a command. */
@@ -18,6 +19,7 @@ public final class Main {
           demo     two nodes on this machine: selection, latency, lz4 at run time, shm -> tcp -> shm
                    hot swap under a numbered stream of RSRs (about 30 s)
           bench    the benchmarks of lib/bench/polylink-bench.jar, with CSV and an SVG chart of the results
+          mpirun   run an MPI program (Open MPI's Java API, package mpi) as N ranks on this host
 
         options:
           --version  the version of this distribution, of the API and SPI packages, of Felix and Java
@@ -59,6 +61,7 @@ public final class Main {
             case "status" -> Status.run(rest);
             case "demo" -> Demo.run(rest);
             case "bench" -> Bench.run(rest);
+            case "mpirun" -> Mpirun.run(rest, Home.fromSystemProperty().root());
             default -> {
                 System.err.println("polylink: unknown " + (command.startsWith("-") ? "option" : "command") + " '"
                     + command + "'\n" + USAGE);

@@ -1,5 +1,6 @@
 package io.polylink.bench.internal;
 
+import io.polylink.bench.internal.mpi.MpiCommand;
 import io.polylink.bench.internal.pingpong.MultiCommand;
 import io.polylink.bench.internal.pingpong.PeerCommand;
 import io.polylink.bench.internal.pingpong.PingPongCommand;
@@ -18,6 +19,7 @@ import java.util.Arrays;
  *   java -jar polylink-bench.jar multi [--sizes list] [--count n] [--csv] ...
  *   java -jar polylink-bench.jar transforms [--sizes list] [--csv] ...
  *   java -jar polylink-bench.jar swap [--cycles n] [--csv] ...
+ *   java -jar polylink-bench.jar mpi [--impl list] [--sizes list] [--repeat n] [--csv] [--out dir] ...
  * </pre>
  */
 public final class Main {
@@ -36,6 +38,7 @@ public final class Main {
             case "multi" -> System.exit(MultiCommand.run(rest, System.out));
             case "transforms" -> System.exit(TransformsCommand.run(rest, System.out));
             case "swap" -> System.exit(SwapCommand.run(rest, System.out));
+            case "mpi" -> System.exit(MpiCommand.run(rest, System.out));
             // The child processes pingpong starts; not for typing.
             case "pingpong-server" -> System.exit(PeerCommand.server(rest));
             case "pingpong-client" -> System.exit(PeerCommand.client(rest));
@@ -66,6 +69,9 @@ public final class Main {
               swap [options]               RSRs between two processes while a Felix node updates its
                                            tcp, shm and lz4 bundles again and again: lost, duplicated,
                                            reordered, send stalls; -h for options
+              mpi [options]                MPI latency, bandwidth and overlap between two ranks: the mpi
+                                           bundle over shm and tcp against Open MPI's C implementation
+                                           (vader, tcp) when mpicc and mpirun exist; -h for options
             """);
     }
 }

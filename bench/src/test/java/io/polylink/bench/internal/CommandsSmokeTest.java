@@ -149,7 +149,8 @@ class CommandsSmokeTest {
             // starts may leave its directory: the method creates the directory it is given).
             Await.until(() -> read(output).contains("measured round trips"), Duration.ofSeconds(60),
                 () -> "the run did not get under way:\n" + read(output));
-            assertEquals(2, newBenchFiles(before).size(), "the peers' directories: " + newBenchFiles(before));
+            assertEquals(1, newBenchFiles(before).size(), "the server's directory, which the client shares: "
+                + newBenchFiles(before));
             peers = command.descendants().toList();
             stop.accept(command);
             assertTrue(command.waitFor(30, TimeUnit.SECONDS), "the command did not stop");

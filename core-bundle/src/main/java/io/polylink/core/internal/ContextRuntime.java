@@ -15,6 +15,7 @@ import io.polylink.core.internal.concurrent.ControlSender;
 import io.polylink.core.internal.concurrent.HandlerPool;
 import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.config.CoreSettings;
+import io.polylink.core.internal.config.SystemTargets;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.endpoint.SystemEndpoint;
 import io.polylink.core.internal.flow.Flows;
@@ -70,11 +71,11 @@ final class ContextRuntime implements Context {
     ContextRuntime(CoreSettings settings) {
         this.settings = settings;
         this.id = settings.id() != null ? settings.id() : ContextId.random();
-        Problems problems = new Problems(counters);
-        this.handlers = new HandlerPool(settings.handlerThreads(), toString());
-        this.controlSender = new ControlSender("polylink-control-" + id);
-        this.timer = new RetryTimer("polylink-retry-" + id);
-        this.installed = new Installed(settings.table(), settings.origin());
+        Problems problems = new Problems(counters, this::later);
+        this.timer = new RetryTimer("polylink-retry-" + id, problems);
+        this.handlers = new HandlerPool(settings.handlerThreads(), toString(), problems);
+        this.controlSender = new ControlSender("polylink-control-" + id, problems);
+        this.installed = new Installed(settings.table(), settings.origin(), settings.required());
         this.selector = new StackSelector(installed);
         this.endpoints = new Endpoints(this, handlers, counters, problems, this::startpointTo);
         this.channels = new PeerChannels(id, settings.origin(), installed, endpoints, controlSender, timer, problems,
@@ -85,7 +86,13 @@ final class ContextRuntime implements Context {
         this.buffers = new MessageBuffers(settings.maxMessageSize(), new StorePool(timer::later), startpoints);
         channels.attach(flows, buffers);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
-        this.system = SystemEndpoint.create(this);
+        this.system = SystemEndpoint.create(this,
+            settings.systemTargets() == SystemTargets.ANY ? peer -> true : channels::linked, problems);
+    }
+
+    /** For the problem log, made before the timer it says what it held back on. */
+    private void later(Runnable task, long delayMs) {
+        timer.later(task, delayMs);
     }
 
     /**
@@ -198,7 +205,8 @@ final class ContextRuntime implements Context {
     private void addMethod(CommunicationMethod method, int preference, boolean deliversOnSend) {
         installed.addMethod(method, preference, deliversOnSend, new MethodContextImpl(id, channels,
             FrameHeader.MAX_LENGTH + maxWirePayload(),
-            new RateLimitedLog(System.getLogger("io.polylink.method." + method.name()), TimeUnit.SECONDS.toNanos(1)),
+            new RateLimitedLog(System.getLogger("io.polylink.method." + method.name()), TimeUnit.SECONDS.toNanos(1),
+                timer::later),
             settings.host()));
     }
 

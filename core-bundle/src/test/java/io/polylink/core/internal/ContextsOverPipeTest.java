@@ -310,6 +310,13 @@ class ContextsOverPipeTest {
         echoAtB.send(SystemEndpoint.ECHO, a.context().allocateBuffer(64)
             .putStartpoint(home.startpoint()).putInt(5).putString("echoed"));
         Startpoint echoAtCFromA = in(a, c.systemStartpoint());
+        // The system endpoint sends only to contexts it has a connection with: c makes one with b, a with c.
+        List<String> hellos = new CopyOnWriteArrayList<>();
+        Endpoint helloAtB = b.context().createEndpoint().register(1, (e, m) -> hellos.add(m.getString()));
+        Endpoint helloAtC = c.context().createEndpoint().register(1, (e, m) -> hellos.add(m.getString()));
+        in(c, helloAtB.startpoint()).send(1, c.context().allocateBuffer(16).putString("c to b"));
+        in(a, helloAtC.startpoint()).send(1, a.context().allocateBuffer(16).putString("a to c"));
+        Await.until(() -> hellos.size() == 2, Duration.ofSeconds(5), () -> "hellos: " + hellos);
         echoAtB.send(SystemEndpoint.RELAY, a.context().allocateBuffer(128)
             .putStartpoint(echoAtCFromA).putInt(SystemEndpoint.ECHO).putStartpoint(home.startpoint())
             .putInt(5).putString("relayed via b and c"));

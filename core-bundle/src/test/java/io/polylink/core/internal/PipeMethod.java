@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A test method joining contexts of one JVM: each connection end has a bounded queue drained by
@@ -65,6 +66,10 @@ public final class PipeMethod implements CommunicationMethod {
     public final AtomicInteger declinedAside = new AtomicInteger();
     /** The thread of each connect that had to open a pipe, in order. */
     public final List<String> connectingThreads = new CopyOnWriteArrayList<>();
+    /** Thrown by the next connect that has to open a pipe, then cleared: a method with a bug. */
+    public final AtomicReference<Error> nextConnectError = new AtomicReference<>();
+    /** Thrown by the next send or trySend of any of this method's connections, then cleared. */
+    public final AtomicReference<Error> nextSendError = new AtomicReference<>();
     private volatile MethodContext context;
     private String address;
 
@@ -120,6 +125,7 @@ public final class PipeMethod implements CommunicationMethod {
         }
         String text = describe(address);
         connectingThreads.add(Thread.currentThread().getName());
+        throwIfArmed(nextConnectError);
         String failure = connectFailure;
         if (failure != null) {
             throw new LinkException("pipe " + text + " failed to connect: " + failure);
@@ -137,6 +143,13 @@ public final class PipeMethod implements CommunicationMethod {
         connections.put(peer, mine);
         remote.connections.put(context.contextId(), theirs);
         return mine;
+    }
+
+    private static void throwIfArmed(AtomicReference<Error> armed) {
+        Error e = armed.getAndSet(null);
+        if (e != null) {
+            throw e;
+        }
     }
 
     @Override
@@ -211,6 +224,7 @@ public final class PipeMethod implements CommunicationMethod {
             if (owner.declineTrySend) {
                 return false;
             }
+            throwIfArmed(owner.nextSendError);
             End to = checkOpen();
             int headerAt = header.position();
             int payloadAt = payload.position();
@@ -278,6 +292,7 @@ public final class PipeMethod implements CommunicationMethod {
 
         @Override
         public void send(ByteBuffer header, ByteBuffer payload) {
+            throwIfArmed(owner.nextSendError);
             End to = checkOpen();
             ByteBuffer frame = frame(header, payload);
             sent(frame);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.launch.Framework;
@@ -16,6 +17,8 @@ import org.osgi.framework.launch.Framework;
  * application, or by the JVM's shutdown (System.exit, SIGTERM) if the application did not.
  */
 final class EmbeddedPolylink implements Polylink {
+
+    private static final String CORE = "io.polylink.core";
 
     private final Framework framework;
     private final Context context;
@@ -78,6 +81,13 @@ final class EmbeddedPolylink implements Polylink {
     /** @return what went wrong, or null if the framework stopped within {@code timeout} */
     static String stop(Framework framework, Duration timeout) {
         try {
+            // The core first, while its methods run: closing in order, it tells each peer what arrived,
+            // where methods leaving first would leave the peers' last RSRs unacknowledged.
+            for (Bundle b : framework.getBundleContext().getBundles()) {
+                if (CORE.equals(b.getSymbolicName())) {
+                    b.stop();
+                }
+            }
             framework.stop();
             if (framework.waitForStop(timeout.toMillis()).getType() == FrameworkEvent.WAIT_TIMEDOUT) {
                 return "its framework did not stop within " + timeout.toMillis() + " ms";

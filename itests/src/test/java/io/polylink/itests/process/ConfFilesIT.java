@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class ConfFilesIT {
 
-    private static final Pattern LISTED = Pattern.compile("(?m)^#?([A-Za-z][\\w.]*)=(.*)$");
+    private static final Pattern LISTED = Pattern.compile("(?m)^#?([A-Za-z][\\w.-]*)=(.*)$");
 
     @Test
     void everyConfigurationParameterIsListedWithItsDefault() throws Exception {

@@ -86,7 +86,7 @@ record LauncherRun(long pid, int exitCode, String output) {
      * with SIGINT ignored never installs its handler: the launcher would run on as if no Ctrl-C
      * came. Bash ignores SIGINT in commands it puts in the background without job control.
      */
-    private static void requireSigintDelivered() throws IOException {
+    static void requireSigintDelivered() throws IOException {
         Path status = Path.of("/proc/self/status");
         if (!Files.isReadable(status)) {
             return; // not Linux: nothing to tell
@@ -100,7 +100,8 @@ record LauncherRun(long pid, int exitCode, String output) {
         }
     }
 
-    private static void destroyTree(Process process) throws InterruptedException {
+    /** Kills {@code process} and whatever it started that still runs, and waits until they are gone. */
+    static void destroyTree(Process process) throws InterruptedException {
         List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
         tree.add(process.toHandle());
         tree.forEach(ProcessHandle::destroyForcibly);

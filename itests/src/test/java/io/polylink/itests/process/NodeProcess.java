@@ -11,10 +11,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One {@code bin/polylink node} process of a test, with its console output in a file: a daemon,
@@ -23,6 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class NodeProcess implements AutoCloseable {
 
+    /** A thread's first line in a thread dump: its name in quotes, then {@code #} and its number. */
+    private static final Pattern THREAD = Pattern.compile("(?m)^\"(.*)\" #\\d+");
     /** What a failed Gogo command prints. */
     private static final String GOGO_ERROR = "gogo: ";
     private static final String PROMPT = "g! ";
@@ -48,9 +54,20 @@ final class NodeProcess implements AutoCloseable {
      * @param javaOptions extra JVM options, e.g. -Xmx256m
      */
     static NodeProcess start(Path home, String name, String javaOptions) throws IOException {
+        return start(home, name, javaOptions, List.of());
+    }
+
+    /**
+     * Starts a node under another command, and waits for its "up" line.
+     *
+     * @param wrapper the command and its options that run the node, e.g. {@code prlimit --nofile=128:128};
+     *     it must run the node in its own process (exec), so the node's pid is the process's
+     */
+    static NodeProcess start(Path home, String name, String javaOptions, List<String> wrapper) throws IOException {
         Path log = logFile(home, name);
-        ProcessBuilder builder = new ProcessBuilder(List.of(home.resolve("bin/polylink").toString(), "node",
-            "--name", name, "--daemon"))
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(home.resolve("bin/polylink").toString(), "node", "--name", name, "--daemon"));
+        ProcessBuilder builder = new ProcessBuilder(command)
             .redirectErrorStream(true).redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
         Map<String, String> env = builder.environment();
         env.put("POLYLINK_JAVA_OPTS", javaOptions);
@@ -202,6 +219,24 @@ final class NodeProcess implements AutoCloseable {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
+    }
+
+    /** @return the names of the node's threads, as a thread dump ({@code jcmd Thread.print}) lists them */
+    Set<String> threads() throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+            .redirectErrorStream(true).start();
+        String out = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!dump.waitFor(30, TimeUnit.SECONDS) || dump.exitValue() != 0) {
+            dump.destroyForcibly();
+            throw new AssertionError("no thread dump of node " + name + ": " + out);
+        }
+        Set<String> names = new TreeSet<>();
+        Matcher m = THREAD.matcher(out);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
     }
 
     /** kill -9. */

@@ -64,6 +64,8 @@ class ShmAcrossProcessesIT {
     private Path home() throws IOException {
         Path home = Installation.copy(temp.resolve("home"));
         Installation.set(home, "io.polylink.method.shm.cfg", "ringBytes", "65536");
+        // The nodes relay to one another before they have a connection: the system endpoint must send anywhere.
+        Installation.set(home, "io.polylink.core.cfg", "systemTargets", "any");
         return home;
     }
 
@@ -200,7 +202,7 @@ class ShmAcrossProcessesIT {
         Path home = home();
         NodeProcess b = node(home, "b");
         Driver driver = driver(home);
-        Echoes echoes = new Echoes(driver, "b");
+        EchoLink echoes = new EchoLink(driver, "b");
         Context me = driver.context();
         AtomicLong echoed = echoes.echoed;
         Endpoint sink = echoes.sink;
@@ -269,7 +271,7 @@ class ShmAcrossProcessesIT {
     void aConsumerStoppedBySignalIsDeclaredDeadAndTheLinkComesBackWhenItContinues() throws Exception {
         Path home = home();
         NodeProcess b = node(home, "b");
-        Echoes echoes = new Echoes(driver(home), "b");
+        EchoLink echoes = new EchoLink(driver(home), "b");
         echoes.send(0);
         Driver.await(() -> echoes.echoed.get() == 1, Duration.ofSeconds(30), () -> "no echo");
         assertEquals("shm", chosen(echoes.echo));
@@ -294,25 +296,6 @@ class ShmAcrossProcessesIT {
             }
             return echoes.echoed.get() > had;
         }, Duration.ofSeconds(30), () -> "no echo after the consumer continued");
-    }
-
-    /** A node's echo handler, answering to a counting sink of the driver's. */
-    private static final class Echoes {
-        final AtomicLong echoed = new AtomicLong();
-        final Endpoint sink;
-        final Startpoint echo;
-        final MessageBuffer message;
-
-        Echoes(Driver driver, String node) {
-            Context me = driver.context();
-            sink = me.createEndpoint().register(SINK, (e, m) -> echoed.incrementAndGet());
-            echo = driver.lookup(node);
-            message = me.allocateBuffer(64);
-        }
-
-        void send(long i) {
-            echo.send(Driver.ECHO, message.clear().putStartpoint(sink.startpoint()).putInt(SINK).putLong(i));
-        }
     }
 
     @Test

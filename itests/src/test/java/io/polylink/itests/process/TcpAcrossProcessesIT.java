@@ -93,6 +93,8 @@ class TcpAcrossProcessesIT {
     @Test
     void aMillionRsrsRelayedBetweenTwoFelixNodesArriveOnceInOrderAndIntact() throws Exception {
         Path home = Installation.copy(temp.resolve("home"));
+        // a relays to b before they have a connection: its system endpoint must send anywhere.
+        Installation.set(home, "io.polylink.core.cfg", "systemTargets", "any");
         node(home, "a", "-Xmx256m");
         node(home, "b", "-Xmx256m");
         Driver driver = driver(home);

@@ -125,8 +125,14 @@ public final class Communicators {
         dup.setInfo(hints);
         Info back = dup.getInfo();
         assertEquals("tcp", back.get("polylink.stack"));
-        assertEquals(1, back.size());
+        assertEquals(2, back.size());
         assertEquals("polylink.stack", back.getKey(0));
+        assertEquals("polylink.stacks", back.getKey(1), "the stack to each rank, a hint the bundle reports");
+        String[] stacks = back.get("polylink.stacks").split(",");
+        assertEquals(dup.getSize(), stacks.length);
+        for (int r = 0; r < stacks.length; r++) {
+            assertEquals(r == dup.getRank() ? "local" : "tcp", stacks[r], "the stack to rank " + r);
+        }
         assertNull(back.get("absent"));
         assertEquals("MPI_COMM_WORLD", world.getName());
         dup.setName("my-duplicate");

@@ -46,7 +46,7 @@ final class PolylinkClient implements PingPongClient {
         this.handlerDriven = handlerDriven;
         replies = new ReplySignal(wait);
         acks = new ReplySignal(wait);
-        node = PolylinkNode.open(impl, idle);
+        node = PolylinkNode.open(impl, idle, serverText);
         context = node.context();
         try {
             server = context.startpoint(serverText);

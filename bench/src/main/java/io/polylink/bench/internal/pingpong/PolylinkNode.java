@@ -4,16 +4,20 @@ import io.polylink.Context;
 import io.polylink.bench.internal.BenchTransforms;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.method.shm.internal.ShmMethod;
+import io.polylink.method.shm.internal.connect.ShmAddress;
 import io.polylink.method.tcp.internal.TcpMethod;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * One polylink peer's context, built for an implementation: the methods and transforms it
- * installs and the stacks it advertises. shm segments go to a temporary directory of this node's
- * own, deleted on close, so a run leaves nothing behind and never meets another run's segments.
+ * installs and the stacks it advertises. The server's shm segments go to a temporary directory of
+ * its own, deleted on close, so a run leaves nothing behind and never meets another run's
+ * segments; the client's go to the same directory, since a context maps only inboxes in
+ * directories it trusts, its own first.
  */
 final class PolylinkNode implements AutoCloseable {
 
@@ -39,17 +43,26 @@ final class PolylinkNode implements AutoCloseable {
      * @return the context, started
      */
     static PolylinkNode open(String impl, String idle) throws IOException {
+        return open(impl, idle, null);
+    }
+
+    /**
+     * @param serverText for a client, the server's startpoint, whose shm segment directory the
+     *     client shares; {@code null} for the server
+     */
+    static PolylinkNode open(String impl, String idle, String serverText) throws IOException {
         boolean shm = Peers.usesShm(impl);
         boolean tcp = !impl.equals(Peers.POLYLINK_SHM);
         String stack = Peers.stack(impl);
         // A transform stack is advertised alone, so the link cannot fall back to plain tcp.
         List<String> table = stack.contains("/") ? List.of(stack) : List.of();
-        TempDirectory directory = shm ? TempDirectory.create("polylink-bench-shm-") : null;
+        TempDirectory directory = shm && serverText == null ? TempDirectory.create("polylink-bench-shm-") : null;
         EmbeddedContext embedded = null;
         try {
             embedded = EmbeddedContext.open(MAX_MESSAGE, 2, table);
             if (shm) {
-                embedded.add(new ShmMethod(Map.of("directory", directory.path().toString(),
+                Path segments = directory != null ? directory.path() : shmDirectory(embedded.context(), serverText);
+                embedded.add(new ShmMethod(Map.of("directory", segments.toString(),
                     "idleStrategy", shmIdle(idle))), SHM_PREFERENCE);
             }
             if (tcp) {
@@ -67,6 +80,14 @@ final class PolylinkNode implements AutoCloseable {
             closeAll(embedded, directory);
             throw e;
         }
+    }
+
+    /** @return the segment directory in the shm entry of the startpoint {@code text} */
+    private static Path shmDirectory(Context context, String text) {
+        return context.startpoint(text).targets().get(0).table().entries().stream()
+            .filter(d -> d.method().equals("shm")).findFirst()
+            .map(d -> ShmAddress.decode(d.address()).directory())
+            .orElseThrow(() -> new IllegalArgumentException("the server's startpoint has no shm entry: " + text));
     }
 
     /** @return the shm method's name for the tcp idle strategy {@code idle} */

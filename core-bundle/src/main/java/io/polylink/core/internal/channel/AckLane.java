@@ -13,15 +13,56 @@ import java.lang.invoke.VarHandle;
  */
 final class AckLane {
 
-    /** One flow's place in the lane. */
+    /**
+     * One flow's place in the lane, and its look for quiet on this channel: each channel that
+     * carries a flow looks on its own, so a look left pending on a channel that closed cannot
+     * keep the flow's next channel from acknowledging.
+     */
     static final class Slot {
         final InboundFlow flow;
         private volatile boolean queued;
         /** The next slot in whichever list holds this one; written before the slot is published. */
         private Slot next;
+        /** Whether a look for quiet is due; under the flow's monitor. */
+        private boolean quietCheckDue;
+        /** The flow's next sequence number when the look was set, or when it last found RSRs coming. */
+        private int nextAtCheck;
 
         Slot(InboundFlow flow) {
             this.flow = flow;
+        }
+
+        /**
+         * Caller holds the flow's monitor, after an RSR the sender asked nothing about.
+         *
+         * @return whether the caller should look for quiet later: none is due on this channel yet
+         */
+        boolean quietCheckNeeded() {
+            if (quietCheckDue) {
+                return false;
+            }
+            quietCheckDue = true;
+            nextAtCheck = flow.next();
+            return true;
+        }
+
+        /**
+         * On the thread of the quiet checks, without the flow's monitor.
+         *
+         * @return whether RSRs came since the look was set; if so the next is measured from now
+         */
+        boolean busySinceCheck() {
+            int now = flow.nextSeen();
+            if (now != nextAtCheck) {
+                nextAtCheck = now;
+                return true;
+            }
+            return false;
+        }
+
+        /** Caller holds the flow's monitor: the look found the flow quiet; the next RSR sets another. */
+        void quietCheckDone() {
+            quietCheckDue = false;
         }
     }
 

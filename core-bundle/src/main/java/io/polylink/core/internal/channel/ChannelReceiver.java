@@ -2,6 +2,7 @@ package io.polylink.core.internal.channel;
 
 import io.polylink.ContextId;
 import io.polylink.Descriptor;
+import io.polylink.LinkException;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageTooLargeException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
@@ -12,6 +13,7 @@ import io.polylink.core.internal.endpoint.EndpointImpl;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.observe.Problems;
 import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.config.RequiredStacks;
 import io.polylink.core.internal.wire.Acknowledgement;
 import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.core.internal.wire.EncodedTable;
@@ -27,6 +29,7 @@ import io.polylink.spi.FrameReceiver;
 import io.polylink.spi.TransformSession;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +41,11 @@ import java.util.Map;
  * receiving thread, one frame at a time; acknowledgements alone may come on any thread
  * ({@link #offerAside}).
  *
- * <p>A frame that breaks the protocol is refused: the context logs why, the method closes the
- * connection, and the peer's flows move and send again.
+ * <p>A frame that breaks the protocol, or that anything on the way throws at, is refused: the
+ * context logs why, the method closes the connection, and the peer's flows move and send again.
+ * A stack the context does not accept from this peer ({@link RequiredStacks}, a transform not
+ * installed here) is refused in band as it is announced: the peer is told, its frames on it are
+ * dropped and counted, never delivered, and the connection stays for its other stacks.
  */
 public final class ChannelReceiver implements FrameReceiver {
 
@@ -60,6 +66,7 @@ public final class ChannelReceiver implements FrameReceiver {
     private final TransformSessions sessions;
     private final ContextId self;
     private final Installed installed;
+    private final RequiredStacks required;
     private final Endpoints endpoints;
     private final OutboundFlows flows;
     private final InboundFlows inbound;
@@ -81,6 +88,16 @@ public final class ChannelReceiver implements FrameReceiver {
      */
     private Map<Long, EncodedTable> tables = Map.of();
     private TableResolver resolver = TableResolver.NONE;
+    /** Bytes of {@link #tables}, bounded by {@link ChannelSender#MAX_TABLE_BYTES}. */
+    private int tableBytes;
+    /** Whether the peer was told that this side refuses RSRs without a stack; on the receiving thread only. */
+    private boolean plainRefusalSent;
+    /**
+     * Why the peer refused each stack this side announced, until the control thread acts on it:
+     * however many refusals the peer sends, one task at a time. Guarded by itself.
+     */
+    private final String[] peerRefusals = new String[MAX_STACK_ID + 1];
+    private boolean peerRefusalsScheduled;
     /**
      * The flow the last acknowledgement received named, so that a steady stream of them looks
      * nothing up (the lookup boxes its key); on the receiving thread only.
@@ -96,6 +113,7 @@ public final class ChannelReceiver implements FrameReceiver {
         this.sessions = sessions;
         this.self = owner.self;
         this.installed = owner.installed;
+        this.required = owner.installed.required();
         this.endpoints = owner.endpoints;
         this.flows = owner.flows;
         this.inbound = owner.inbound;
@@ -115,10 +133,13 @@ public final class ChannelReceiver implements FrameReceiver {
         try {
             receive(frame);
             return true;
-        } catch (MalformedMessageException | MessageTooLargeException e) {
-            refused(e);
+        } catch (MalformedMessageException | MessageTooLargeException | LinkException e) {
+            refused(e, null);
         } catch (RuntimeException e) {
-            refused(new MalformedMessageException("transform failed on a frame: " + e, e));
+            refused(new MalformedMessageException("transform failed on a frame: " + e, e), null);
+        } catch (Throwable t) {
+            // A transform or the method's buffer broke (an Error): this connection goes, never the thread.
+            refused(new LinkException("receiving a frame threw " + t, t), t);
         }
         return false;
     }
@@ -146,9 +167,9 @@ public final class ChannelReceiver implements FrameReceiver {
         channel.closed(cause, refusedFrame);
     }
 
-    private void refused(RuntimeException why) {
+    private void refused(RuntimeException why, Throwable trace) {
         refusedFrame = true;
-        channel.badFrame(why);
+        channel.badFrame(why, trace);
     }
 
     private void receive(ByteBuffer frame) {
@@ -175,7 +196,9 @@ public final class ChannelReceiver implements FrameReceiver {
             return;
         }
         if ((flags & FrameHeader.FLAG_SEQUENCED) == 0) {
-            deliver(endpoint, handler, body);
+            if (stackId != 0 || plainAccepted()) {
+                deliver(endpoint, handler, body);
+            }
             return;
         }
         ReceiveStack received = stackId == 0 ? null : stacks[stackId];
@@ -191,7 +214,7 @@ public final class ChannelReceiver implements FrameReceiver {
                 // carries the acknowledgement out ahead of it, with no control-thread wake-up.
                 flow.acknowledgeDelivered();
                 sender.requestAck(received.ack());
-            } else if (fresh && owner.quietAckMs > 0 && flow.quietCheckNeeded()) {
+            } else if (fresh && owner.quietAckMs > 0 && received.ack().quietCheckNeeded()) {
                 checkQuietLater(received.ack());
             }
             if (fresh) {
@@ -217,13 +240,13 @@ public final class ChannelReceiver implements FrameReceiver {
         InboundFlow flow = slot.flow;
         // While RSRs flow, this only reads a counter: taking the flow's lock from this thread
         // every time would make the receiving thread's lock a contended one.
-        if (!channel.isClosed() && flow.busySinceCheck()) {
+        if (!channel.isClosed() && slot.busySinceCheck()) {
             checkQuietLater(slot);
             return;
         }
         boolean owed = false;
         synchronized (flow) {
-            flow.quietCheckDone();
+            slot.quietCheckDone();
             if (!channel.isClosed() && flow.unacknowledged()) {
                 flow.acknowledgeDelivered();
                 owed = true;
@@ -233,6 +256,25 @@ public final class ChannelReceiver implements FrameReceiver {
             sender.requestAck(slot);
             sender.flushLater();
         }
+    }
+
+    /**
+     * An RSR on no stack at all, which this core never sends but a peer may: accepted unless this
+     * context requires a stack of its peer. The verdict is the channel's, made when the peer said
+     * where it runs.
+     */
+    private boolean plainAccepted() {
+        String why = channel.plainRefusal();
+        if (why == null) {
+            return true;
+        }
+        if (!plainRefusalSent) {
+            plainRefusalSent = true;
+            sender.enqueue(ControlFrame.REFUSED, new StackRefusal(0, why).encode());
+        }
+        problems.error("frame refused", "RSR without a stack from " + connection.peer() + " over "
+            + connection.method() + " dropped: " + why);
+        return false;
     }
 
     private void deliver(int endpoint, int handler, ByteBuffer body) {
@@ -254,6 +296,8 @@ public final class ChannelReceiver implements FrameReceiver {
             stack = resolve(stackId, stack);
         }
         if (stack.sessions() == REFUSED) {
+            problems.error("frame refused", "frame on refused stack '" + stackName(stack) + "' from "
+                + connection.peer() + " dropped");
             return null;
         }
         if (stack.names().isEmpty()) {
@@ -277,28 +321,26 @@ public final class ChannelReceiver implements FrameReceiver {
             case STACK -> announced(StackAnnouncement.read(body));
             case TABLE_RESET -> {
                 tables = Map.of();
+                tableBytes = 0;
                 resolver = TableResolver.NONE;
             }
             case HANDSHAKE -> handshake(body);
             case ACK -> acknowledged(body);
-            case REFUSED -> {
-                StackRefusal refusal = StackRefusal.read(body);
-                // Not on this receiving thread: forgetting the stack takes the send lock.
-                controlSender.schedule(() -> peerRefused(refusal.stackId(), refusal.why()));
-            }
+            case REFUSED -> peerRefused(StackRefusal.read(body));
         }
     }
 
     private void table(ByteBuffer body) {
-        if (tables.size() >= ChannelSender.MAX_TABLES) {
+        if (tables.size() >= ChannelSender.MAX_TABLES || tableBytes + body.remaining() > ChannelSender.MAX_TABLE_BYTES) {
             throw new MalformedMessageException("peer announced more than " + ChannelSender.MAX_TABLES
-                + " descriptor tables without a reset");
+                + " descriptor tables or " + ChannelSender.MAX_TABLE_BYTES + " bytes of them without a reset");
         }
         EncodedTable table = TableCodec.read(body);
         if (!tables.containsKey(table.id())) {
             Map<Long, EncodedTable> next = new HashMap<>(tables);
             next.put(table.id(), table);
             tables = next;
+            tableBytes += table.bytes().length;
             resolver = next::get;
         }
     }
@@ -317,12 +359,33 @@ public final class ChannelReceiver implements FrameReceiver {
     }
 
     /**
-     * The peer refused a stack this side announced: the sender forgets it, and its flows move. On
-     * the control thread.
+     * The peer refused a stack this side announced. Not on this receiving thread: forgetting the
+     * stack takes the send lock. A refusal already waiting for the control thread is not asked
+     * for again, so a peer repeating refusals holds at most one reason per stack id here.
      */
-    private void peerRefused(int stackId, String why) {
-        if (sender.refused(stackId)) {
-            flows.refused(channel, stackId, why);
+    private void peerRefused(StackRefusal refusal) {
+        synchronized (peerRefusals) {
+            peerRefusals[refusal.stackId()] = refusal.why();
+            if (peerRefusalsScheduled) {
+                return;
+            }
+            peerRefusalsScheduled = true;
+        }
+        controlSender.schedule(this::actOnPeerRefusals);
+    }
+
+    /** On the control thread: the sender forgets each refused stack it had, and the flows on it move. */
+    private void actOnPeerRefusals() {
+        String[] refused;
+        synchronized (peerRefusals) {
+            refused = peerRefusals.clone();
+            Arrays.fill(peerRefusals, null);
+            peerRefusalsScheduled = false;
+        }
+        for (int stackId = 0; stackId < refused.length; stackId++) {
+            if (refused[stackId] != null && sender.refused(stackId)) {
+                flows.refused(channel, stackId, refused[stackId]);
+            }
         }
     }
 
@@ -337,39 +400,71 @@ public final class ChannelReceiver implements FrameReceiver {
         sender.flushLater(); // a session may answer in band, before this side's next frame
     }
 
+    /**
+     * Learns what a stack id stands for, and decides at once whether this context accepts RSRs on
+     * it from this peer: never per frame.
+     */
     private void announced(StackAnnouncement announced) {
         int id = announced.stackId();
         if (id == 0 || stacks[id] != null) {
             throw new MalformedMessageException("stack id " + id + " announced twice or reserved");
         }
         channel.peerSays(announced.origin());
-        InboundFlow flow = inbound.get(new InboundFlow.Key(connection.peer(), announced.flow()),
+        InboundFlow flow = inbound.carry(new InboundFlow.Key(connection.peer(), announced.flow()),
             announced.firstSequence());
-        stacks[id] = new ReceiveStack(announced.transforms(), announced.names(), null, flow, new AckLane.Slot(flow));
+        ReceiveStack stack = new ReceiveStack(announced.transforms(), announced.names(), null, flow,
+            flow == null ? null : new AckLane.Slot(flow));
+        stacks[id] = stack;
+        String why = flow == null ? connection.peer() + " has " + InboundFlows.PER_PEER + " flows open here already"
+            : required.refusal(connection.method(), announced.names(), channel.said());
+        if (why != null) {
+            refuse(id, stack, why);
+        }
     }
 
     /**
      * Opens the sessions of a received stack, now or again after a transform came back. A stack
-     * with a transform not installed here is refused: the peer is told (it moves the flow to
-     * another stack and sends its RSRs again), and the connection stays for its other stacks.
+     * this context does not accept from the peer, or with a transform not installed here or that
+     * will not serve this peer, is refused.
      */
     private ReceiveStack resolve(int id, ReceiveStack stack) {
+        String why = required.refusal(connection.method(), stack.names(), channel.said());
         TransformSession[] chain = new TransformSession[stack.names().size()];
-        for (int i = 0; i < chain.length; i++) {
+        for (int i = 0; why == null && i < chain.length; i++) {
             String name = stack.names().get(i);
             if (installed.transform(name) == null) {
-                String why = "transform " + name + " is not installed at " + self;
-                stacks[id] = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow(), stack.ack());
-                problems.error("stack refused", "refusing stack '" + stack.transforms() + "' on " + channel + ": "
-                    + why + "; the peer moves its link to another stack");
-                sender.enqueue(ControlFrame.REFUSED, new StackRefusal(id, why).encode());
-                return stacks[id];
+                why = "transform " + name + " is not installed at " + self;
+            } else {
+                try {
+                    chain[i] = sessions.open(name);
+                } catch (LinkException e) {
+                    why = e.getMessage();
+                }
             }
-            chain[i] = sessions.open(name);
+        }
+        if (why != null) {
+            return refuse(id, stack, why);
         }
         ReceiveStack resolved = new ReceiveStack(stack.transforms(), stack.names(), chain, stack.flow(), stack.ack());
         stacks[id] = resolved;
         return resolved;
+    }
+
+    /**
+     * Refuses a stack in band: the peer is told (it moves the flow to another stack and sends its
+     * RSRs again), frames on it are dropped, and the connection stays for its other stacks.
+     */
+    private ReceiveStack refuse(int id, ReceiveStack stack, String why) {
+        ReceiveStack refused = new ReceiveStack(stack.transforms(), stack.names(), REFUSED, stack.flow(), stack.ack());
+        stacks[id] = refused;
+        problems.error("stack refused", "refusing stack '" + stackName(stack) + "' on " + channel + ": " + why
+            + "; the peer moves its link to another stack");
+        sender.enqueue(ControlFrame.REFUSED, new StackRefusal(id, why).encode());
+        return refused;
+    }
+
+    private String stackName(ReceiveStack stack) {
+        return stack.transforms().isEmpty() ? connection.method() : stack.transforms() + "/" + connection.method();
     }
 
     /** Makes the stacks with a departed transform resolve again should it return. */
@@ -378,6 +473,15 @@ public final class ChannelReceiver implements FrameReceiver {
             ReceiveStack stack = stacks[i];
             if (stack != null && stack.names().contains(transform)) {
                 stacks[i] = new ReceiveStack(stack.transforms(), stack.names(), null, stack.flow(), stack.ack());
+            }
+        }
+    }
+
+    /** The channel is gone: the flows it carried are idle, unless another channel carries them. */
+    void release() {
+        for (ReceiveStack stack : stacks) {
+            if (stack != null && stack.flow() != null) {
+                inbound.release(stack.flow());
             }
         }
     }

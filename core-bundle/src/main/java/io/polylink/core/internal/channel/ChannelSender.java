@@ -38,6 +38,8 @@ public final class ChannelSender {
 
     /** Tables one side may announce before it must reset: bounds the receiver's memory. */
     static final int MAX_TABLES = 1024;
+    /** Bytes of tables one side may announce before it must reset: bounds the receiver's memory too. */
+    static final int MAX_TABLE_BYTES = 1 << 20;
     private static final int MAX_STACK_ID = 255;
 
     private final PeerChannel channel;
@@ -54,6 +56,7 @@ public final class ChannelSender {
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] encodeScratch;
     private final Set<Long> sentTables = new HashSet<>();
+    private long sentTableBytes;
     /** By flow id and transforms; under the send lock. */
     private final Map<String, StackBinding> stacks = new HashMap<>();
     private int lastStackId;
@@ -174,23 +177,42 @@ public final class ChannelSender {
         } catch (RuntimeException e) {
             int lost = deferred.clear();
             channel.badFrame(new LinkException(lost + " RSRs sent from inline handlers could not "
-                + "follow: " + e.getMessage() + "; their flows send them again", e));
-            connection.close();
+                + "follow: " + e.getMessage() + "; their flows send them again", e), null);
+            channel.closeConnection();
         } finally {
             unlockAndFlush();
         }
     }
 
+    /** @throws LinkException if the RSR refers to more tables than a peer keeps at once */
     private void sendTables(StackBinding stack, EncodedTable[] tables, int count) {
-        if (sentTables.size() + count > MAX_TABLES) {
+        if (!fit(tables, count)) {
             resetTables();
+            if (!fit(tables, count)) {
+                throw new LinkException("an RSR to " + connection.peer() + " refers to descriptor tables beyond what "
+                    + "a connection carries at once (" + MAX_TABLES + " tables, " + MAX_TABLE_BYTES + " bytes)");
+            }
         }
         for (int i = 0; i < count; i++) {
             if (sentTables.add(tables[i].id())) {
+                sentTableBytes += tables[i].bytes().length;
                 sendFrame(FrameHeader.FLAG_CONTROL, stack, ControlFrame.TABLE.code(), 0, 0,
                     ByteBuffer.wrap(tables[i].bytes()));
             }
         }
+    }
+
+    /** @return whether the tables the peer lacks fit beside those it keeps. Lock held. */
+    private boolean fit(EncodedTable[] tables, int count) {
+        int more = 0;
+        long bytes = 0;
+        for (int i = 0; i < count; i++) {
+            if (!sentTables.contains(tables[i].id())) {
+                more++;
+                bytes += tables[i].bytes().length;
+            }
+        }
+        return sentTables.size() + more <= MAX_TABLES && sentTableBytes + bytes <= MAX_TABLE_BYTES;
     }
 
     /** Tells the peer to forget the tables it got, so each goes again before its next use. Lock held. */
@@ -198,6 +220,7 @@ public final class ChannelSender {
         sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, ControlFrame.TABLE_RESET.code(), 0, 0,
             ByteBuffer.allocate(0));
         sentTables.clear();
+        sentTableBytes = 0;
     }
 
     /**
@@ -205,12 +228,15 @@ public final class ChannelSender {
      * afresh. Tables sent on it were dropped with its frames, so all go again. On the control
      * thread.
      *
-     * @return whether the connection took the reset; if not, it failed and its flows move anyway
+     * @return whether this side had announced the stack and the connection took the reset; if it
+     *     did not take it, the connection failed and its flows move anyway
      */
     boolean refused(int stackId) {
         sendLock.lock();
         try {
-            stacks.values().removeIf(s -> s.id() == stackId);
+            if (!stacks.values().removeIf(s -> s.id() == stackId)) {
+                return false;
+            }
             resetTables();
             return true;
         } catch (RuntimeException closed) {
@@ -237,15 +263,26 @@ public final class ChannelSender {
         writeFrame(flags, stack, handler, endpoint, sequence, payload);
     }
 
-    /** Queues a control frame from any thread, to go out ahead of the next frame sent. */
+    /**
+     * Queues a control frame from any thread, to go out ahead of the next frame sent.
+     *
+     * @throws LinkException if the peer left {@value ControlQueue#MAX_QUEUED} control frames unread
+     */
     void enqueue(ControlFrame kind, ByteBuffer payload) {
-        control.add(kind, payload);
+        queue(kind, payload);
         flushLater();
     }
 
-    /** Queues a control frame that goes with the next one sent, whoever sends it. */
+    /**
+     * Queues a control frame that goes with the next one sent, whoever sends it.
+     *
+     * @throws LinkException if the peer left {@value ControlQueue#MAX_QUEUED} control frames unread
+     */
     void queue(ControlFrame kind, ByteBuffer payload) {
-        control.add(kind, payload);
+        if (!control.add(kind, payload)) {
+            throw new LinkException(connection + ": " + ControlQueue.MAX_QUEUED + " control frames wait for the peer "
+                + "to read them; it asks for answers it does not take");
+        }
     }
 
     /** The slot's flow owes its sender an acknowledgement: it goes out with the next control frames. */
@@ -289,7 +326,13 @@ public final class ChannelSender {
     boolean tryWriteControl(ControlFrame kind, ByteBuffer payload) {
         FrameHeader.writeAuthenticated(header, FrameHeader.FLAG_CONTROL, StackBinding.PLAIN.id(), kind.code(), 0, 0);
         FrameHeader.writeLength(header, payload.remaining());
-        return connection.trySend(header, payload);
+        try {
+            return connection.trySend(header, payload);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw channel.broken(t);
+        }
     }
 
     /** Caller holds the lock. */
@@ -327,11 +370,18 @@ public final class ChannelSender {
         FrameHeader.writeAuthenticated(header, flags, stack.id(), handler, endpoint, sequence);
         ByteBuffer body = payload;
         TransformSession[] chain = stack.sessions();
-        for (int i = 0; i < chain.length; i++) {
-            body = chain[i].encode(header.position(0), body, encodeScratch[i & 1]);
+        try {
+            for (int i = 0; i < chain.length; i++) {
+                body = chain[i].encode(header.position(0), body, encodeScratch[i & 1]);
+            }
+            header.position(0);
+            FrameHeader.writeLength(header, body.remaining());
+            connection.send(header, body);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            // A transform or the method broke (an Error): the connection goes, as any that failed.
+            throw channel.broken(t);
         }
-        header.position(0);
-        FrameHeader.writeLength(header, body.remaining());
-        connection.send(header, body);
     }
 }

@@ -4,24 +4,36 @@ import io.polylink.core.internal.wire.Acknowledgement;
 import io.polylink.core.internal.wire.ControlFrame;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The control frames one channel owes its peer: those receiving threads and transform sessions
  * queued (handshakes, refusals), then the acknowledgements of the flows it receives, which
  * allocate nothing. Any thread may add; only a holder of the channel's send lock writes them out,
- * ahead of the next frame it sends.
+ * ahead of the next frame it sends. Bounded: a peer that asks for answers (handshakes) and never
+ * reads them cannot make the queue grow without end.
  */
 final class ControlQueue {
+
+    /** Frames besides acknowledgements that may wait; a channel's own few never come near it. */
+    static final int MAX_QUEUED = 1024;
 
     private record Queued(ControlFrame kind, ByteBuffer payload) {}
 
     private final ConcurrentLinkedQueue<Queued> queued = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
     private final AckLane acks = new AckLane();
     /** The payload of the acknowledgement being written; under the send lock. */
     private final ByteBuffer ackPayload = ByteBuffer.allocate(Acknowledgement.LENGTH);
 
-    void add(ControlFrame kind, ByteBuffer payload) {
+    /** @return whether the frame was queued; {@code false} if {@value #MAX_QUEUED} wait already */
+    boolean add(ControlFrame kind, ByteBuffer payload) {
+        if (size.incrementAndGet() > MAX_QUEUED) {
+            size.decrementAndGet();
+            return false;
+        }
         queued.add(new Queued(kind, payload));
+        return true;
     }
 
     /** The slot's flow owes its sender an acknowledgement. */
@@ -37,7 +49,7 @@ final class ControlQueue {
     /** Writes everything, waiting for room as any sender may. Caller holds the send lock. */
     void flush(ChannelSender out) {
         Queued next;
-        while ((next = queued.poll()) != null) {
+        while ((next = poll()) != null) {
             out.writeControl(next.kind(), next.payload());
         }
         AckLane.Slot slot;
@@ -55,7 +67,7 @@ final class ControlQueue {
     void flushWithoutWaiting(ChannelSender out) {
         Queued next;
         while ((next = queued.peek()) != null && out.tryWriteControl(next.kind(), next.payload())) {
-            queued.poll();
+            poll();
         }
         AckLane.Slot slot;
         while (queued.isEmpty() && (slot = acks.peek()) != null) {
@@ -69,8 +81,18 @@ final class ControlQueue {
 
     /** The connection failed: its senders learn it from their own sends. Caller holds the send lock. */
     void clear() {
-        queued.clear();
+        while (poll() != null) {
+            // dropped: the connection failed
+        }
         acks.clear();
+    }
+
+    private Queued poll() {
+        Queued q = queued.poll();
+        if (q != null) {
+            size.decrementAndGet();
+        }
+        return q;
     }
 
     private ByteBuffer ackPayload(InboundFlow flow, int sequence) {

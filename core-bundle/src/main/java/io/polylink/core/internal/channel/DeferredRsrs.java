@@ -16,6 +16,8 @@ final class DeferredRsrs {
 
     /** What inline handlers may leave waiting for a handshake before their sends fail instead. */
     static final long MAX_BYTES = 4L << 20;
+    /** What one waiting RSR costs besides its payload, so that empty ones are bounded too. */
+    static final int PER_RSR = 128;
 
     /** An RSR waiting, with its own copies of the payload and the tables to send before it. */
     record Deferred(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
@@ -38,14 +40,15 @@ final class DeferredRsrs {
      * @throws LinkException if the RSRs waiting already hold {@link #MAX_BYTES}
      */
     synchronized void add(Deferred d, Object connection) {
-        if (bytes + d.payload().remaining() > MAX_BYTES) {
+        long cost = PER_RSR + d.payload().remaining();
+        if (bytes + cost > MAX_BYTES) {
             throw new LinkException(connection + ": " + waiting.size() + " RSRs (" + bytes
                 + " bytes) sent from inline handlers already wait for the " + d.stack().transforms()
                 + " handshake, so this one is refused: an inline handler cannot wait for it; give the handler "
                 + "Delivery.EXECUTOR to let it wait");
         }
         waiting.add(d);
-        bytes += d.payload().remaining();
+        bytes += cost;
         any = true;
     }
 
@@ -62,7 +65,7 @@ final class DeferredRsrs {
     /** Lets go of the oldest RSR, which was sent. */
     synchronized void sent() {
         Deferred d = waiting.poll();
-        bytes -= d.payload().limit();
+        bytes -= PER_RSR + d.payload().limit();
         any = !waiting.isEmpty();
     }
 

@@ -27,10 +27,12 @@ final class InboundFlow {
     }
 
     private final Key key;
+    /** How many open channels carry this flow; guarded by {@link InboundFlows}. */
+    int carriers;
     /**
      * Written under the monitor, plainly: a volatile store on every RSR would cost the receiving
-     * thread a fence. {@link #busySinceCheck} reads it without the monitor; a late view only
-     * delays an acknowledgement.
+     * thread a fence. {@link #nextSeen} reads it without the monitor; a late view only delays an
+     * acknowledgement.
      */
     private int expected;
     /**
@@ -38,9 +40,6 @@ final class InboundFlow {
      * whoever writes the acknowledgement frame.
      */
     private volatile int acknowledged;
-    /** Whether a look for quiet is due; the next sequence number when it was set (its thread only). */
-    private boolean quietCheckDue;
-    private int expectedAtCheck;
 
     InboundFlow(Key key, int first) {
         this.key = key;
@@ -91,41 +90,18 @@ final class InboundFlow {
         return acknowledged;
     }
 
-    /**
-     * Caller holds the monitor, after an RSR the sender asked nothing about.
-     *
-     * @return whether the caller should look for quiet later: none is due yet
-     */
-    boolean quietCheckNeeded() {
-        if (quietCheckDue) {
-            return false;
-        }
-        quietCheckDue = true;
-        expectedAtCheck = expected;
-        return true;
+    /** Caller holds the monitor. @return the sequence number expected next */
+    int next() {
+        return expected;
     }
 
-    /**
-     * On the thread of the quiet checks, without the monitor.
-     *
-     * @return whether RSRs came since the check was set; if so the next is measured from now
-     */
-    boolean busySinceCheck() {
-        int now = (int) EXPECTED.getAcquire(this);
-        if (now != expectedAtCheck) {
-            expectedAtCheck = now;
-            return true;
-        }
-        return false;
+    /** @return the sequence number expected next, read without the monitor, perhaps late */
+    int nextSeen() {
+        return (int) EXPECTED.getAcquire(this);
     }
 
     /** Caller holds the monitor. @return whether RSRs were delivered after the last acknowledgement */
     boolean unacknowledged() {
         return expected - 1 != acknowledged;
-    }
-
-    /** Caller holds the monitor: the check found the flow quiet; the next RSR sets another. */
-    void quietCheckDone() {
-        quietCheckDue = false;
     }
 }

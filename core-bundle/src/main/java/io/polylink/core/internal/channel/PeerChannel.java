@@ -1,9 +1,12 @@
 package io.polylink.core.internal.channel;
 
+import io.polylink.LinkException;
 import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.Connection;
 import io.polylink.spi.PeerLocation;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,16 +26,20 @@ public final class PeerChannel {
     private final ChannelReceiver receiver;
     /** Where the peer runs, once it said: in the table a flow dialled it by, or in a stack announcement. */
     private volatile Origin peerOrigin = Origin.UNKNOWN;
+    /** Why RSRs on no stack are refused from this peer, or {@code null}; decided when the peer says where it runs. */
+    private volatile String plainRefusal;
     private volatile Throwable failure;
     private volatile boolean closed;
+    private final AtomicBoolean gone = new AtomicBoolean();
 
     PeerChannel(PeerChannels owner, Connection connection, boolean deliversOnSend) {
         this.owner = owner;
         this.connection = connection;
         this.deliversOnSend = deliversOnSend;
-        this.sessions = new TransformSessions(this, owner.self, owner.installed);
+        this.sessions = new TransformSessions(this, owner.self, owner.installed, owner.problems);
         this.sender = new ChannelSender(this, sessions, owner.controlSender, owner.here, owner.maxWirePayload);
         this.receiver = new ChannelReceiver(this, sender, sessions, owner);
+        this.plainRefusal = owner.installed.required().refusal(connection.method(), List.of(), said());
     }
 
     public Connection connection() {
@@ -64,7 +71,21 @@ public final class PeerChannel {
     public synchronized void peerSays(Origin origin) {
         if (peerOrigin.host() == null && origin.host() != null) {
             peerOrigin = origin;
+            plainRefusal = owner.installed.required().refusal(connection.method(), List.of(), said());
         }
+    }
+
+    /**
+     * @return where the peer says it runs, seen from here, whatever id it gave: what this context
+     *     requires of its stacks goes by this, so a peer taking this context's own id gains nothing
+     */
+    PeerLocation said() {
+        return peerOrigin.seenFrom(owner.here);
+    }
+
+    /** @return why this context refuses RSRs on no stack from this peer, or {@code null} if it takes them */
+    String plainRefusal() {
+        return plainRefusal;
     }
 
     /**
@@ -113,9 +134,36 @@ public final class PeerChannel {
         receiver.acknowledgeDelivered();
     }
 
-    /** Logs a frame this side refused or could not send: the connection closes. */
-    void badFrame(RuntimeException why) {
-        owner.problems.error("bad frame", "closing " + this + ": " + why.getMessage());
+    /**
+     * Logs a frame this side refused or could not send: the connection closes.
+     *
+     * @param trace what to log the stack trace of: an Error that broke a transform or the method, else {@code null}
+     */
+    void badFrame(RuntimeException why, Throwable trace) {
+        owner.problems.error("bad frame", "closing " + this + ": " + why.getMessage(), trace);
+    }
+
+    /**
+     * A transform session or the connection threw an Error while this side sent: the channel is
+     * broken, so the connection closes and its flows move, and whoever sent hears a
+     * {@link LinkException}, as for any failed connection.
+     *
+     * @return the exception to throw
+     */
+    LinkException broken(Throwable cause) {
+        LinkException failed = new LinkException(this + " broke while sending: " + cause + "; closing it", cause);
+        badFrame(failed, cause);
+        closeConnection();
+        return failed;
+    }
+
+    /** Closes the connection; whatever its method throws is reported, never passed on. */
+    void closeConnection() {
+        try {
+            connection.close();
+        } catch (Throwable t) {
+            owner.problems.error("close failed", this + " threw as it closed: " + t, t);
+        }
     }
 
     /**
@@ -128,6 +176,13 @@ public final class PeerChannel {
         closed = true;
         owner.closed(this, logged ? null : cause);
         sessions.closeAll();
+    }
+
+    /** The channel is no longer the context's: the flows it carried are let go of. Once. */
+    void gone() {
+        if (gone.compareAndSet(false, true)) {
+            receiver.release();
+        }
     }
 
     @Override

@@ -47,6 +47,8 @@ public final class PeerChannels implements InboundSink {
     OutboundFlows flows;
     MessageBuffers buffers;
     private final Map<Connection, PeerChannel> byConnection = new ConcurrentHashMap<>();
+    /** Open channels by peer, so {@link #linked} costs no walk over every channel. */
+    private final Map<ContextId, Integer> openByPeer = new ConcurrentHashMap<>();
     private final ChannelPool pool = new ChannelPool();
 
     /**
@@ -105,26 +107,42 @@ public final class PeerChannels implements InboundSink {
             () -> connect(method, peer, chosen, parameters), this::channel);
     }
 
+    /** What the method throws, an Error too, refuses the entry, as a connection that failed would. */
     private static Connection connect(CommunicationMethod method, ContextId peer, Descriptor chosen,
                                       Map<String, String> parameters) {
         try {
             return method.connect(peer, chosen.address(), parameters);
         } catch (LinkException e) {
             throw e;
-        } catch (RuntimeException e) {
+        } catch (Throwable t) {
             throw new LinkException(method.name() + " failed to connect to "
-                + method.describe(chosen.address()) + ": " + e, e);
+                + method.describe(chosen.address()) + ": " + t, t);
         }
     }
 
     private PeerChannel channel(Connection connection) {
-        return byConnection.computeIfAbsent(connection,
-            c -> new PeerChannel(this, c, installed.deliversOnSend(c.method())));
+        return byConnection.computeIfAbsent(connection, c -> {
+            openByPeer.merge(c.peer(), 1, Integer::sum);
+            return new PeerChannel(this, c, installed.deliversOnSend(c.method()));
+        });
+    }
+
+    /** @return whether this context has an open channel with {@code peer}, whichever side opened it */
+    public boolean linked(ContextId peer) {
+        return openByPeer.containsKey(peer);
+    }
+
+    /** Forgets a channel: the flows it carried go idle. */
+    private void forget(PeerChannel channel) {
+        if (byConnection.remove(channel.connection(), channel)) {
+            openByPeer.computeIfPresent(channel.connection().peer(), (p, n) -> n == 1 ? null : n - 1);
+            channel.gone();
+        }
     }
 
     /** @param cause why it failed, unless that was logged already or it closed in order */
     void closed(PeerChannel channel, Throwable cause) {
-        byConnection.remove(channel.connection(), channel);
+        forget(channel);
         pool.forget(channel);
         flows.closed(channel);
         if (cause != null) {
@@ -139,7 +157,8 @@ public final class PeerChannels implements InboundSink {
 
     /** A method left: its channels go. */
     public void methodGone(String method) {
-        byConnection.values().removeIf(c -> c.connection().method().equals(method));
+        byConnection.values().stream().filter(c -> c.connection().method().equals(method)).toList()
+            .forEach(this::forget);
     }
 
     /** A transform left: every channel drops its session and the stacks that used it. */

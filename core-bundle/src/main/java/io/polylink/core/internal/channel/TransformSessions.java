@@ -2,6 +2,7 @@ package io.polylink.core.internal.channel;
 
 import io.polylink.ContextId;
 import io.polylink.LinkException;
+import io.polylink.core.internal.observe.Problems;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.core.internal.wire.Handshake;
@@ -17,20 +18,24 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * One channel's transform sessions, one per transform, shared by every stack that uses it in
  * either direction: opened on first use by a sender binding a stack or by the receiving thread
- * resolving one, closed when the transform leaves or the connection closes.
+ * resolving one, closed when the transform leaves or the connection closes. What a transform
+ * throws as it opens or closes a session, an Error too, never reaches the thread that asked: a
+ * session that cannot open refuses its stack, one that cannot close is reported.
  */
 final class TransformSessions {
 
     private final PeerChannel channel;
     private final ContextId self;
     private final Installed installed;
+    private final Problems problems;
     private final Map<String, TransformSession> sessions = new ConcurrentHashMap<>();
     private final Object lock = new Object();
 
-    TransformSessions(PeerChannel channel, ContextId self, Installed installed) {
+    TransformSessions(PeerChannel channel, ContextId self, Installed installed, Problems problems) {
         this.channel = channel;
         this.self = self;
         this.installed = installed;
+        this.problems = problems;
     }
 
     /**
@@ -49,7 +54,7 @@ final class TransformSessions {
                 if (transform == null) {
                     throw new LinkException("transform " + name + " is not installed here");
                 }
-                session = transform.open(new SessionPeer(name));
+                session = opened(transform, name);
                 sessions.put(name, session);
             }
         }
@@ -57,18 +62,37 @@ final class TransformSessions {
         return session;
     }
 
+    private TransformSession opened(Transform transform, String name) {
+        try {
+            return transform.open(new SessionPeer(name));
+        } catch (LinkException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new LinkException("transform " + name + " failed to open a session on " + channel + ": " + t, t);
+        }
+    }
+
     /** Closes the session of a transform that left, so its class loader is not kept alive. */
     void forget(String transform) {
         TransformSession session = sessions.remove(transform);
         if (session != null) {
-            session.close();
+            close(transform, session);
         }
     }
 
     /** The connection closed: every session goes. */
     void closeAll() {
-        sessions.values().forEach(TransformSession::close);
+        sessions.forEach(this::close);
         sessions.clear();
+    }
+
+    private void close(String name, TransformSession session) {
+        try {
+            session.close();
+        } catch (Throwable t) {
+            problems.error("close failed", "transform " + name + " threw as its session on " + channel + " closed: "
+                + t, t);
+        }
     }
 
     /** One transform's view of this channel. */

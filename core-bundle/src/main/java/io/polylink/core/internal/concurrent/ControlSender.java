@@ -1,5 +1,6 @@
 package io.polylink.core.internal.concurrent;
 
+import io.polylink.core.internal.observe.Problems;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -9,13 +10,17 @@ import java.util.concurrent.TimeUnit;
  * Sends the control frames that receiving threads queue (acknowledgements, handshake answers) on
  * a thread of its own. A receiving thread must never block in a send: over a bounded medium, two
  * receivers each writing into the other's full inbox would wait for each other until the send
- * timed out. The thread starts on first use and ends a second after its last task.
+ * timed out. The thread starts on first use and ends a second after its last task; nothing a task
+ * throws ends it.
  */
 public final class ControlSender implements AutoCloseable {
 
     private final ThreadPoolExecutor thread;
+    private final Problems problems;
 
-    public ControlSender(String name) {
+    /** @param problems where what a task let through is reported */
+    public ControlSender(String name, Problems problems) {
+        this.problems = problems;
         this.thread = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -27,7 +32,7 @@ public final class ControlSender implements AutoCloseable {
     /** Runs a flush soon; does nothing once closed, when there is nobody left to tell. */
     public void schedule(Runnable flush) {
         try {
-            thread.execute(flush);
+            thread.execute(Guarded.of(flush, problems));
         } catch (RejectedExecutionException closed) {
             // the context is closing; its connections go with it
         }

@@ -1,5 +1,6 @@
 package io.polylink.core.internal.concurrent;
 
+import io.polylink.core.internal.observe.Problems;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -10,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The context's executor, threads {@code polylink-handler-<n>}: {@link io.polylink.Delivery#EXECUTOR}
  * handlers, and the moves of flows whose connection went, which must not run on a method's
- * thread. Threads end 30 s after their last task.
+ * thread. Threads end 30 s after their last task; nothing a task throws ends one.
  */
 public final class HandlerPool implements Executor, AutoCloseable {
 
@@ -18,14 +19,17 @@ public final class HandlerPool implements Executor, AutoCloseable {
 
     private final ThreadPoolExecutor threads;
     private final String owner;
+    private final Problems problems;
 
     /**
      * @param size threads at most
      * @param owner whose pool it is, for the log
+     * @param problems where what a task let through is reported
      */
-    public HandlerPool(int size, String owner) {
+    public HandlerPool(int size, String owner, Problems problems) {
         AtomicInteger count = new AtomicInteger();
         this.owner = owner;
+        this.problems = problems;
         this.threads = new ThreadPoolExecutor(size, size, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "polylink-handler-" + count.incrementAndGet());
             t.setDaemon(true);
@@ -37,7 +41,7 @@ public final class HandlerPool implements Executor, AutoCloseable {
     /** @throws java.util.concurrent.RejectedExecutionException once the pool is shutting down */
     @Override
     public void execute(Runnable task) {
-        threads.execute(task);
+        threads.execute(Guarded.of(task, problems));
     }
 
     /**

@@ -5,6 +5,7 @@
  * retry timer ({@code polylink-retry-<context>}: quiet acknowledgements, retries, background
  * connects, pool shrinking); and the mark of a thread running an inline handler, which must
  * never wait for its peer. Each thread starts on first use and ends when idle or when the
- * context closes.
+ * context closes, and runs its tasks guarded: what one throws is reported to the problem log and
+ * the thread goes on.
  */
 package io.polylink.core.internal.concurrent;

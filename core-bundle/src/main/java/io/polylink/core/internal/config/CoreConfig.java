@@ -52,6 +52,22 @@ public @interface CoreConfig {
         + "contexts of different sites. Empty: this host is a site of its own")
     String site() default "";
 
+    @AttributeDefinition(description = "Transforms or methods, one of which every stack a peer uses must have, "
+        + "e.g. 'aead', or 'aead,shm' to exempt shm, which reaches this host only. RSRs on other stacks are refused "
+        + "and replies never take them; empty: any stack")
+    String[] require() default {};
+
+    @AttributeDefinition(description = "As require, for peers that say they run on another host")
+    String[] require_other$_$host() default {};
+
+    @AttributeDefinition(description = "As require, for peers that say they run on another site")
+    String[] require_other$_$site() default {};
+
+    @AttributeDefinition(description = "Which startpoints the system endpoint's echo and relay send to: linked "
+        + "(only contexts this context has a connection with, so a peer cannot make it dial an address of the "
+        + "peer's choosing) or any")
+    SystemTargets systemTargets() default SystemTargets.LINKED;
+
     @AttributeDefinition(description = "Bundle repository that methods and transforms this context meets but "
         + "lacks are installed from: path or URL of an OSGi Repository XML index (plain or gzipped), e.g. "
         + "repo/index.xml; empty: the framework property polylink.repository, else none")

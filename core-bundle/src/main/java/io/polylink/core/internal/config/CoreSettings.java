@@ -32,9 +32,12 @@ import java.util.regex.Pattern;
  *     the sender has not asked about, so the sender lets its copies go; 0: only when asked
  * @param host the identity of this host
  * @param site the name of this context's site, or empty if this host is a site of its own
+ * @param required the stacks this context accepts RSRs on, and sends them on, by where the peer runs
+ * @param systemTargets which startpoints the system endpoint's echo and relay send to
  */
 public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> table, ContextId id,
-                    long abandonAfterMs, long quietAckMs, HostIdentity host, String site) {
+                    long abandonAfterMs, long quietAckMs, HostIdentity host, String site, RequiredStacks required,
+                    SystemTargets systemTargets) {
 
     /** The configuration PID. */
     public static final String PID = "io.polylink.core";
@@ -77,7 +80,22 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
         }
         return new CoreSettings(config.maxMessageSize(), config.handlerThreads(), Arrays.asList(config.table()),
             id(config.id()), config.abandonAfterMs(), config.quietAckMs(),
-            config.hostId().isEmpty() ? LocalHost.identity() : HostIdentity.named(config.hostId()), config.site());
+            config.hostId().isEmpty() ? LocalHost.identity() : HostIdentity.named(config.hostId()), config.site(),
+            new RequiredStacks(names(RequiredStacks.EVERYONE, config.require()),
+                names(RequiredStacks.OTHER_HOST, config.require_other$_$host()),
+                names(RequiredStacks.OTHER_SITE, config.require_other$_$site())),
+            config.systemTargets());
+    }
+
+    /** @throws InvalidSettingException naming the key if a name is not one a transform or method can have */
+    private static List<String> names(String key, String[] names) {
+        for (String name : names) {
+            if (!Descriptor.validName(name)) {
+                throw new InvalidSettingException(PID, key, String.join(",", names), "names of transforms or "
+                    + "methods, comma-separated, such as 'aead' or 'aead,shm'");
+            }
+        }
+        return List.of(names);
     }
 
     /** @return where a context of these settings runs, as it tells its peers */
@@ -87,12 +105,14 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
 
     /** @return these settings for a context whose id is {@code id} */
     public CoreSettings withId(ContextId id) {
-        return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site);
+        return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site,
+            required, systemTargets);
     }
 
     /** @return these settings for a context on {@code host} */
     public CoreSettings onHost(HostIdentity host) {
-        return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site);
+        return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site,
+            required, systemTargets);
     }
 
     /**

@@ -117,7 +117,7 @@ final class FlowBinder {
         }
         probeAt = System.nanoTime() + PROBE_NANOS;
         OutboundFlow.Key key = flow.key();
-        int better = selector.explain(key.peer(), lastEndpoint, flow.table().table(), key.options())
+        int better = selector.explain(key.peer(), lastEndpoint, flow.table(), key.options())
             .chosen().map(Explanation.Entry::index).orElse(-1);
         if (better < 0 || better >= chosenIndex) {
             return false;
@@ -196,7 +196,7 @@ final class FlowBinder {
             binding = null;
             StackSelector.Selection<BoundStack> s;
             try {
-                s = selector.select(key.peer(), endpoint, flow.table().table(), key.options(), this::bindUnlessRefused);
+                s = selector.select(key.peer(), endpoint, flow.table(), key.options(), this::bindUnlessRefused);
             } catch (PolylinkException e) {
                 String broken = brokenBy;
                 if (broken == null || Thread.currentThread() == mover) {

@@ -28,8 +28,15 @@ import java.util.stream.Collectors;
  * settings) and by id, for acknowledgements. Startpoints look flows up on the sending thread;
  * the channels report acknowledgements, refusals and closes here on theirs, and what that asks of
  * a flow that would block (moving it) goes to the handler pool.
+ *
+ * <p>Flows to one peer are bounded ({@value #MAX_PER_PEER}): each startpoint with a table not
+ * seen before makes a flow, and a peer that sends them (to the system endpoint, say) must not
+ * make this context hold flows without end. Past the bound, idle flows retire to make room.
  */
 public final class Flows implements OutboundFlows {
+
+    /** Flows to one peer at most; a connection carries at most 255 stacks anyway. */
+    static final int MAX_PER_PEER = 256;
 
     final Installed installed;
     final StackSelector selector;
@@ -42,6 +49,7 @@ public final class Flows implements OutboundFlows {
     private final Problems problems;
     private final Map<OutboundFlow.Key, OutboundFlow> byKey = new ConcurrentHashMap<>();
     private final Map<Long, OutboundFlow> byId = new ConcurrentHashMap<>();
+    private final Map<ContextId, Integer> perPeer = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
     /**
@@ -65,9 +73,19 @@ public final class Flows implements OutboundFlows {
         this.abandonAfterMs = abandonAfterMs;
     }
 
-    /** @return the flow for targets in {@code peer} with this table and these settings */
+    /**
+     * @return the flow for targets in {@code peer} with this table and these settings
+     * @throws LinkException if a new flow is needed and {@value #MAX_PER_PEER} flows to the peer all
+     *     have RSRs in flight
+     */
     public OutboundFlow flow(ContextId peer, EncodedTable table, LinkOptions options) {
-        return byKey.computeIfAbsent(new OutboundFlow.Key(peer, table.id(), options), key -> newFlow(key, table));
+        OutboundFlow.Key key = new OutboundFlow.Key(peer, table.id(), options);
+        OutboundFlow flow = byKey.get(key);
+        if (flow != null) {
+            return flow;
+        }
+        makeRoom(peer);
+        return byKey.computeIfAbsent(key, k -> newFlow(k, table));
     }
 
     private OutboundFlow newFlow(OutboundFlow.Key key, EncodedTable table) {
@@ -77,7 +95,25 @@ public final class Flows implements OutboundFlows {
             id = ThreadLocalRandom.current().nextLong();
             flow = new OutboundFlow(this, key, table, id);
         } while (byId.putIfAbsent(id, flow) != null);
+        perPeer.merge(key.peer(), 1, Integer::sum);
         return flow;
+    }
+
+    /** Retires idle flows to {@code peer} while it has {@value #MAX_PER_PEER}; a rare walk over the flows. */
+    private void makeRoom(ContextId peer) {
+        if (perPeer.getOrDefault(peer, 0) < MAX_PER_PEER) {
+            return;
+        }
+        for (OutboundFlow flow : byKey.values()) {
+            if (flow.key().peer().equals(peer) && flow.retireIfIdle()) {
+                forget(flow);
+                if (perPeer.getOrDefault(peer, 0) < MAX_PER_PEER) {
+                    return;
+                }
+            }
+        }
+        throw new LinkException("this context has " + MAX_PER_PEER + " flows to " + peer + ", each with RSRs in "
+            + "flight, and makes no more to it until some are acknowledged");
     }
 
     /**
@@ -149,7 +185,7 @@ public final class Flows implements OutboundFlows {
     void abandoned(OutboundFlow flow, int dropped, long bytes, RuntimeException why) {
         forget(flow);
         problems.lost(flow + ": dropped " + dropped + " RSRs (" + bytes + " bytes) the peer never "
-            + "acknowledged, after " + abandonAfterMs + " ms without a way to it: " + why.getMessage());
+            + "acknowledged, after " + abandonAfterMs + " ms without a way to it: " + why.getMessage(), dropped);
     }
 
     /** An RSR an inline handler handed off could not be sent; its sender has returned already. */
@@ -159,7 +195,9 @@ public final class Flows implements OutboundFlows {
     }
 
     private void forget(OutboundFlow flow) {
-        byKey.remove(flow.key(), flow);
+        if (byKey.remove(flow.key(), flow)) {
+            perPeer.computeIfPresent(flow.key().peer(), (p, n) -> n == 1 ? null : n - 1);
+        }
         byId.remove(flow.id(), flow);
     }
 
@@ -177,6 +215,7 @@ public final class Flows implements OutboundFlows {
     public void clear() {
         byKey.clear();
         byId.clear();
+        perPeer.clear();
     }
 
     /** @return the flows, in no order */

@@ -15,6 +15,7 @@ import io.polylink.core.internal.wire.FrameHeader;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -63,8 +64,16 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private static final int ACK_MIN = 4;
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-    /** An RSR a receiving thread handed off, with its own copy of the message. */
-    private record HandOff(int endpoint, int handler, MessageBufferImpl message) {}
+    /**
+     * What RSRs handed off to the lock's holder may hold, payloads and {@link #PER_HAND_OFF} each,
+     * before an inline handler's send fails instead: the holder may wait for the peer for seconds,
+     * and the peer may keep sending what the handlers answer meanwhile.
+     */
+    static final long MAX_HAND_OFF_BYTES = 4L << 20;
+    private static final int PER_HAND_OFF = 128;
+
+    /** An RSR a receiving thread handed off, with its own copy of the message, and what it costs. */
+    private record HandOff(int endpoint, int handler, MessageBufferImpl message, long cost) {}
 
     private final Flows owner;
     private final Installed installed;
@@ -75,6 +84,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     final ReentrantLock lock = new ReentrantLock();
     /** RSRs from receiving threads that found the lock held: see {@link #handOff}. */
     private final ConcurrentLinkedQueue<HandOff> handOffs = new ConcurrentLinkedQueue<>();
+    private final AtomicLong handOffBytes = new AtomicLong();
     final CopyPool copies;
     private final RetransmitStore store;
     private final FlowBinder binder;
@@ -188,9 +198,18 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * full connection), and the receiving thread is the one that would read the peer's answer;
      * it once stalled flows for whole handshake timeouts. The RSR, copied, goes out when the
      * holder lets go of the lock, before anything sent after it.
+     *
+     * @throws LinkException if RSRs handed off already hold {@value #MAX_HAND_OFF_BYTES} bytes
      */
     private void handOff(int endpoint, int handler, MessageBufferImpl message) {
-        handOffs.add(new HandOff(endpoint, handler, message.sendableCopy()));
+        long cost = PER_HAND_OFF + message.length();
+        if (handOffBytes.addAndGet(cost) > MAX_HAND_OFF_BYTES) {
+            handOffBytes.addAndGet(-cost);
+            throw new LinkException(this + ": RSRs sent from inline handlers already wait for the sender that holds "
+                + "the link (" + MAX_HAND_OFF_BYTES + " bytes), so this one is refused: an inline handler cannot wait "
+                + "for it; give the handler Delivery.EXECUTOR to let it wait");
+        }
+        handOffs.add(new HandOff(endpoint, handler, message.sendableCopy(), cost));
         if (lock.tryLock()) {
             release();
         }
@@ -199,7 +218,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     /** Sends the RSRs handed off while the lock was held, in order. Caller holds the lock. */
     private void sendHandOffs() {
         HandOff h;
-        while (!retired && (h = handOffs.poll()) != null) {
+        while (!retired && (h = nextHandOff()) != null) {
             try {
                 if (!sendLocked(h.endpoint(), h.handler(), h.message())) {
                     forward(h);
@@ -208,6 +227,14 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
                 owner.handOffFailed(this, e);
             }
         }
+    }
+
+    private HandOff nextHandOff() {
+        HandOff h = handOffs.poll();
+        if (h != null) {
+            handOffBytes.addAndGet(-h.cost());
+        }
+        return h;
     }
 
     /** An RSR handed off to a flow that retired meanwhile goes to its successor, as a send would. */
@@ -233,7 +260,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         } while (!handOffs.isEmpty() && !retired && lock.tryLock());
         if (retired && !lock.isHeldByCurrentThread()) {
             HandOff h;
-            while ((h = handOffs.poll()) != null) {
+            while ((h = nextHandOff()) != null) {
                 forward(h);
             }
         }
@@ -491,9 +518,35 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             }
         } catch (RuntimeException e) {
             binder.stranded(e);
+        } catch (Error e) {
+            // Moving met something broken beyond a connection (it is reported): try again later, as for no way at all.
+            binder.stranded(new LinkException("moving " + this + " failed: " + e, e));
         } finally {
             binder.moving(false);
             release();
+        }
+    }
+
+    /**
+     * Retires the flow if nothing of it is in flight and nobody holds it, to make room for a new
+     * flow to its peer; a later send through it goes to its successor.
+     *
+     * @return whether it retired
+     */
+    boolean retireIfIdle() {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            store.trim();
+            if (retired || !store.isEmpty() || !handOffs.isEmpty()) {
+                return false;
+            }
+            binder.unbind();
+            retired = true;
+            return true;
+        } finally {
+            unlockAndHandOver();
         }
     }
 

@@ -168,7 +168,7 @@ public final class StartpointImpl implements Startpoint {
                 out.add(route instanceof FlowRoute f ? f.explanation() : last);
             } else {
                 TargetRef t = l.targets[i];
-                out.add(owner.selector.explain(t.context(), t.endpoint(), t.table().table(), l.options));
+                out.add(owner.selector.explain(t.context(), t.endpoint(), t.table(), l.options));
             }
         }
         return out;

@@ -2,12 +2,15 @@ package io.polylink.core.internal.naming;
 
 import io.polylink.spi.NameRegistry;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +29,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * <p>A new directory in the configuration is taken in place, moving the names published through
  * this registry along: a context holding this service keeps it across the change, so its names
  * must follow.
+ *
+ * <p>Whoever can write the directory can put anything under a name, so a lookup reads only a
+ * regular file, never through a link, and at most {@value #MAX_BYTES} bytes of it: a FIFO there
+ * would block the lookup, a huge file would be read whole.
  */
 @Component(configurationPid = "io.polylink.registry", property = "service.ranking:Integer=-100")
 @Designate(ocd = DirectoryNameRegistry.Config.class)
@@ -40,6 +47,8 @@ public final class DirectoryNameRegistry implements NameRegistry {
     }
 
     private static final String SUFFIX = ".startpoint";
+    /** Bytes a published startpoint may have: its text is a few hundred. */
+    static final int MAX_BYTES = 64 << 10;
 
     private volatile Path directory;
     private final Set<String> published = ConcurrentHashMap.newKeySet();
@@ -105,12 +114,35 @@ public final class DirectoryNameRegistry implements NameRegistry {
         return read(file(name));
     }
 
+    /**
+     * Checks what the name is before opening it, since opening a FIFO waits for a writer.
+     *
+     * @throws IOException naming the file if it is not a regular file or is larger than a
+     *     startpoint can be
+     */
     private static Optional<String> read(Path file) throws IOException {
+        BasicFileAttributes found;
         try {
-            return Optional.of(Files.readString(file, StandardCharsets.US_ASCII).strip());
+            found = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
+        if (!found.isRegularFile()) {
+            throw new IOException(file + " is " + (found.isSymbolicLink() ? "a symbolic link"
+                : found.isDirectory() ? "a directory" : "a FIFO, socket or device") + ", not a published "
+                + "startpoint: the registry reads only the regular files it writes; remove it");
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            bytes = in.readNBytes(MAX_BYTES + 1);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new IOException(file + " is larger than " + MAX_BYTES + " bytes, which no published startpoint "
+                + "is; remove it");
+        }
+        return Optional.of(new String(bytes, StandardCharsets.US_ASCII).strip());
     }
 
     @Override

@@ -29,11 +29,13 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * the new ones; removing it withdraws them and uninstalls what it alone brought.
  *
  * <p>FileInstall hands over a file only once its size and time stayed the same for one poll, and
- * a file written elsewhere and renamed in arrives whole. It hands a file over once, to the
- * installer it knows then, so this installer outlives the context's runtimes: it follows the
- * registry of the runtime in force ({@link Installed}) and applies every file it holds to each new
- * one. The files are also recorded ({@link DeployedFiles}), so that a new start of the core bundle
- * applies them again.
+ * a file written elsewhere and renamed in arrives whole. What goes wrong with a file is logged and
+ * handed back to FileInstall as an exception, never as an Error that would end its watcher.
+ *
+ * <p>FileInstall hands a file over once, to the installer it knows then, so this installer
+ * outlives the context's runtimes: it follows the registry of the runtime in force
+ * ({@link Installed}) and applies every file it holds to each new one. The files are also
+ * recorded ({@link DeployedFiles}), so that a new start of the core bundle applies them again.
  *
  * <p>Delayed, as Declarative Services makes a component with a service by default: it is made
  * when FileInstall takes the service, so a framework without FileInstall never loads its class.
@@ -112,13 +114,18 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
 
     @Override
     public synchronized void install(File artifact) throws IOException {
-        List<String> stacks;
         try {
-            stacks = read(artifact);
+            add(artifact);
         } catch (IOException | IllegalArgumentException e) {
             LOG.log(Level.WARNING, "descriptor file " + artifact + " ignored: " + e.getMessage());
             throw e;
+        } catch (Throwable t) {
+            throw failed(artifact, "adding", t);
         }
+    }
+
+    private void add(File artifact) throws IOException {
+        List<String> stacks = read(artifact);
         deployed.add(artifact.toPath().toAbsolutePath());
         if (installed == null) {
             LOG.log(Level.INFO, "descriptor file " + artifact + " taken; its stacks join the table when the context "
@@ -158,16 +165,25 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
     }
 
     @Override
-    public synchronized void uninstall(File artifact) {
-        String owner = artifact.getAbsolutePath();
-        deployed.remove(artifact.toPath().toAbsolutePath());
-        if (installed != null) {
-            installed.withdraw(owner);
-        }
-        if (provisioner != null) {
-            provisioner.release(owner);
+    public synchronized void uninstall(File artifact) throws IOException {
+        try {
+            String owner = artifact.getAbsolutePath();
+            deployed.remove(artifact.toPath().toAbsolutePath());
+            if (installed != null) {
+                installed.withdraw(owner);
+            }
+            if (provisioner != null) {
+                provisioner.release(owner);
+            }
+        } catch (Throwable t) {
+            throw failed(artifact, "withdrawing", t);
         }
         LOG.log(Level.INFO, "descriptor file " + artifact + " removed; its stacks are withdrawn from this context's table");
+    }
+
+    private static IOException failed(File artifact, String doing, Throwable t) {
+        LOG.log(Level.WARNING, "descriptor file " + artifact + ": " + doing + " its stacks threw " + t, t);
+        return new IOException(doing + " the stacks of " + artifact + " failed: " + t, t);
     }
 
     /**

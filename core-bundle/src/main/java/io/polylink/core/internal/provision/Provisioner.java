@@ -3,14 +3,15 @@ package io.polylink.core.internal.provision;
 import io.polylink.core.internal.config.CoreConfig;
 import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.core.internal.config.CoreUpdate;
+import io.polylink.core.internal.observe.RateLimitedLog;
 import io.polylink.core.internal.provision.RepositoryIndex.Resource;
 import io.polylink.core.internal.select.InstallOnDemand;
 import io.polylink.core.internal.select.StackSelector;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +47,11 @@ import org.osgi.service.component.annotations.Reference;
  *
  * <p>A bundle already in the framework that declares the capability is never installed again nor
  * started: whoever stopped it meant it (an update in progress, an operator).
+ *
+ * <p>A peer's tables can name methods and transforms at will, so what they make this provisioner
+ * hold is bounded: at most {@value #MAX_NAMES} names at once (a name that failed and only
+ * selection asked for is forgotten first), and failures are logged a few lines a second. Nothing
+ * an install throws, an Error too, ends the thread.
  */
 // immediate: it must attach to selection whether or not anyone uses the service (the shell, FileInstall).
 // @CoreConfig: its service carries the core's configuration, defaults included, such as the repository.
@@ -59,6 +65,10 @@ public final class Provisioner implements InstallOnDemand {
     private static final long LAST_RETRY_NANOS = TimeUnit.MINUTES.toNanos(5);
     /** The owner of names selection asked for: never released. */
     private static final String SELECTION = "selection";
+    /** Lines a second saying an install failed, each naming its own name. */
+    private static final int FAILURES_PER_SECOND = 5;
+    /** Names tracked at once: installed, installing, or failed and waiting to be tried again. */
+    static final int MAX_NAMES = 256;
 
     private final BundleContext framework;
     private final StackSelector selection;
@@ -66,8 +76,9 @@ public final class Provisioner implements InstallOnDemand {
     /** The configuration the settings were read from, for reading the next one against; guarded by this. */
     private Map<String, Object> inForce;
     private final ThreadPoolExecutor worker;
-    /** By namespace=name; guarded by this. */
-    private final Map<String, Attempt> attempts = new HashMap<>();
+    /** By namespace=name, oldest first; guarded by this. */
+    private final Map<String, Attempt> attempts = new LinkedHashMap<>();
+    private final RateLimitedLog failures = new RateLimitedLog(LOG, TimeUnit.SECONDS.toNanos(1));
 
     /** One name's provisioning: who asked, where it stands, what it installed. Guarded by the provisioner. */
     private static final class Attempt {
@@ -152,8 +163,12 @@ public final class Provisioner implements InstallOnDemand {
         if (refusal != null) {
             return "; " + refusal;
         }
-        forgetIfUninstalled(namespace + "=" + name);
-        Attempt a = attempts.computeIfAbsent(namespace + "=" + name, k -> new Attempt(namespace, name));
+        String key = namespace + "=" + name;
+        forgetIfUninstalled(key);
+        if (!attempts.containsKey(key) && !makeRoom()) {
+            return "; not installed: " + MAX_NAMES + " other names wait to be installed or tried again";
+        }
+        Attempt a = attempts.computeIfAbsent(key, k -> new Attempt(namespace, name));
         a.owners.add(owner);
         if (!a.running && !a.done && System.nanoTime() - a.retryAt >= 0) {
             a.running = true;
@@ -174,6 +189,21 @@ public final class Provisioner implements InstallOnDemand {
         if (a != null && a.done && a.provider != null && a.provider.getState() == Bundle.UNINSTALLED) {
             attempts.remove(key);
         }
+    }
+
+    /** @return whether there is room for one more name, forgetting a failed one that only selection asked for if need be */
+    private boolean makeRoom() {
+        if (attempts.size() < MAX_NAMES) {
+            return true;
+        }
+        for (Iterator<Attempt> it = attempts.values().iterator(); it.hasNext(); ) {
+            Attempt a = it.next();
+            if (!a.running && !a.done && a.owners.equals(Set.of(SELECTION))) {
+                it.remove();
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -256,12 +286,12 @@ public final class Provisioner implements InstallOnDemand {
 
     private void attempt(Attempt a) {
         Provided provided = null;
-        RuntimeException failure = null;
+        Throwable failure = null;
         try {
             provided = provide(a.namespace, a.name);
         } catch (IOException e) {
             failure = new ProvisionException(e.getMessage(), e);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             failure = e;
         }
         boolean firstFailure;
@@ -285,9 +315,11 @@ public final class Provisioner implements InstallOnDemand {
         }
         if (failure == null) {
             LOG.log(Level.INFO, a.namespace + "=" + a.name + ": " + provided.report());
+        } else if (firstFailure) {
+            failures.warn("install failed", FAILURES_PER_SECOND, "cannot install " + a.namespace + "=" + a.name
+                + ", which this context met but lacks: " + failure, failure);
         } else {
-            LOG.log(firstFailure ? Level.WARNING : Level.DEBUG, "cannot install " + a.namespace + "=" + a.name
-                + ", which this context met but lacks: " + failure.getMessage(), firstFailure ? failure : null);
+            LOG.log(Level.DEBUG, "cannot install " + a.namespace + "=" + a.name + " again: " + failure);
         }
         if (a.installed != null && !isOwned(a)) {
             uninstall(a.installed, "its last owner while it installed");
@@ -346,6 +378,9 @@ public final class Provisioner implements InstallOnDemand {
                 + ", installed for " + owner + ", which is gone");
         } catch (BundleException | IllegalStateException e) {
             LOG.log(Level.DEBUG, "bundle " + bundle.getSymbolicName() + " was already gone: " + e.getMessage());
+        } catch (Throwable t) {
+            LOG.log(Level.WARNING, "uninstalling " + bundle.getSymbolicName() + " " + bundle.getVersion() + " threw "
+                + t, t);
         }
     }
 

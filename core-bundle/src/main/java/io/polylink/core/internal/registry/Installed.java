@@ -2,6 +2,7 @@ package io.polylink.core.internal.registry;
 
 import io.polylink.Descriptor;
 import io.polylink.PolylinkException;
+import io.polylink.core.internal.config.RequiredStacks;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.CommunicationMethod;
@@ -28,15 +29,21 @@ public final class Installed {
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final OwnTable own;
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
+    private final Origin origin;
+    private final RequiredStacks required;
     private volatile EncodedTable table;
     private volatile int generation;
 
     /**
      * @param configured the stacks the configuration names for the table; empty for every method
      * @param origin where this context runs, which its table says
+     * @param required the stacks this context accepts RSRs on and sends them on; its table lists
+     *     only stacks every peer may use
      */
-    public Installed(List<String> configured, Origin origin) {
-        this.own = new OwnTable(configured, origin);
+    public Installed(List<String> configured, Origin origin, RequiredStacks required) {
+        this.own = new OwnTable(configured, origin, required);
+        this.origin = origin;
+        this.required = required;
         this.table = own.build(methods, transforms.keySet());
     }
 
@@ -62,9 +69,15 @@ public final class Installed {
         }
         try {
             method.start(context);
-        } catch (Exception e) {
-            method.stop();
-            throw new PolylinkException("method " + name + " failed to start: " + e.getMessage(), e);
+        } catch (Throwable t) {
+            // An Error too (a native library that will not load): the method fails visibly, the caller goes on.
+            try {
+                method.stop();
+            } catch (Throwable ignored) {
+                t.addSuppressed(ignored);
+            }
+            throw new PolylinkException("method " + name + " failed to start: "
+                + (t instanceof Exception ? t.getMessage() : t.toString()), t);
         }
         methods.put(name, new InstalledMethod(method, preference, method.localAddress(), deliversOnSend));
         changed();
@@ -188,6 +201,16 @@ public final class Installed {
     /** @return this context's descriptor table now */
     public EncodedTable table() {
         return table;
+    }
+
+    /** @return where this context runs, as its table says */
+    public Origin origin() {
+        return origin;
+    }
+
+    /** @return the stacks this context accepts RSRs on, and sends them on, by where the peer runs */
+    public RequiredStacks required() {
+        return required;
     }
 
     /** @return the installed method of that name, or {@code null} */

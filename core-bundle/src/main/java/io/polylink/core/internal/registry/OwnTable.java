@@ -2,6 +2,7 @@ package io.polylink.core.internal.registry;
 
 import io.polylink.Descriptor;
 import io.polylink.DescriptorTable;
+import io.polylink.core.internal.config.RequiredStacks;
 import io.polylink.core.internal.local.LocalMethod;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.Origin;
@@ -14,23 +15,27 @@ import java.util.Set;
 /**
  * What this context's descriptor table lists, in order: {@code local}; the stacks of descriptor
  * files; then the stacks the configuration names, or else every installed method in preference
- * order. A stack whose method or transforms are not installed is left out until they are. The
- * table also says where the context runs. Not thread-safe: {@link Installed} uses it under its
- * lock.
+ * order. A stack whose method or transforms are not installed is left out until they are, and so is
+ * one the context does not accept from every peer ({@link RequiredStacks}): a peer would choose it
+ * only to be refused. The table also says where the context runs. Not thread-safe:
+ * {@link Installed} uses it under its lock.
  */
 final class OwnTable {
 
     private List<String> configured;
     private final Origin origin;
+    private final RequiredStacks required;
     private final DeployedStacks deployed = new DeployedStacks();
 
     /**
      * @param configured the stacks the configuration names; empty for every installed method
      * @param origin where this context runs, which the table tells whoever dials by it
+     * @param required what the context requires of every peer's stacks
      */
-    OwnTable(List<String> configured, Origin origin) {
+    OwnTable(List<String> configured, Origin origin, RequiredStacks required) {
         this.configured = List.copyOf(configured);
         this.origin = origin;
+        this.required = required;
     }
 
     /** @return whether the table changes */
@@ -70,6 +75,7 @@ final class OwnTable {
                 }
             }
         }
+        entries.removeIf(d -> !required.admitsEveryone(d.method(), d.transforms()));
         return EncodedTable.of(DescriptorTable.of(DeployedStacks.distinct(entries)), origin);
     }
 }

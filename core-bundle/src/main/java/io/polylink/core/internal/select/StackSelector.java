@@ -9,8 +9,10 @@ import io.polylink.NoApplicableMethodException;
 import io.polylink.PolylinkException;
 import io.polylink.Verdict;
 import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.SelectionRequest;
 import java.util.BitSet;
@@ -21,7 +23,10 @@ import java.util.Set;
  * Runs the context's policy over one target's table and hands its choice to a binder, which
  * connects. An entry whose connection cannot be made counts as refused, with the connect error as
  * reason, and the policy runs again without it: a peer that is down on one method may be up on
- * the next. Runs on the thread that binds a flow (a sender, or a mover) or explains a startpoint.
+ * the next. An entry this context does not accept for the target (the stacks it requires, by where
+ * the target's table says it runs) is refused before any connection is made, so no reply goes out
+ * on a stack the context would refuse to receive on. Runs on the thread that binds a flow (a
+ * sender, or a mover) or explains a startpoint.
  */
 public final class StackSelector {
 
@@ -82,21 +87,23 @@ public final class StackSelector {
     }
 
     /** Explains what selection would choose now, without connecting. */
-    public Explanation explain(ContextId target, int endpoint, DescriptorTable table, LinkOptions options) {
+    public Explanation explain(ContextId target, int endpoint, EncodedTable table, LinkOptions options) {
         return select(target, endpoint, table, options, null).explanation();
     }
 
     /**
+     * @param table the target's table, which says where the target runs
      * @param binder what to make of the chosen entry, or {@code null} to only explain
      * @throws NoApplicableMethodException if there is a binder and no entry could be used
+     * @throws PolylinkException if the policy failed or chose an entry that is not usable
      */
-    public <T> Selection<T> select(ContextId target, int endpoint, DescriptorTable table, LinkOptions options,
+    public <T> Selection<T> select(ContextId target, int endpoint, EncodedTable table, LinkOptions options,
                                    Binder<T> binder) {
         Request request = new Request(installed, onDemand, target, endpoint, table, options);
         BitSet connectFailed = new BitSet();
         SelectionPolicy policy = this.policy;
-        for (int attempt = 0; attempt <= table.size(); attempt++) {
-            Explanation explanation = policy.select(request);
+        for (int attempt = 0; attempt <= table.table().size(); attempt++) {
+            Explanation explanation = choose(policy, request);
             var chosen = explanation.chosen();
             if (chosen.isPresent() && !request.assess(chosen.get().index()).usable()) {
                 throw new PolylinkException("selection policy " + policy.name() + " chose entry "
@@ -116,7 +123,18 @@ public final class StackSelector {
                 connectFailed.set(chosen.get().index());
             }
         }
-        throw new IllegalStateException("selection did not settle in " + (table.size() + 1) + " rounds");
+        throw new IllegalStateException("selection did not settle in " + (table.table().size() + 1) + " rounds");
+    }
+
+    /** Runs a policy, perhaps a third party's: whatever it throws fails this selection, never the thread. */
+    private static Explanation choose(SelectionPolicy policy, Request request) {
+        try {
+            return policy.select(request);
+        } catch (PolylinkException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new PolylinkException("selection policy " + policy.name() + " failed: " + t, t);
+        }
     }
 
     /** The core's assessment of each entry, computed once and kept for the selection. */
@@ -126,18 +144,20 @@ public final class StackSelector {
         private final ContextId target;
         private final int endpoint;
         private final DescriptorTable table;
+        private final PeerLocation location;
         private final LinkOptions options;
         private final Assessment[] assessed;
 
-        Request(Installed installed, InstallOnDemand onDemand, ContextId target, int endpoint, DescriptorTable table,
+        Request(Installed installed, InstallOnDemand onDemand, ContextId target, int endpoint, EncodedTable table,
                 LinkOptions options) {
             this.installed = installed;
             this.onDemand = onDemand;
             this.target = target;
             this.endpoint = endpoint;
-            this.table = table;
+            this.table = table.table();
+            this.location = table.origin().seenFrom(installed.origin());
             this.options = options;
-            this.assessed = new Assessment[table.size()];
+            this.assessed = new Assessment[this.table.size()];
         }
 
         @Override
@@ -191,10 +211,14 @@ public final class StackSelector {
                             + onDemand.missing(InstallOnDemand.TRANSFORM, transform));
                 }
             }
+            String unaccepted = installed.required().refusal(d.method(), d.transforms(), location);
+            if (unaccepted != null) {
+                return new Assessment(Verdict.REFUSED, unaccepted);
+            }
             Applicability a;
             try {
                 a = method.applicable(target, d.address());
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
                 return new Assessment(Verdict.REFUSED, "method " + d.method() + " failed to assess "
                     + method.describe(d.address()) + ": " + e);
             }

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.polylink.core.internal.wire.FuzzFrames;
+import io.polylink.core.internal.RepeatTransform;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -20,15 +22,19 @@ import org.junit.jupiter.api.BeforeEach;
 class FrameDecoderFuzzTest {
 
     private FrameHarness harness;
+    /** Contexts that require the {@code rle} transform of every peer. */
+    private FrameHarness requiring;
 
     @BeforeEach
     void openContext() {
         harness = new FrameHarness();
+        requiring = new FrameHarness(Map.of("require", RepeatTransform.NAME));
     }
 
     @AfterEach
     void closeContext() {
         harness.close();
+        requiring.close();
     }
 
     /**
@@ -53,5 +59,17 @@ class FrameDecoderFuzzTest {
             return;
         }
         harness.feed(FuzzFrames.records(input), FrameHarness.Placement.of(input[0]));
+    }
+
+    /**
+     * Frame sequences to a context that requires a stack of its peers: announcements it refuses in
+     * band, frames on refused stacks and on none, which it drops and counts and never runs.
+     */
+    @FuzzTest
+    void frameSequenceRequiringAStack(byte[] input) {
+        if (input.length == 0) {
+            return;
+        }
+        requiring.feed(FuzzFrames.records(input), FrameHarness.Placement.of(input[0]));
     }
 }

@@ -18,8 +18,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -130,6 +132,8 @@ final class FrameHarness implements AutoCloseable {
     static final int ENDPOINT = SystemEndpoint.ID + 1;
 
     private final List<Transform> transforms;
+    /** The core's configuration of each batch's context, besides its message size and threads. */
+    private final Map<String, String> config;
     /** Held: the logging framework keeps loggers weakly, and with them our handler. */
     private final Logger coreLog = Logger.getLogger("io.polylink.core");
     private final boolean coreLogWasForwarded = coreLog.getUseParentHandlers();
@@ -149,9 +153,18 @@ final class FrameHarness implements AutoCloseable {
 
     /** @param more transforms to install besides {@link RepeatTransform} */
     FrameHarness(Transform... more) {
+        this(Map.of(), more);
+    }
+
+    /**
+     * @param config the core's configuration of each batch's context, such as {@code require=rle}
+     * @param more transforms to install besides {@link RepeatTransform}
+     */
+    FrameHarness(Map<String, String> config, Transform... more) {
         List<Transform> all = new ArrayList<>(List.of(new RepeatTransform()));
         all.addAll(List.of(more));
         this.transforms = List.copyOf(all);
+        this.config = Map.copyOf(config);
         // Each batch has a fresh context, so its log is never rate-limited: every refusal is seen
         // here, and none reaches the console.
         coreLog.addHandler(capture);
@@ -178,9 +191,16 @@ final class FrameHarness implements AutoCloseable {
         }
     }
 
+    private Map<String, Object> batchConfig() {
+        Map<String, Object> all = new HashMap<>(config);
+        all.put("maxMessageSize", MAX_MESSAGE_SIZE);
+        all.put("handlerThreads", 1);
+        return all;
+    }
+
     /** One context, one endpoint with the handlers, and what they saw. */
     private final class Batch implements AutoCloseable {
-        private final EmbeddedContext embedded = EmbeddedContext.open(MAX_MESSAGE_SIZE, 1, List.of());
+        private final EmbeddedContext embedded = EmbeddedContext.open(batchConfig());
         private final Context context = embedded.context();
         private final Endpoint endpoint;
         private final AtomicInteger scripts = new AtomicInteger();
@@ -376,12 +396,14 @@ final class FrameHarness implements AutoCloseable {
             }
         }
 
+        /** Over an {@code rle} stack, which a harness that requires a stack requires. */
         private void checkStillServes() {
             int before = healthy.get();
             RecordingConnection connection = new RecordingConnection(FuzzFrames.FAR_CONTEXT);
             FrameReceiver receiver = connection.attachTo(Internals.channels(embedded));
-            byte[] payload = ByteBuffer.allocate(8).putLong(HEALTH_VALUE).array();
-            boolean taken = receiver.onFrame(ByteBuffer.wrap(FuzzFrames.data(endpoint.id(), HEALTH, payload)));
+            byte[] payload = RepeatTransform.encode(ByteBuffer.allocate(8).putLong(HEALTH_VALUE).array());
+            boolean taken = receiver.onFrame(ByteBuffer.wrap(FuzzFrames.stackAnnouncement(1, RepeatTransform.NAME)))
+                && receiver.onFrame(ByteBuffer.wrap(FuzzFrames.frame(0, 1, HEALTH, endpoint.id(), payload)));
             connection.close();
             if (!taken || healthy.get() != before + 1) {
                 throw new AssertionError("the context no longer serves a healthy link");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.core.internal.RepeatTransform;
 import io.polylink.core.internal.wire.FuzzFrames;
 import io.polylink.spi.BufferSource;
 import io.polylink.spi.Transform;
@@ -74,6 +75,22 @@ class FuzzHarnessTest {
         FrameHarness.Outcome longStack = feed(sequences.get("seed-long-stack-announcement"));
         assertEquals(0, longStack.accepted());
         assertTrue(longStack.refused());
+    }
+
+    @Test
+    void aContextRequiringAStackRunsNothingOnOthersAndKeepsTheConnection() {
+        try (FrameHarness requiring = new FrameHarness(Map.of("require", RepeatTransform.NAME))) {
+            Map<String, byte[]> sequences = FuzzSeeds.all(requiring.endpointId())
+                .get(FuzzSeeds.FRAMES + "frameSequenceRequiringAStack");
+
+            byte[] plainStack = sequences.get("seed-plain-stack-refused");
+            assertEquals(new FrameHarness.Outcome(4, false, 1, 0, 0),
+                requiring.feed(FuzzFrames.records(plainStack), FrameHarness.Placement.of(plainStack[0])),
+                "only the script on the rle stack runs");
+            byte[] noStack = sequences.get("seed-no-stack-refused");
+            assertEquals(new FrameHarness.Outcome(4, false, 1, 0, 0),
+                requiring.feed(FuzzFrames.records(noStack), FrameHarness.Placement.of(noStack[0])));
+        }
     }
 
     @Test

@@ -29,6 +29,7 @@ final class FuzzSeeds {
         Map<String, Map<String, byte[]>> all = new LinkedHashMap<>();
         all.put(FRAMES + "singleFrame", singleFrames(endpoint));
         all.put(FRAMES + "frameSequence", frameSequences(endpoint));
+        all.put(FRAMES + "frameSequenceRequiringAStack", requiringSequences(endpoint));
         all.put(CODECS + "startpointText", Map.of(
             "seed-one-target", FuzzFrames.textBytes(7, FuzzFrames.LOCAL_TABLE),
             "seed-two-targets", FuzzFrames.textBytes(7, FuzzFrames.TCP_TABLE, FuzzFrames.LOCAL_TABLE)));
@@ -102,6 +103,23 @@ final class FuzzSeeds {
         seeds.put("seed-long-stack-announcement", FuzzFrames.sequence(0,
             FuzzFrames.stackAnnouncement(3, "a" + "+a".repeat(1500)),
             FuzzFrames.frame(0, 3, FrameHarness.SCRIPT, endpoint, plainScript())));
+        return seeds;
+    }
+
+    /** For a context that requires {@code rle}: what it refuses, then what it takes. */
+    private static Map<String, byte[]> requiringSequences(int endpoint) {
+        Map<String, byte[]> seeds = new LinkedHashMap<>(frameSequences(endpoint));
+        byte[] rleScript = RepeatTransform.encode(plainScript());
+        seeds.put("seed-plain-stack-refused", FuzzFrames.sequence(1,
+            FuzzFrames.stackAnnouncement(1, ""),
+            FuzzFrames.frame(FrameHeader.FLAG_SEQUENCED, 1, FrameHarness.SCRIPT, endpoint, 1, plainScript()),
+            FuzzFrames.stackAnnouncement(2, RepeatTransform.NAME),
+            FuzzFrames.frame(0, 2, FrameHarness.SCRIPT, endpoint, rleScript)));
+        seeds.put("seed-no-stack-refused", FuzzFrames.sequence(2,
+            FuzzFrames.data(endpoint, FrameHarness.SCRIPT, plainScript()),
+            FuzzFrames.data(endpoint, FrameHarness.SCRIPT, plainScript()),
+            FuzzFrames.stackAnnouncement(1, RepeatTransform.NAME),
+            FuzzFrames.frame(0, 1, FrameHarness.SCRIPT, endpoint, rleScript)));
         return seeds;
     }
 

@@ -9,10 +9,13 @@ import io.polylink.spi.InboundSink;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A connection with no wire under it, for feeding frames to the core by hand: it keeps what the
- * core sends back and behaves like a method on close (tells the receiver once).
+ * core sends back and behaves like a method on close (tells the receiver once). It can be told
+ * to hold sends, as a connection to a peer that reads nothing does.
  */
 final class RecordingConnection implements Connection {
 
@@ -23,6 +26,7 @@ final class RecordingConnection implements Connection {
     private FrameReceiver receiver;
     private boolean open = true;
     private int closedNotices;
+    private volatile CountDownLatch held = new CountDownLatch(0);
 
     RecordingConnection(ContextId peer) {
         this.peer = peer;
@@ -44,8 +48,26 @@ final class RecordingConnection implements Connection {
         return METHOD;
     }
 
+    /** Sends wait from now on until {@link #releaseSends}, or 30 s. */
+    void holdSends() {
+        held = new CountDownLatch(1);
+    }
+
+    void releaseSends() {
+        held.countDown();
+    }
+
     @Override
-    public synchronized void send(ByteBuffer header, ByteBuffer payload) {
+    public void send(ByteBuffer header, ByteBuffer payload) {
+        try {
+            held.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        record(header, payload);
+    }
+
+    private synchronized void record(ByteBuffer header, ByteBuffer payload) {
         if (!open) {
             throw new LinkException("recording connection to " + peer + " is closed");
         }
@@ -83,5 +105,10 @@ final class RecordingConnection implements Connection {
 
     synchronized int closedNotices() {
         return closedNotices;
+    }
+
+    @Override
+    public String toString() {
+        return METHOD + " connection to " + peer;
     }
 }

@@ -9,10 +9,15 @@ import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.core.internal.PipeMethod;
 import io.polylink.testkit.Await;
+import io.polylink.testkit.LogCapture;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +31,8 @@ class StrandedFlowTest {
     private static final int WAITING = 10; // fewer than a flow sends before asking for an acknowledgement
 
     private final PipeMethod.Network network = new PipeMethod.Network();
-    private final EmbeddedContext b = EmbeddedContext.open();
+    /** Acknowledges only when asked, so what a sends stays unacknowledged until a asks. */
+    private final EmbeddedContext b = EmbeddedContext.open(Map.of("quietAckMs", "0"));
     private final AtomicInteger delivered = new AtomicInteger();
     private final PipeMethod pipeA = new PipeMethod(network, "pipe");
     private final Endpoint sink = b.add(new PipeMethod(network, "pipe"), 10).context().createEndpoint()
@@ -74,6 +80,52 @@ class StrandedFlowTest {
         toB.send(1, a.context().allocateBuffer(8).putLong(1));
         Await.until(() -> delivered.get() == WAITING + 1, Duration.ofSeconds(10),
             () -> "a fresh flow did not carry the next RSR: " + delivered.get() + " delivered");
+    }
+
+    @Test
+    void flowsAbandonedInAFloodAreLoggedAFewLinesASecondWithEveryLostRsrCounted() {
+        int flows = 30;
+        openA(1_000);
+        List<Startpoint> targets = new ArrayList<>();
+        for (int i = 0; i < flows; i++) {
+            // Settings of its own: a flow of its own.
+            targets.add(a.context().startpoint(toB.toText()).parameter("pipe", "flow", Integer.toString(i)));
+        }
+        try (LogCapture log = new LogCapture("io.polylink.core")) {
+            MessageBuffer m = a.context().allocateBuffer(8);
+            for (Startpoint t : targets) {
+                for (int i = 0; i < WAITING; i++) {
+                    t.send(1, m.clear().putLong(i));
+                }
+            }
+            Await.until(() -> delivered.get() == flows * WAITING, Duration.ofSeconds(10), () -> delivered + " delivered");
+            a.remove(pipeA);
+
+            Await.until(() -> lost(log.lines()) == flows * WAITING, Duration.ofSeconds(20),
+                () -> "not every lost RSR was told: " + log.lines());
+            long lines = log.lines().stream().filter(l -> l.contains("the peer never acknowledged")).count();
+            assertTrue(lines < flows, lines + " lines for " + flows + " abandoned flows: " + log.lines());
+        }
+    }
+
+    private static final Pattern DROPPED = Pattern.compile("dropped (\\d+) RSRs \\(");
+    /** In a line of its own once the second is over, or at the end of the next line of the kind. */
+    private static final Pattern HELD_BACK = Pattern.compile("more like it held back, (\\d+) RSRs in them");
+
+    /** @return the RSRs the lines say were lost, in lines of their own and in what was held back */
+    private static long lost(List<String> lines) {
+        long total = 0;
+        for (String line : lines) {
+            Matcher dropped = DROPPED.matcher(line);
+            Matcher held = HELD_BACK.matcher(line);
+            if (dropped.find()) {
+                total += Long.parseLong(dropped.group(1));
+            }
+            if (held.find()) {
+                total += Long.parseLong(held.group(1));
+            }
+        }
+        return total;
     }
 
     private void sendAndAwaitDelivery() {

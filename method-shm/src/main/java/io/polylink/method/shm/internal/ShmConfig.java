@@ -10,6 +10,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "Directory of the segments; empty: /dev/shm/polylink-<user>")
     String directory() default "";
 
+    @AttributeDefinition(description = "Further segment directories whose inboxes this context maps, besides its "
+        + "own; each must belong to this user and be writable by no one else")
+    String[] trustedDirectories() default {};
+
     @AttributeDefinition(description = "Bytes of the inbox ring, a power of two from 65536; a record "
         + "holds at most an eighth of it, larger frames are split")
     int ringBytes() default 1 << 20;

@@ -17,11 +17,13 @@ import io.polylink.method.shm.internal.poll.InboxPoller;
 import io.polylink.method.shm.internal.poll.WakeSocket;
 import io.polylink.method.shm.internal.segment.OwnInbox;
 import io.polylink.method.shm.internal.segment.SegmentDirectory;
+import io.polylink.method.shm.internal.segment.TrustedDirectories;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
 import io.polylink.spi.MethodContext;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,7 +42,10 @@ import org.osgi.service.metatype.annotations.Designate;
  *
  * <p>This class puts the parts together when the core starts the method, and takes them apart in
  * order when it stops: the heartbeat first, then the inbox is marked closed so senders give up at
- * once, then the connections, the poller, and last the inbox file.
+ * once, then the connections, the poller, and last the inbox file. A method that cannot make its
+ * inbox at start (its directory cannot be written, say) starts without one and refuses links, with
+ * why, until the poller makes one; one whose poller cannot go on fails for good: its inbox is
+ * marked closed and its connections fail, so peers move their links at once.
  */
 @Component(service = CommunicationMethod.class, configurationPid = ShmSettings.PID,
     property = {CommunicationMethod.NAME_PROPERTY + "=" + ShmMethod.NAME,
@@ -49,6 +54,7 @@ import org.osgi.service.metatype.annotations.Designate;
 public final class ShmMethod implements CommunicationMethod {
 
     static final String NAME = ShmAddress.METHOD;
+    private static final System.Logger LOG = System.getLogger("io.polylink.method.shm");
 
     private final ShmSettings settings;
     /** Problems the method met, beyond what its connections count. */
@@ -56,8 +62,9 @@ public final class ShmMethod implements CommunicationMethod {
     private volatile MethodContext context;
     private volatile Connections connections;
     private ShmAddress self;
+    private volatile TrustedDirectories trusted;
     private WakeSocket wake;
-    private OwnInbox own;
+    private volatile OwnInbox own;
     private InboxPoller poller;
     private Heartbeat heartbeat;
 
@@ -82,23 +89,57 @@ public final class ShmMethod implements CommunicationMethod {
         this.context = context;
         Path directory = settings.directory();
         try {
-            SegmentDirectory.prepare(directory);
-            StaleSegments.clean(directory, settings.failureTimeoutMs());
+            cleanUp(directory);
             wake = WakeSocket.open();
             String inbox = SegmentDirectory.inboxName(context.contextId());
-            own = new OwnInbox(directory.resolve(inbox), context.contextId(), settings.producerSlots(),
-                settings.ringBytes(), wake.port(), Liveness.startMillis(ProcessHandle.current()));
+            trusted = new TrustedDirectories(directory, settings.trustedDirectories());
+            own = new OwnInbox(trusted, inbox, context.contextId(), settings.producerSlots(), settings.ringBytes(),
+                wake.port(), Liveness.startMillis(ProcessHandle.current()));
+            if (own.unavailable() != null) {
+                errors.incrementAndGet();
+                context.problems().warn("no inbox", "shm starts without an inbox: " + own.unavailable() + "; links "
+                    + "use other methods, and shm tries again every second", null);
+            }
             self = new ShmAddress(context.host(), directory, inbox);
             Reassembly reassembly = new Reassembly();
             SendCounter sends = new SendCounter();
-            connections = new Connections(new Connector(context, self.encode(), settings.sendTimeoutMs(),
-                settings.failureTimeoutMs(), reassembly, sends), context.problems(), errors);
+            connections = new Connections(new Connector(trusted, context, self.encode(), settings.sendTimeoutMs(),
+                settings.failureTimeoutMs(), reassembly, sends), own::unavailable, context.problems(), errors);
             poller = new InboxPoller(own, wake, new Backoff(settings.idleStrategy(), settings.spinMicros()),
-                connections, reassembly, sends, settings.unblockTimeoutMs(), context.problems(), errors);
-            heartbeat = new Heartbeat(settings.heartbeatIntervalMs(), own, connections::judgeReceivers);
+                connections, reassembly, sends, settings.unblockTimeoutMs(), context.problems(), errors,
+                this::pollerEnded);
+            heartbeat = new Heartbeat(settings.heartbeatIntervalMs(), own, poller::turnedAt,
+                connections::judgeReceivers, context.problems(), errors);
         } catch (IOException | RuntimeException e) {
             stop();
             throw new IOException("shm cannot start in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes what killed contexts left in the directory, if it is there to be read. */
+    private void cleanUp(Path directory) {
+        try {
+            SegmentDirectory.prepare(directory);
+            StaleSegments.clean(directory, settings.failureTimeoutMs());
+        } catch (IOException e) {
+            // The inbox cannot be made there either, and says why.
+        }
+    }
+
+    /**
+     * The poller could not go on: shm fails here for good, visibly. Its inbox is marked closed, so
+     * senders fail at once; its connections fail, so links move; and it refuses new ones, saying why.
+     */
+    private void pollerEnded(Throwable cause) {
+        errors.incrementAndGet();
+        String why = "shm failed: its poller ended with " + cause + "; shm is back once its bundle or its "
+            + "configuration is updated";
+        LOG.log(Level.ERROR, why, cause);
+        OwnInbox inbox = own;
+        Connections table = connections;
+        if (inbox != null && table != null) {
+            inbox.fail(why);
+            table.failAll(why);
         }
     }
 
@@ -136,8 +177,13 @@ public final class ShmMethod implements CommunicationMethod {
 
     @Override
     public Applicability applicable(ContextId peer, byte[] address) {
+        OwnInbox inbox = own;
+        String down = inbox == null ? "the shm method is stopped" : inbox.unavailable();
+        if (down != null) {
+            return Applicability.no("shm has no inbox here: " + down);
+        }
         try {
-            return ShmAddress.decode(address).applicability(context.host());
+            return ShmAddress.decode(address).applicability(context.host(), trusted);
         } catch (MalformedMessageException e) {
             return Applicability.no(e.getMessage());
         }

@@ -7,14 +7,18 @@ import io.polylink.method.shm.internal.segment.InboxLayout;
 import io.polylink.spi.Configuration;
 import io.polylink.spi.InvalidSettingException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The shm method's parameters, read from configuration properties keyed as in {@link ShmConfig},
  * which holds each default.
  *
  * @param directory where the segments live
+ * @param trustedDirectories further directories whose inboxes this context maps
  * @param ringBytes inbox ring capacity, a power of two
  * @param producerSlots how many sending connections an inbox takes at once
  * @param idleStrategy what the poller does when idle
@@ -26,8 +30,9 @@ import java.util.Map;
  * @param unblockTimeoutMs a claimed record left unfinished this long is skipped if its producer's
  *     process ended or is stopped
  */
-record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrategy idleStrategy, int spinMicros,
-                   int sendTimeoutMs, int heartbeatIntervalMs, int failureTimeoutMs, int unblockTimeoutMs) {
+record ShmSettings(Path directory, List<Path> trustedDirectories, int ringBytes, int producerSlots,
+                   IdleStrategy idleStrategy, int spinMicros, int sendTimeoutMs, int heartbeatIntervalMs,
+                   int failureTimeoutMs, int unblockTimeoutMs) {
 
     static final String PID = "io.polylink.method.shm";
 
@@ -47,10 +52,12 @@ record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrateg
             throw new InvalidSettingException(PID, "heartbeatIntervalMs", heartbeatIntervalMs,
                 "below failureTimeoutMs (" + failureTimeoutMs + ")");
         }
-        if (!directory.isAbsolute()) {
-            directory = directory.toAbsolutePath();
-        }
-        directory = directory.normalize();
+        directory = absolute(directory);
+        trustedDirectories = trustedDirectories.stream().map(ShmSettings::absolute).toList();
+    }
+
+    private static Path absolute(Path directory) {
+        return directory.toAbsolutePath().normalize();
     }
 
     /**
@@ -60,7 +67,8 @@ record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrateg
     static ShmSettings read(Map<String, ?> properties) {
         ShmConfig config = Configuration.read(PID, ShmConfig.class, properties);
         return new ShmSettings(
-            config.directory().isEmpty() ? defaultDirectory() : Path.of(config.directory()),
+            config.directory().isEmpty() ? defaultDirectory() : path("directory", config.directory()),
+            Stream.of(config.trustedDirectories()).map(d -> path("trustedDirectories", d)).toList(),
             config.ringBytes(),
             config.producerSlots(),
             IdleStrategy.parse(PID, "idleStrategy", config.idleStrategy()),
@@ -69,6 +77,15 @@ record ShmSettings(Path directory, int ringBytes, int producerSlots, IdleStrateg
             config.heartbeatIntervalMs(),
             config.failureTimeoutMs(),
             config.unblockTimeoutMs());
+    }
+
+    /** @throws InvalidSettingException naming {@code key} if {@code text} is no path */
+    private static Path path(String key, String text) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new InvalidSettingException(PID, key, text, "a directory's path");
+        }
     }
 
     /** @return /dev/shm/polylink-&lt;user&gt;, or the temporary directory where there is no /dev/shm */

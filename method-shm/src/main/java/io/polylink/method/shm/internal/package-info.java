@@ -10,6 +10,7 @@
  *
  * <p>The core calls in on its own threads ({@code start}, {@code stop}, {@code connect},
  * {@code applicable}, {@code statistics}); the method's threads are the poller
- * ({@code polylink-shm-io}) and the heartbeat timer ({@code polylink-shm-timer}).
+ * ({@code polylink-shm-io}) and the heartbeat timer ({@code polylink-shm-timer}). Neither dies of
+ * what one connection or segment throws; a method whose poller cannot go on fails visibly.
  */
 package io.polylink.method.shm.internal;

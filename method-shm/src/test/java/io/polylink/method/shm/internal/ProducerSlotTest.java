@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.polylink.ContextId;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.method.shm.internal.segment.InboxLayout;
+import io.polylink.method.shm.internal.segment.Mapped;
 import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.testkit.Await;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ class ProducerSlotTest {
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "the process table is read from /proc");
         try (EmbeddedContext receiver = EmbeddedContext.open()
                 .add(new ShmMethod(Map.of("directory", directory.toString())), 20)) {
-            Segment inbox = Segment.open(onlyInbox());
+            Segment inbox = Mapped.inbox(onlyInbox());
             Process producer = new ProcessBuilder("sleep", "60").start();
             try {
                 // A slot as another process leaves it: taken, with that process's id.

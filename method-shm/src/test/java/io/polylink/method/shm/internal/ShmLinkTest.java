@@ -1,9 +1,9 @@
 package io.polylink.method.shm.internal;
 
-import io.polylink.testkit.Await;
-import io.polylink.testkit.LogCapture;
-import io.polylink.testkit.ThreadCpu;
-
+import static io.polylink.method.shm.internal.ShmContexts.chosen;
+import static io.polylink.method.shm.internal.ShmContexts.heldAtFirstRsr;
+import static io.polylink.method.shm.internal.ShmContexts.in;
+import static io.polylink.method.shm.internal.ShmContexts.scribble;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -18,29 +18,28 @@ import io.polylink.LinkException;
 import io.polylink.MessageBuffer;
 import io.polylink.NoApplicableMethodException;
 import io.polylink.PolylinkException;
+import io.polylink.Statistics;
 import io.polylink.Startpoint;
 import io.polylink.Verdict;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.method.shm.internal.ShmContexts.Scribble;
 import io.polylink.method.shm.internal.connect.ShmAddress;
 import io.polylink.method.shm.internal.segment.InboxLayout;
+import io.polylink.method.shm.internal.segment.Mapped;
 import io.polylink.method.shm.internal.segment.Segment;
-import io.polylink.method.shm.internal.segment.SegmentDirectory;
 import io.polylink.spi.Connection;
 import io.polylink.spi.HostIdentity;
-import io.polylink.method.tcp.internal.TcpMethod;
+import io.polylink.testkit.Await;
+import io.polylink.testkit.LogCapture;
+import io.polylink.testkit.ThreadCpu;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -52,56 +51,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Contexts in one JVM joined by real shm inboxes in a temporary segment directory. */
 class ShmLinkTest {
 
-    @TempDir
-    Path directory;
-
-    private final List<EmbeddedContext> contexts = new ArrayList<>();
-    private final List<ShmMethod> methods = new ArrayList<>();
-
-    private Context context(Map<String, Object> shm) {
-        Map<String, Object> properties = new HashMap<>(shm);
-        properties.putIfAbsent("directory", directory.toString());
-        ShmMethod method = new ShmMethod(properties);
-        EmbeddedContext embedded = EmbeddedContext.open().add(method, 20);
-        contexts.add(embedded);
-        methods.add(method);
-        return embedded.context();
-    }
-
-    private Context context() {
-        return context(Map.of());
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        contexts.forEach(EmbeddedContext::close);
-        Await.until(() -> Await.threads("polylink-").isEmpty(), Duration.ofSeconds(10),
-            () -> "threads left: " + Await.threads("polylink-"));
-        assertEquals(List.of(), files(), "a clean shutdown leaves no files");
-    }
-
-    private List<String> files() throws IOException {
-        try (Stream<Path> list = Files.list(directory)) {
-            return list.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
-
-    private Path inboxOf(Context c) {
-        return directory.resolve(SegmentDirectory.inboxName(c.id()));
-    }
+    @RegisterExtension
+    final ShmContexts contexts = new ShmContexts();
 
     /** @return the context of each producer slot taken in {@code c}'s inbox: one per connection sending to it */
     private List<ContextId> producersIn(Context c) {
-        Segment inbox = Segment.open(inboxOf(c));
+        Segment inbox = Mapped.inbox(contexts.inboxOf(c));
         List<ContextId> producers = new ArrayList<>();
         for (int slot = 0; slot < inbox.slots(); slot++) {
             if (inbox.slotState(slot) != InboxLayout.SLOT_FREE) {
@@ -111,9 +74,6 @@ class ShmLinkTest {
         return producers;
     }
 
-    private static Startpoint in(Context where, Startpoint s) {
-        return where.startpoint(s.toText());
-    }
 
     private static long checksum(long seq, byte[] body) {
         CRC32C crc = new CRC32C();
@@ -121,9 +81,6 @@ class ShmLinkTest {
         return crc.getValue() ^ seq;
     }
 
-    private static String chosen(Startpoint s) {
-        return s.explain().get(0).chosen().orElseThrow().descriptor().stack();
-    }
 
     /** A sink that checks sequence numbers and checksums of one stream. */
     private static final class Sequence {
@@ -140,15 +97,6 @@ class ShmLinkTest {
         }
     }
 
-    /** A startpoint in {@code from} to a handler in {@code to} that holds its poller at the first RSR until released. */
-    private static Startpoint heldAtFirstRsr(Context from, Context to, CountDownLatch release, AtomicLong received) {
-        return in(from, to.createEndpoint().register(1, (e, m) -> {
-            if (received.incrementAndGet() == 1) {
-                release.await(60, TimeUnit.SECONDS);
-            }
-        }).startpoint());
-    }
-
     private static void sendSequence(Context from, Startpoint to, long count, java.util.function.LongToIntFunction size) {
         MessageBuffer message = from.allocateBuffer(1024);
         for (long i = 0; i < count; i++) {
@@ -163,8 +111,8 @@ class ShmLinkTest {
 
     @Test
     void aRoundTripGoesBothWaysOverOneConnectionPerSide() throws IOException {
-        Context a = context();
-        Context b = context();
+        Context a = contexts.context();
+        Context b = contexts.context();
         List<String> answers = new CopyOnWriteArrayList<>();
         Endpoint echo = b.createEndpoint().register(1, (e, m) -> {
             Startpoint back = m.getStartpoint();
@@ -180,15 +128,15 @@ class ShmLinkTest {
         assertEquals("shm", chosen(toEcho));
         assertEquals(List.of(b.id()), producersIn(a), "b's connections sending to a");
         assertEquals(List.of(a.id()), producersIn(b), "a's connections sending to b");
-        assertEquals(2, files().size(), "one inbox per context: " + files());
+        assertEquals(2, contexts.files().size(), "one inbox per context: " + contexts.files());
     }
 
     @Test
     void aHundredThousandRsrsCrossingTheSplitBoundaryArriveOnceAndInOrder() {
         // A 64 KiB ring takes records of up to 8 KiB: sizes up to 20 000 bytes split into up to three.
         Map<String, Object> small = Map.of("ringBytes", 65536);
-        Context a = context(small);
-        Context b = context(small);
+        Context a = contexts.context(small);
+        Context b = contexts.context(small);
         Sequence sink = new Sequence();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> sink.take(m)).startpoint());
         int maxBody = InboxLayout.maxRecord(65536) - InboxLayout.RECORD_HEADER;
@@ -198,14 +146,16 @@ class ShmLinkTest {
         assertEquals(List.of(), sink.problems);
         assertEquals("shm", chosen(s));
         assertEquals(0, b.statistics().errors());
-        assertTrue(methods.get(0).statistics().messagesSent() >= 100_000, methods.get(0).statistics().toString());
-        assertTrue(methods.get(1).statistics().messagesReceived() >= 100_000, methods.get(1).statistics().toString());
+        Statistics sent = contexts.method(0).statistics();
+        Statistics received = contexts.method(1).statistics();
+        assertTrue(sent.messagesSent() >= 100_000, sent.toString());
+        assertTrue(received.messagesReceived() >= 100_000, received.toString());
     }
 
     @Test
     void aFrameOfSeveralMegabytesIsSplitAndReassembled() {
-        Context a = context(Map.of("ringBytes", 65536));
-        Context b = context(Map.of("ringBytes", 65536));
+        Context a = contexts.context(Map.of("ringBytes", 65536));
+        Context b = contexts.context(Map.of("ringBytes", 65536));
         AtomicReference<byte[]> got = new AtomicReference<>();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> got.set(m.getBytes())).startpoint());
         byte[] big = new byte[3 << 20];
@@ -217,7 +167,7 @@ class ShmLinkTest {
 
     @Test
     void threeProducerContextsIntoOneConsumerKeepEachStreamInOrder() throws Exception {
-        Context consumer = context();
+        Context consumer = contexts.context();
         Map<Long, Sequence> sinks = new java.util.concurrent.ConcurrentHashMap<>();
         Endpoint sink = consumer.createEndpoint().register(1, (e, m) -> {
             long producer = m.getLong();
@@ -228,7 +178,7 @@ class ShmLinkTest {
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         for (int p = 0; p < producers; p++) {
-            Context producer = context();
+            Context producer = contexts.context();
             Startpoint s = in(producer, sink.startpoint());
             long id = p;
             Thread t = new Thread(() -> {
@@ -258,8 +208,8 @@ class ShmLinkTest {
 
     @Test
     void aFullRingMakesTheSenderWaitThenFailWithoutLosingOrBreakingTheLink() throws Exception {
-        Context a = context(Map.of("sendTimeoutMs", 200));
-        Context b = context(Map.of("ringBytes", 65536));
+        Context a = contexts.context(Map.of("sendTimeoutMs", 200));
+        Context b = contexts.context(Map.of("ringBytes", 65536));
         CountDownLatch release = new CountDownLatch(1);
         AtomicLong received = new AtomicLong();
         Startpoint s = heldAtFirstRsr(a, b, release, received);
@@ -279,10 +229,10 @@ class ShmLinkTest {
             assertTrue(full.getMessage().contains("is full (") && full.getMessage().contains("for 200 ms; the receiver "
                 + "is slow or stalled"), full.getMessage());
             assertTrue(accepted < 20, accepted + " RSRs fit in a 64 KiB ring");
-            Connection connection = methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+            Connection connection = contexts.method(0).connect(b.id(), contexts.method(1).localAddress(), Map.of());
             long queued = connection.statistics().queuedBytes();
             assertTrue(queued > 65536 - 2 * (4096 + 64) && queued <= 65536, queued + " bytes waiting in a full 64 KiB ring");
-            assertEquals(queued, methods.get(0).statistics().queuedBytes(), "the method's queue depth");
+            assertEquals(queued, contexts.method(0).statistics().queuedBytes(), "the method's queue depth");
             ByteBuffer header = ByteBuffer.allocate(16);
             ByteBuffer payload = ByteBuffer.allocate(4096);
             assertFalse(connection.trySend(header, payload), "a send that would wait is declined");
@@ -297,22 +247,24 @@ class ShmLinkTest {
             () -> received.get() + " of " + expected + " accepted RSRs arrived");
         s.send(1, big);
         Await.until(() -> received.get() == expected + 1, Duration.ofSeconds(10), () -> "the link did not recover");
-        Await.until(() -> methods.get(0).statistics().queuedBytes() == 0, Duration.ofSeconds(5),
-            () -> methods.get(0).statistics().queuedBytes() + " bytes still waiting in b's inbox after all arrived");
+        Await.until(() -> contexts.method(0).statistics().queuedBytes() == 0, Duration.ofSeconds(5),
+            () -> contexts.method(0).statistics().queuedBytes() + " bytes still waiting in b's inbox after all "
+                + "arrived");
     }
 
     @Test
     void aTruncatedOrForeignSegmentIsACleanErrorAndOtherLinksKeepWorking() throws Exception {
-        Context a = context();
-        Context b = context();
+        Context a = contexts.context();
+        Context b = contexts.context();
         List<Integer> seen = new CopyOnWriteArrayList<>();
         Startpoint healthy = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
         healthy.send(1, a.allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
         int threads = Await.threads("polylink-").size();
 
-        ShmMethod sender = methods.get(0);
-        Path real = inboxOf(b);
+        ShmMethod sender = contexts.method(0);
+        Path directory = contexts.directory();
+        Path real = contexts.inboxOf(b);
         ContextId ghost = ContextId.random();
         String name = String.format("%016x%016x.inbox", ghost.high(), ghost.low());
         ShmAddress fake = new ShmAddress(ShmAddress.decode(sender.localAddress()).host(), directory, name);
@@ -347,36 +299,25 @@ class ShmLinkTest {
         healthy.send(1, a.allocateBuffer(4).putInt(2));
         Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "healthy link broke");
         assertEquals(threads, Await.threads("polylink-").size(), "threads leaked");
-        assertEquals(2, files().size(), "files: " + files());
+        assertEquals(2, contexts.files().size(), "files: " + contexts.files());
     }
 
     @Test
     void aCorruptRecordInTheInboxIsLoggedTheInboxReplacedAndTheLinkReconnects() throws Exception {
-        Context a = context();
-        Context b = context();
+        Context a = contexts.context();
+        Context b = contexts.context();
         List<Integer> seen = new CopyOnWriteArrayList<>();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
         s.send(1, a.allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
 
-        try (LogCapture log = new LogCapture("io.polylink.method.shm");
-             FileChannel channel = FileChannel.open(inboxOf(b), StandardOpenOption.READ,
-                 StandardOpenOption.WRITE)) {
-            MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
-            map.order(ByteOrder.nativeOrder());
-            int ring = InboxLayout.ringOffset(map.getInt(InboxLayout.SLOT_COUNT_OFFSET));
-            int capacity = map.getInt(InboxLayout.RING_CAPACITY_OFFSET);
-            long head = map.getLong(InboxLayout.HEAD_OFFSET);
-            int index = (int) (head & (capacity - 1));
-            // Claim the space as a producer would, then commit an impossible length.
-            map.putLong(InboxLayout.TAIL_OFFSET, head + 64);
-            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder())
-                .setRelease(map, ring + index, InboxLayout.header(InboxLayout.TYPE_DATA, 3, 0, capacity));
+        try (LogCapture log = new LogCapture("io.polylink.method.shm")) {
+            Scribble at = scribble(contexts.inboxOf(b));
             Await.until(() -> log.lines().stream().anyMatch(l -> l.contains("is corrupt")), Duration.ofSeconds(5),
                 () -> "no log line: " + log.lines());
             assertTrue(log.lines().stream().anyMatch(l -> l.matches("shm inbox .* is corrupt: record at ring offset "
-                + index + " claims " + capacity + " bytes, " + (capacity - index) + " left before the end of the ring;"
-                + " closing its connections and replacing it")), log.lines().toString());
+                + at.index() + " claims " + at.capacity() + " bytes, " + (at.capacity() - at.index()) + " left before "
+                + "the end of the ring; closing its connections and replacing it")), log.lines().toString());
         }
         // Sends before the sender notices the replacement go to the abandoned ring; keep sending until one lands.
         Await.until(() -> {
@@ -387,18 +328,19 @@ class ShmLinkTest {
             }
             return seen.contains(2);
         }, Duration.ofSeconds(5), () -> "the link did not reconnect: " + seen);
-        assertTrue(b.statistics().errors() + methods.get(1).statistics().errors() >= 1);
-        assertEquals(2, files().size(), "files: " + files());
+        assertTrue(b.statistics().errors() + contexts.method(1).statistics().errors() >= 1);
+        assertEquals(2, contexts.files().size(), "files: " + contexts.files());
     }
 
     @Test
     void segmentsOfDeadContextsAreRemovedAtStartAndLiveOnesAreNotTouched() throws Exception {
-        Context live = context();
-        Path liveInbox = inboxOf(live);
+        Context live = contexts.context();
+        Path liveInbox = contexts.inboxOf(live);
         byte[] image = Files.readAllBytes(liveInbox);
         long deadPid = deadPid();
 
         ContextId ghost = ContextId.random();
+        Path directory = contexts.directory();
         Path stale = directory.resolve(String.format("%016x%016x.inbox", ghost.high(), ghost.low()));
         ByteBuffer patched = ByteBuffer.wrap(image.clone()).order(ByteOrder.nativeOrder());
         patched.putLong(InboxLayout.OWNER_PID_OFFSET, deadPid);
@@ -409,7 +351,7 @@ class ShmLinkTest {
         Path unrelated = directory.resolve("notes.txt");
         Files.writeString(unrelated, "not ours");
 
-        Context next = context();
+        Context next = contexts.context();
         assertFalse(Files.exists(stale), "stale inbox left");
         assertFalse(Files.exists(half), "half-made segment left");
         assertTrue(Files.exists(liveInbox), "a live inbox was removed");
@@ -433,13 +375,13 @@ class ShmLinkTest {
 
     @Test
     void aSendWaitingForRoomInAnInboxThatClosesFailsAtOnceInsteadOfWaitingOutItsTimeout() throws Exception {
-        Context a = context(Map.of("sendTimeoutMs", 60_000));
-        Context b = context(Map.of("ringBytes", 65536));
+        Context a = contexts.context(Map.of("sendTimeoutMs", 60_000));
+        Context b = contexts.context(Map.of("ringBytes", 65536));
         CountDownLatch release = new CountDownLatch(1);
         AtomicLong received = new AtomicLong();
         Startpoint s = heldAtFirstRsr(a, b, release, received);
         MessageBuffer big = a.allocateBuffer(4096).putRaw(new byte[4096], 0, 4096);
-        Segment inbox = Segment.open(inboxOf(b));
+        Segment inbox = Mapped.inbox(contexts.inboxOf(b));
         ExecutorService sending = Executors.newSingleThreadExecutor();
         try {
             Future<PolylinkException> outcome = sending.submit(() -> {
@@ -476,13 +418,13 @@ class ShmLinkTest {
 
     @Test
     void aReceiverThatStopsMakesSendsFailWithinASecond() {
-        Context a = context();
-        Context b = context();
+        Context a = contexts.context();
+        Context b = contexts.context();
         List<Integer> seen = new CopyOnWriteArrayList<>();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
         s.send(1, a.allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
-        contexts.get(1).close();
+        contexts.embedded(1).close();
         long stopped = System.nanoTime();
         Await.until(() -> {
             try {
@@ -502,14 +444,14 @@ class ShmLinkTest {
 
     @Test
     void aReceiverWhoseHeartbeatStopsWhileItsProcessRunsKeepsItsLinks() throws Exception {
-        Context a = context(Map.of("heartbeatIntervalMs", "20", "failureTimeoutMs", "100"));
+        Context a = contexts.context(Map.of("heartbeatIntervalMs", "20", "failureTimeoutMs", "100"));
         // b beats once when it starts, then not for 100 s: to a it is as silent as a starved or paused process.
-        Context b = context(Map.of("heartbeatIntervalMs", "100000", "failureTimeoutMs", "100001"));
+        Context b = contexts.context(Map.of("heartbeatIntervalMs", "100000", "failureTimeoutMs", "100001"));
         List<Integer> seen = new CopyOnWriteArrayList<>();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
         s.send(1, a.allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
-        Connection first = methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of());
+        Connection first = contexts.method(0).connect(b.id(), contexts.method(1).localAddress(), Map.of());
         try (LogCapture log = new LogCapture("io.polylink.method.shm");
              LogCapture core = new LogCapture("io.polylink.core")) {
             // Ten of a's failure timeouts with b's inbox standing still: a must not give up on b.
@@ -522,15 +464,15 @@ class ShmLinkTest {
         s.send(1, a.allocateBuffer(4).putInt(2));
         Await.until(() -> seen.contains(2), Duration.ofSeconds(5), () -> "second RSR lost");
         assertTrue(first.isOpen(), "the first connection closed");
-        assertSame(first, methods.get(0).connect(b.id(), methods.get(1).localAddress(), Map.of()),
+        assertSame(first, contexts.method(0).connect(b.id(), contexts.method(1).localAddress(), Map.of()),
             "the first connection still serves the link");
-        assertEquals(0, methods.get(0).statistics().errors());
+        assertEquals(0, contexts.method(0).statistics().errors());
     }
 
     @Test
     void withTcpInstalledTooSameHostLinksChooseShmAndExplainWhyTcpWasNot() {
-        Context a = both(Map.of());
-        Context b = both(Map.of());
+        Context a = contexts.both(Map.of());
+        Context b = contexts.both(Map.of());
         List<Integer> seen = new CopyOnWriteArrayList<>();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> seen.add(m.getInt())).startpoint());
         s.send(1, a.allocateBuffer(4).putInt(1));
@@ -545,19 +487,16 @@ class ShmLinkTest {
     }
 
     @Test
-    void aLinkWhoseShmIsRefusedUsesTcp() throws Exception {
-        Context a = both(Map.of());
-        Context elsewhere = both(EmbeddedContext.open(HostIdentity.named("another-machine")), Map.of());
-        Path unreachable = directory.resolve("gone");
-        Context hidden = both(Map.of("directory", unreachable.toString()));
+    void aLinkWhoseShmIsRefusedUsesTcp(@TempDir Path untrusted) throws Exception {
+        Context a = contexts.both(Map.of());
+        Context elsewhere = contexts.both(EmbeddedContext.open(HostIdentity.named("another-machine")), Map.of());
+        Context apart = contexts.both(Map.of("directory", untrusted.toString()));
         List<String> seen = new CopyOnWriteArrayList<>();
         Startpoint toElsewhere = in(a, elsewhere.createEndpoint().register(1, (e, m) -> seen.add("x")).startpoint());
-        Startpoint toHidden = in(a, hidden.createEndpoint().register(1, (e, m) -> seen.add("h")).startpoint());
-        // The hidden context's directory vanishes from this side's view, as in another mount namespace.
-        Files.walk(unreachable).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        Startpoint toApart = in(a, apart.createEndpoint().register(1, (e, m) -> seen.add("h")).startpoint());
 
         toElsewhere.send(1, a.allocateBuffer(0));
-        toHidden.send(1, a.allocateBuffer(0));
+        toApart.send(1, a.allocateBuffer(0));
         Await.until(() -> seen.size() == 2, Duration.ofSeconds(5), () -> "seen " + seen);
 
         Explanation x = toElsewhere.explain().get(0);
@@ -565,31 +504,17 @@ class ShmLinkTest {
         assertEquals(Verdict.REFUSED, x.entries().get(1).verdict());
         assertTrue(x.entries().get(1).reason().matches("other host \\(machine [0-9a-f]{8}…, here [0-9a-f]{8}…\\)"),
             x.entries().get(1).reason());
-        Explanation h = toHidden.explain().get(0);
+        Explanation h = toApart.explain().get(0);
         assertEquals("tcp", h.chosen().orElseThrow().descriptor().stack());
-        assertEquals("segment directory " + unreachable + " not reachable here", h.entries().get(1).reason());
-    }
-
-    private Context both(Map<String, Object> shm) {
-        return both(EmbeddedContext.open(), shm);
-    }
-
-    /** @param core a context without methods yet, to which shm and tcp are added */
-    private Context both(EmbeddedContext core, Map<String, Object> shm) {
-        Map<String, Object> properties = new HashMap<>(shm);
-        properties.putIfAbsent("directory", directory.toString());
-        ShmMethod method = new ShmMethod(properties);
-        EmbeddedContext embedded = core.add(method, 20)
-            .add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
-        contexts.add(embedded);
-        methods.add(method);
-        return embedded.context();
+        assertEquals("segment directory " + untrusted + " is not one this context trusts (its own is "
+            + contexts.directory() + "; add the other to trustedDirectories to map inboxes there)",
+            h.entries().get(1).reason());
     }
 
     @Test
     void unknownLinkParametersAreRefused() {
-        Context a = context();
-        Context b = context();
+        Context a = contexts.context();
+        Context b = contexts.context();
         Startpoint s = in(a, b.createEndpoint().startpoint()).parameter("shm", "colour", "blue");
         NoApplicableMethodException e = assertThrows(NoApplicableMethodException.class,
             () -> s.send(1, a.allocateBuffer(0)));
@@ -598,8 +523,8 @@ class ShmLinkTest {
 
     @Test
     void anIdleLinkCostsLessThanTwoPercentOfACore() throws Exception {
-        Context a = context();
-        Context b = context();
+        Context a = contexts.context();
+        Context b = contexts.context();
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> { }).startpoint());
         s.send(1, a.allocateBuffer(0));
         List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
@@ -615,8 +540,8 @@ class ShmLinkTest {
 
     @Test
     void aParkedReceiverIsWokenByTheSenderNotByATimeout() throws Exception {
-        Context a = context(Map.of("idleStrategy", "park"));
-        Context b = context(Map.of("idleStrategy", "park"));
+        Context a = contexts.context(Map.of("idleStrategy", "park"));
+        Context b = contexts.context(Map.of("idleStrategy", "park"));
         int rounds = 200;
         long[] rtt = new long[rounds];
         AtomicLong pong = new AtomicLong(-1);

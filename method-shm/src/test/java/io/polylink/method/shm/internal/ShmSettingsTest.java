@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.polylink.method.shm.internal.poll.IdleStrategy;
 import io.polylink.spi.InvalidSettingException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +15,10 @@ class ShmSettingsTest {
     @Test
     void keysNotGivenTakeTheirDefaultsAndTextIsConverted() {
         ShmSettings s = ShmSettings.read(Map.of("directory", "/tmp/x/../shm", "ringBytes", "65536",
-            "idleStrategy", "Spin"));
+            "idleStrategy", "Spin", "trustedDirectories", "/dev/shm/shared/, /tmp/a/./b"));
         assertEquals(Path.of("/tmp/shm"), s.directory());
+        assertEquals(List.of(Path.of("/dev/shm/shared"), Path.of("/tmp/a/b")), s.trustedDirectories());
+        assertEquals(List.of(), ShmSettings.read(Map.of()).trustedDirectories());
         assertEquals(65536, s.ringBytes());
         assertEquals(IdleStrategy.SPIN, s.idleStrategy());
         assertEquals(64, s.producerSlots());

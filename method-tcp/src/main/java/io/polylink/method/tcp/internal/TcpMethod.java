@@ -11,20 +11,22 @@ import io.polylink.method.tcp.internal.config.TcpSettings;
 import io.polylink.method.tcp.internal.connect.Acceptor;
 import io.polylink.method.tcp.internal.connect.Connections;
 import io.polylink.method.tcp.internal.connect.Dialler;
+import io.polylink.method.tcp.internal.connection.FrameLimits;
 import io.polylink.method.tcp.internal.connection.TcpConnection;
 import io.polylink.method.tcp.internal.liveness.Heartbeats;
 import io.polylink.method.tcp.internal.loop.IoLoop;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
-import io.polylink.spi.MethodContext;
 import io.polylink.spi.InvalidSettingException;
+import io.polylink.spi.MethodContext;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -38,6 +40,12 @@ import org.osgi.service.metatype.annotations.Designate;
  * for heartbeats ({@code polylink-tcp-timer}). This class puts them together; each is a class of
  * its own: {@link IoLoop}, {@link Acceptor} and {@link Dialler}, {@link Heartbeats}, and
  * {@link TcpConnection} for each connection.
+ *
+ * <p>No thread of the method dies of what one connection does: the connection is closed and the
+ * thread goes on. If the I/O or the accepting thread cannot go on at all, the method fails as a
+ * whole, visibly: it logs why, stops its heartbeats and its listener and closes every connection,
+ * so peers see it gone and move their links, and this context's links move off tcp too, as it
+ * says it applies to nothing until it is restarted.
  */
 @Component(service = CommunicationMethod.class, configurationPid = TcpSettings.PID,
     property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
@@ -55,9 +63,15 @@ public final class TcpMethod implements CommunicationMethod {
      */
     private int keptPort;
     private final Connections connections = new Connections();
+    private MethodContext context;
+    private FrameLimits frames;
     private IoLoop loop;
     private Heartbeats heartbeats;
     private Acceptor acceptor;
+    /** Counts starts, so a failure reported by the threads of one start stops that start only. */
+    private int generation;
+    /** Why the method cannot go on, once one of its threads could not; {@code null} while it runs. */
+    private volatile String failure;
     private volatile Dialler dialler;
     private volatile byte[] address;
     private volatile List<InetSocketAddress> advertised;
@@ -80,15 +94,20 @@ public final class TcpMethod implements CommunicationMethod {
 
     @Override
     public synchronized void start(MethodContext context) throws IOException {
+        this.context = context;
+        int started = ++generation;
+        failure = null;
         connections.start();
         try {
+            frames = new FrameLimits(context.maxFrameSize(), settings.limits().largeFrameBudget());
             loop = new IoLoop("polylink-tcp-io", settings.idleStrategy(),
-                TimeUnit.MICROSECONDS.toNanos(settings.spinMicros()), this::tick);
-            heartbeats = new Heartbeats(connections::snapshot);
-            acceptor = listen(context);
+                TimeUnit.MICROSECONDS.toNanos(settings.spinMicros()), this::tick, context.problems(),
+                cause -> failed(started, "polylink-tcp-io", cause));
+            heartbeats = new Heartbeats(connections::snapshot, loop::alive, context.problems());
+            acceptor = listen(context, cause -> failed(started, "polylink-tcp-accept", cause));
             advertised = Advertised.addresses(settings.advertise(), acceptor.localAddress());
             address = TcpAddress.encode(advertised);
-            dialler = new Dialler(settings.link(), context, connections, loop, heartbeats);
+            dialler = new Dialler(settings, context, connections, loop, heartbeats, frames);
             heartbeats.now();
         } catch (IOException | RuntimeException e) {
             stop();
@@ -98,16 +117,16 @@ public final class TcpMethod implements CommunicationMethod {
     }
 
     /** Listens on the kept port if there is one and it is free, else as configured. */
-    private Acceptor listen(MethodContext context) throws IOException {
+    private Acceptor listen(MethodContext context, Consumer<Throwable> stopped) throws IOException {
         if (settings.port() == 0 && keptPort != 0) {
             try {
-                return new Acceptor(settings.withPort(keptPort), context, connections, loop, heartbeats);
+                return new Acceptor(settings.withPort(keptPort), context, connections, loop, heartbeats, frames, stopped);
             } catch (IOException taken) {
                 context.problems().warn("port taken", "tcp cannot listen on its port " + keptPort + " again ("
                     + taken.getMessage() + "); it listens on a new one, and peers need its new startpoint", null);
             }
         }
-        Acceptor listening = new Acceptor(settings, context, connections, loop, heartbeats);
+        Acceptor listening = new Acceptor(settings, context, connections, loop, heartbeats, frames, stopped);
         keptPort = settings.port() == 0 ? listening.localAddress().getPort() : 0;
         return listening;
     }
@@ -136,11 +155,22 @@ public final class TcpMethod implements CommunicationMethod {
     @Deactivate
     @Override
     public synchronized void stop() {
+        stop(null);
+    }
+
+    /** @param cause why connections close: {@code null} to close them in order */
+    private void stop(Throwable cause) {
         if (heartbeats != null) {
             heartbeats.close();
             heartbeats = null;
         }
-        connections.stop().forEach(TcpConnection::close);
+        for (TcpConnection c : connections.stop()) {
+            if (cause == null) {
+                c.close();
+            } else {
+                c.fail(cause);
+            }
+        }
         if (dialler != null) {
             dialler.close();
         }
@@ -166,9 +196,36 @@ public final class TcpMethod implements CommunicationMethod {
         long now = System.nanoTime();
         long next = IoLoop.NO_TIMERS;
         for (TcpConnection c : connections.snapshot()) {
-            next = Math.min(next, c.tick(now, held));
+            try {
+                next = Math.min(next, c.tick(now, held));
+            } catch (Throwable e) {
+                context.problems().warn("failed check", "polylink-tcp-io closed " + c + " after an unexpected " + e
+                    + " in its checks; it goes on with the others", e);
+                c.fail(e);
+            }
         }
         return next;
+    }
+
+    /**
+     * A thread of the start numbered {@code started} cannot go on: the method fails, visibly. Said
+     * at once; the parts are stopped on a thread of their own, as the failing thread may be one
+     * that stopping waits for.
+     */
+    private void failed(int started, String thread, Throwable cause) {
+        failure = thread + " stopped after " + cause;
+        LOG.log(Level.ERROR, "the tcp method cannot go on and stops: " + failure + ". Its connections close and "
+            + "links move to other methods; restart the tcp method (its bundle, or a change of its configuration) "
+            + "to use tcp again", cause);
+        Thread stopping = new Thread(() -> stopAfterFailure(started, cause), "polylink-tcp-failed");
+        stopping.setDaemon(true);
+        stopping.start();
+    }
+
+    private synchronized void stopAfterFailure(int started, Throwable cause) {
+        if (generation == started && loop != null) {
+            stop(new IOException("the tcp method failed: " + failure, cause));
+        }
     }
 
     @Override
@@ -178,6 +235,10 @@ public final class TcpMethod implements CommunicationMethod {
 
     @Override
     public Applicability applicable(ContextId peer, byte[] address) {
+        String failed = failure;
+        if (failed != null) {
+            return Applicability.no("the tcp method failed (" + failed + ") and waits to be restarted");
+        }
         try {
             return Applicability.yes("reachable at " + TcpAddress.describe(TcpAddress.decode(address)));
         } catch (MalformedMessageException e) {
@@ -187,6 +248,11 @@ public final class TcpMethod implements CommunicationMethod {
 
     @Override
     public Connection connect(ContextId peer, byte[] address, Map<String, String> parameters) {
+        String failed = failure;
+        if (failed != null) {
+            throw new LinkException("the tcp method failed (" + failed + ") and waits to be restarted: no connection to "
+                + peer);
+        }
         Dialler d = dialler;
         if (d == null) {
             throw new LinkException("the tcp method is not started: no connection to " + peer);
@@ -204,8 +270,13 @@ public final class TcpMethod implements CommunicationMethod {
     }
 
     /** @return how many connections are open */
-    int connectionCount() {
+    public int connectionCount() {
         return connections.openCount();
+    }
+
+    /** @return bytes the connections hold for large frames arriving, or kept for the next */
+    synchronized long largeFrameBytes() {
+        return frames == null ? 0 : frames.held();
     }
 
     @Override

@@ -78,6 +78,12 @@ public final class TcpContexts implements AutoCloseable {
             () -> "threads left: " + Await.threads("polylink-"));
     }
 
+    /** @return how many live threads have a name starting with {@code prefix}; several contexts' threads share names */
+    public static int threadCount(String prefix) {
+        return (int) Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).count();
+    }
+
     /** @return {@code s}, as a startpoint of context {@code where} */
     public static Startpoint in(Context where, Startpoint s) {
         return where.startpoint(s.toText());

@@ -13,6 +13,22 @@ import io.polylink.spi.ProblemLog;
 public record TestMethodContext(ContextId contextId, InboundSink inbound, int maxFrameSize, ProblemLog problems,
                                 HostIdentity host) implements MethodContext {
 
+    /** @return a problem log that logs every line to {@code io.polylink.method.tcp}, as the core's would a few a second */
+    public static ProblemLog logging() {
+        System.Logger logger = System.getLogger("io.polylink.method.tcp");
+        return new ProblemLog() {
+            @Override
+            public void warn(String kind, String message, Throwable cause) {
+                logger.log(System.Logger.Level.WARNING, message, cause);
+            }
+
+            @Override
+            public void warn(String kind, int perSecond, String message, Throwable cause) {
+                warn(kind, message, cause);
+            }
+        };
+    }
+
     /** @return {@code context} with frames going to {@code inbound} instead */
     public static TestMethodContext with(MethodContext context, InboundSink inbound) {
         return new TestMethodContext(context.contextId(), inbound, context.maxFrameSize(), context.problems(),

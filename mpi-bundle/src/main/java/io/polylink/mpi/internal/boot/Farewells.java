@@ -56,6 +56,21 @@ final class Farewells {
         return true;
     }
 
+    /** @return whether rank {@code rank}'s FIN arrived: it sends nothing more */
+    synchronized boolean finished(int rank) {
+        return fins.get(rank);
+    }
+
+    /** @return the lowest rank but this one whose FIN did not arrive and that {@code lost} holds, or -1 */
+    synchronized int lostBeforeFin(java.util.function.IntPredicate lost) {
+        for (int r = 0; r < size; r++) {
+            if (r != self && !fins.get(r) && lost.test(r)) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
     /** Wakes the waiters, to look at their stop condition again. */
     synchronized void wake() {
         notifyAll();

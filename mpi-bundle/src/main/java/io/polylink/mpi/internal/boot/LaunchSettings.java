@@ -23,10 +23,15 @@ import java.util.regex.Pattern;
  *     for a singleton
  * @param wireupTimeout how long a rank waits for the others to appear in the registry
  * @param finalizeTimeout how long {@code MPI.Finalize} waits for the last goodbyes
+ * @param livenessPeriod how often a waiting rank makes sure the ranks it waits for still run
+ * @param abortRecord where the rank that aborts the job says so, for the launcher; {@code null} for
+ *     nowhere
+ * @param explain whether the rank prints how it reaches every other once it started
  * @param limits the engine's parameters
  */
 public record LaunchSettings(String job, int rank, int size, Path registry, Duration wireupTimeout,
-                             Duration finalizeTimeout, Limits limits) {
+                             Duration finalizeTimeout, Duration livenessPeriod, Path abortRecord, boolean explain,
+                             Limits limits) {
 
     public static final String JOB = "POLYLINK_MPI_JOB";
     public static final String RANK = "POLYLINK_MPI_RANK";
@@ -34,6 +39,9 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
     public static final String REGISTRY = "POLYLINK_MPI_REGISTRY";
     public static final String WIREUP_TIMEOUT_MS = "POLYLINK_MPI_WIREUP_TIMEOUT_MS";
     public static final String FINALIZE_TIMEOUT_MS = "POLYLINK_MPI_FINALIZE_TIMEOUT_MS";
+    public static final String LIVENESS_MS = "POLYLINK_MPI_LIVENESS_MS";
+    public static final String ABORT_FILE = "POLYLINK_MPI_ABORT_FILE";
+    public static final String EXPLAIN = "POLYLINK_MPI_EXPLAIN";
     public static final String EAGER_LIMIT = "POLYLINK_MPI_EAGER_LIMIT";
     public static final String CHUNK = "POLYLINK_MPI_CHUNK";
     public static final String UNEXPECTED_BYTES = "POLYLINK_MPI_UNEXPECTED_BYTES";
@@ -57,6 +65,10 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
         }
         Duration wireup = Duration.ofMillis(number(env, WIREUP_TIMEOUT_MS, 60_000, 1, Long.MAX_VALUE));
         Duration finalize = Duration.ofMillis(number(env, FINALIZE_TIMEOUT_MS, 10_000, 1, Long.MAX_VALUE));
+        Duration liveness = Duration.ofMillis(number(env, LIVENESS_MS, 250, 1, Long.MAX_VALUE));
+        String abortFile = env.get(ABORT_FILE);
+        Path abortRecord = abortFile == null || abortFile.isBlank() ? null : Path.of(abortFile);
+        boolean explain = flag(env, EXPLAIN);
         Limits limits = new Limits(
             (int) number(env, EAGER_LIMIT, Limits.DEFAULT_EAGER_LIMIT, 0, Integer.MAX_VALUE),
             (int) number(env, CHUNK, Limits.DEFAULT_CHUNK, 8, Integer.MAX_VALUE),
@@ -65,7 +77,8 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
             new Idle((int) number(env, SPINS, Idle.DEFAULT.spins(), 0, Integer.MAX_VALUE),
                 (int) number(env, YIELDS, Idle.DEFAULT.yields(), 0, Integer.MAX_VALUE)));
         if (present.isEmpty()) {
-            return new LaunchSettings("singleton-" + ProcessHandle.current().pid(), 0, 1, null, wireup, finalize, limits);
+            return new LaunchSettings("singleton-" + ProcessHandle.current().pid(), 0, 1, null, wireup, finalize,
+                liveness, abortRecord, explain, limits);
         }
         if (present.size() < 3) {
             List<String> missing = new ArrayList<>(List.of(JOB, RANK, SIZE));
@@ -85,7 +98,7 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
                 + " find each other in a naming registry directory they all share");
         }
         return new LaunchSettings(job, rank, size, dir == null || dir.isBlank() ? null : Path.of(dir), wireup,
-            finalize, limits);
+            finalize, liveness, abortRecord, explain, limits);
     }
 
     private static long number(Map<String, String> env, String name, long fallback, long min, long max) {
@@ -106,6 +119,17 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
             throw invalid(name + "=" + value + " is out of range: " + min + " to " + max);
         }
         return value;
+    }
+
+    private static boolean flag(Map<String, String> env, String name) {
+        String text = env.get(name);
+        if (text == null || text.isBlank() || text.equalsIgnoreCase("false") || text.equals("0")) {
+            return false;
+        }
+        if (text.equalsIgnoreCase("true") || text.equals("1")) {
+            return true;
+        }
+        throw invalid(name + "='" + text + "' is neither true nor false");
     }
 
     private static MpiError invalid(String message) {

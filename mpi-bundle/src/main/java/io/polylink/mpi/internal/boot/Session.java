@@ -4,14 +4,24 @@ import io.polylink.Context;
 import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.comm.Communicator;
+import io.polylink.mpi.internal.comm.ContextIds;
 import io.polylink.mpi.internal.comm.World;
 import io.polylink.mpi.internal.p2p.BufferedSends;
 import io.polylink.mpi.internal.p2p.ControlListener;
 import io.polylink.mpi.internal.p2p.Limits;
+import io.polylink.mpi.internal.p2p.Liveness;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.Transport;
 import io.polylink.mpi.internal.wire.Header;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An initialized rank: its host, context, messaging and predefined communicators, from
@@ -31,8 +41,16 @@ public final class Session implements ControlListener {
     private final Communicator commWorld;
     private final Communicator commSelf;
     private final BufferedSends buffered = new BufferedSends();
+    private final Liveness liveness;
     private final Thread main = Thread.currentThread();
+    private final MainWatch mainWatch = new MainWatch(main, this::mainEnded);
     private final PrintStream err = System.err;
+    private final Map<Integer, MpiError> lost = new ConcurrentHashMap<>();
+    /** Set once {@code MPI.Finalize} begins. */
+    private volatile boolean finalizing;
+    /** Set as the JVM ends (SIGTERM, Ctrl-C, System.exit): failures its ending causes are not the job's. */
+    private volatile boolean ending;
+    private final Thread endingHook = new Thread(() -> ending = true, "polylink-mpi-ending");
     private volatile Abort abort;
 
     private Session(RankHost host, LaunchSettings settings, Context context) {
@@ -45,6 +63,8 @@ public final class Session implements ControlListener {
         this.world = new World(p2p, settings.rank(), settings.size());
         this.commWorld = Communicator.world(world);
         this.commSelf = Communicator.self(world);
+        this.liveness = new Liveness(transport, settings.livenessPeriod(), () -> finalizing || p2p.waiting(),
+            farewells::finished);
     }
 
     /**
@@ -67,11 +87,30 @@ public final class Session implements ControlListener {
         try {
             Session s = new Session(host, settings, context);
             s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint()));
+            Runtime.getRuntime().addShutdownHook(s.endingHook);
+            s.liveness.start();
+            s.mainWatch.start();
+            if (settings.explain()) {
+                s.explain();
+            }
             return s;
         } catch (RuntimeException e) {
             Wireup.withdraw(context, settings);
             host.close();
             throw e;
+        }
+    }
+
+    /**
+     * Prints, a line per other rank, the stack {@code COMM_WORLD}'s messages take to it and why:
+     * each entry of that rank's descriptor table, chosen or why not.
+     */
+    private void explain() {
+        for (int r = 0; r < settings.size(); r++) {
+            if (r != settings.rank()) {
+                err.println("polylink mpi: rank " + settings.rank() + " reaches rank " + r + " by "
+                    + p2p.explainLine(ContextIds.WORLD, r));
+            }
         }
     }
 
@@ -106,17 +145,35 @@ public final class Session implements ControlListener {
     }
 
     /**
+     * Once the job was aborted, ends the calling thread's part in it as the host ends the rank: a
+     * host that ends the process does not return, so an application thread does not run on (and
+     * throw) in a rank that is ending. Does nothing before an abort.
+     */
+    public void followAbort() {
+        Abort a = abort;
+        if (a != null) {
+            host.exit(a.code());
+        }
+    }
+
+    /**
      * {@code MPI_Finalize}: waits until every rank finalizes and has all this rank sent, then
      * leaves the registry and closes the context.
      *
-     * @throws MpiError {@code ERR_OTHER} if another rank cannot be reached
+     * @throws MpiError {@code ERR_PROC_ABORTED} if another rank was lost before it finalized
      */
     public void finish() {
+        MpiError gone = null;
+        finalizing = true;
         try {
             if (settings.size() > 1) {
                 everyone(Header.FIN, true);
-                farewells.awaitFins(() -> abort != null);
-                if (abort == null) {
+                farewells.awaitFins(() -> abort != null || farewells.lostBeforeFin(lost::containsKey) >= 0);
+                int r = farewells.lostBeforeFin(lost::containsKey);
+                if (r >= 0) {
+                    gone = new MpiError(ErrorClass.ERR_PROC_ABORTED, "MPI.Finalize: rank " + r
+                        + " of the job ended before it finalized: " + lost.get(r).getMessage(), lost.get(r));
+                } else if (abort == null) {
                     everyone(Header.BYE, false);
                     farewells.awaitByes(settings.finalizeTimeout());
                 }
@@ -130,6 +187,9 @@ public final class Session implements ControlListener {
         Abort a = abort;
         if (a != null) {
             throw aborted(a);
+        }
+        if (gone != null) {
+            throw gone;
         }
     }
 
@@ -153,6 +213,9 @@ public final class Session implements ControlListener {
     }
 
     private void close() {
+        mainWatch.stop();
+        liveness.close();
+        forgetEnding();
         Wireup.withdraw(transport.context(), settings);
         transport.close();
         host.close();
@@ -167,11 +230,18 @@ public final class Session implements ControlListener {
      */
     public MpiError abort(int code, String reason) {
         Abort a = new Abort(settings.rank(), code);
+        if (ending) {
+            // The process ends already (the launcher stops the job, or the program exits): what failed
+            // failed because of that, and the others hear of it as this rank's end.
+            host.exit(code);
+            return new MpiError(ErrorClass.ERR_OTHER, "rank " + settings.rank() + " is ending: " + reason);
+        }
         if (!begin(a)) {
             return aborted(abort);
         }
         err.println("polylink mpi: rank " + settings.rank() + " of job " + settings.job() + " aborts the job with code "
             + code + ": " + reason);
+        record(a, reason);
         for (int r = 0; r < settings.size(); r++) {
             if (r != settings.rank()) {
                 try {
@@ -185,6 +255,23 @@ public final class Session implements ControlListener {
         return aborted(a);
     }
 
+    /**
+     * Tells the launcher which rank aborted, and why: the first rank to abort writes the record;
+     * the others find it there already.
+     */
+    private void record(Abort a, String reason) {
+        Path record = settings.abortRecord();
+        if (record != null) {
+            try {
+                Files.writeString(record, a.rank() + " " + a.code() + " " + reason.lines().findFirst().orElse("") + "\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (IOException | UncheckedIOException notFirstOrNowhere) {
+                // Another rank aborted first, or the launcher's directory is gone: the launcher names the first rank
+                // that ended.
+            }
+        }
+    }
+
     @Override
     public void aborted(int rank, int code) {
         Abort a = new Abort(rank, code);
@@ -195,9 +282,22 @@ public final class Session implements ControlListener {
         }
     }
 
+    /** The thread that called {@code MPI.Init} ended, and did not finalize: the rank aborts the job. */
+    private void mainEnded() {
+        if (!finalizing && abort == null && !ending) {
+            abort(1, "the thread that called MPI.Init (" + main.getName() + ") ended without calling MPI.Finalize");
+        }
+    }
+
     @Override
     public void farewell(int kind, int rank) {
         farewells.arrived(kind, rank);
+    }
+
+    @Override
+    public void lost(int rank, MpiError error) {
+        lost.putIfAbsent(rank, error);
+        farewells.wake();
     }
 
     private synchronized boolean begin(Abort a) {
@@ -209,9 +309,20 @@ public final class Session implements ControlListener {
     }
 
     private void end(Abort a) {
+        mainWatch.stop();
+        liveness.stop();
+        forgetEnding();
         p2p.fail(aborted(a));
         farewells.wake();
         host.exit(a.code());
+    }
+
+    private void forgetEnding() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(endingHook);
+        } catch (IllegalStateException alreadyEnding) {
+            // the hook runs: nothing to remove
+        }
     }
 
     /** @return the error of every call after an abort */

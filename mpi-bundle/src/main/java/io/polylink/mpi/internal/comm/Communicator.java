@@ -7,6 +7,7 @@ import io.polylink.mpi.internal.datatype.Memories;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.p2p.BufferedSends;
+import io.polylink.mpi.internal.p2p.LinkHints;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.RankMap;
 import io.polylink.mpi.internal.p2p.Unexpected;
@@ -36,6 +37,7 @@ public final class Communicator implements RankMap {
     private final boolean predefined;
     private volatile ErrorMode errors;
     private volatile Map<String, String> info;
+    private volatile LinkHints links = LinkHints.NONE;
     private volatile String name;
     private volatile boolean freed;
 
@@ -66,9 +68,17 @@ public final class Communicator implements RankMap {
             new Attributes(), Map.of(), "MPI_COMM_SELF", true);
     }
 
-    /** @return a communicator of {@code members} with context {@code id}, this one's error mode and copies of its attributes */
+    /**
+     * @return a communicator of {@code members} with context {@code id}, this one's error mode,
+     *     copies of its attributes and its hints, links included
+     */
     Communicator derived(int[] members, int id, Cartesian topology) {
-        return new Communicator(world, members, id, topology, errors, attributes.copy(), info, "", false);
+        Communicator c = new Communicator(world, members, id, topology, errors, attributes.copy(), info, "", false);
+        if (!links.none()) {
+            world.p2p().links(id, links, members, false); // nothing went by the new context yet
+            c.links = links;
+        }
+        return c;
     }
 
     View view() {
@@ -233,7 +243,7 @@ public final class Communicator implements RankMap {
         if (source == Groups.PROC_NULL) {
             return new Probed(Groups.PROC_NULL, ANY, 0);
         }
-        Unexpected u = world.p2p().probe(context, worldOrAny(source), tag, block);
+        Unexpected u = world.p2p().probe(context, worldOrAny(source), tag, block, view);
         return u == null ? null : new Probed(view.rankOf(u.sourceWorldRank()), u.tag(), u.length());
     }
 
@@ -253,7 +263,7 @@ public final class Communicator implements RankMap {
         if (source == Groups.PROC_NULL) {
             return new Claimed(this, null, new Probed(Groups.PROC_NULL, ANY, 0));
         }
-        Unexpected u = world.p2p().claim(context, worldOrAny(source), tag, block);
+        Unexpected u = world.p2p().claim(context, worldOrAny(source), tag, block, view);
         return u == null ? null
             : new Claimed(this, u, new Probed(view.rankOf(u.sourceWorldRank()), u.tag(), u.length()));
     }
@@ -304,6 +314,9 @@ public final class Communicator implements RankMap {
             throw new MpiError(ErrorClass.ERR_COMM, describe() + " is predefined and cannot be freed");
         }
         freed = true;
+        if (!links.none()) {
+            world.p2p().links(context, LinkHints.NONE, view.members(), false);
+        }
     }
 
     public boolean predefined() {
@@ -324,14 +337,36 @@ public final class Communicator implements RankMap {
         return attributes;
     }
 
+    /**
+     * @return the hints, and under {@value LinkHints#STACKS} the stack that reaches each rank from
+     *     this one, in rank order
+     */
     public Map<String, String> info() {
         checkLive();
-        return info;
+        Map<String, String> all = new LinkedHashMap<>(info);
+        all.put(LinkHints.STACKS, String.join(",", world.p2p().stacks(context, view.members())));
+        return java.util.Collections.unmodifiableMap(all);
     }
 
+    /**
+     * Replaces the hints. Those about links ({@link LinkHints}) take effect at once: every member
+     * first confirms it has what this rank sent it by the old links, so that MPI's order holds.
+     *
+     * @throws MpiError {@code ERR_INFO_VALUE} if the link hints are not stacks, or leave no way to
+     *     a member; the hints stay as they were
+     */
     public void info(Map<String, String> hints) {
         checkLive();
-        info = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hints));
+        Map<String, String> copy = new LinkedHashMap<>(hints);
+        copy.remove(LinkHints.STACKS);
+        LinkHints next = LinkHints.of(copy);
+        synchronized (this) {
+            if (!next.equals(links)) {
+                world.p2p().links(context, next, view.members(), true);
+                links = next;
+            }
+            info = java.util.Collections.unmodifiableMap(copy);
+        }
     }
 
     public String name() {

@@ -39,6 +39,10 @@ final class Inbound {
             case Header.SYNC_ACK -> syncAck(e);
             case Header.FIN, Header.BYE -> control.farewell(e.kind(), e.source());
             case Header.ABORT -> control.aborted(e.source(), (int) e.bytes());
+            case Header.PING -> {
+                // Its arrival is all: the sender's link to this rank works.
+            }
+            case Header.FENCE -> fence(e);
             default -> throw new MalformedMessageException("malformed mpi message: " + e + " on the inline handler");
         }
     }
@@ -82,6 +86,14 @@ final class Inbound {
         if (r.takeData(e.bytes(), new MessageReader(m), m.remaining(), e.has(Header.FLAG_LAST))) {
             protocol.table().remove(e.request());
         }
+    }
+
+    private void fence(Envelope e) {
+        if (e.source() >= protocol.worldSize()) {
+            throw new MalformedMessageException("malformed mpi message: " + e + " from a rank beyond the job's "
+                + protocol.worldSize());
+        }
+        protocol.acknowledge(e.source(), e.request());
     }
 
     private void syncAck(Envelope e) {

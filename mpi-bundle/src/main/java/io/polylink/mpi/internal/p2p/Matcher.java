@@ -158,6 +158,31 @@ final class Matcher {
         return true;
     }
 
+    /**
+     * Withdraws the posted receives that wait on a lost rank ({@link ReceiveOperation#awaits}) and
+     * wakes blocked probes, to look at the lost ranks.
+     *
+     * @return the receives withdrawn, for the caller to fail
+     */
+    synchronized List<ReceiveOperation> lose(int worldRank) {
+        List<ReceiveOperation> failed = new ArrayList<>();
+        for (ReceiveOperation r = postedHead; r != null; ) {
+            ReceiveOperation next = r.next;
+            if (r.awaits(worldRank)) {
+                unlinkPosted(r);
+                failed.add(r);
+            }
+            r = next;
+        }
+        probers.forEach(LockSupport::unpark);
+        return failed;
+    }
+
+    /** @return whether a receive is posted or a thread blocks in a probe: something waits for a message */
+    synchronized boolean waiting() {
+        return postedHead != null || !probers.isEmpty();
+    }
+
     /** @return the failure that stopped the matcher, or {@code null} */
     synchronized MpiError failure() {
         return failure;

@@ -1,9 +1,12 @@
 package io.polylink.mpi.internal.p2p;
 
+import io.polylink.Explanation;
 import io.polylink.MessageBuffer;
+import io.polylink.Startpoint;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.ArrayReader;
 import io.polylink.mpi.internal.datatype.Cursor;
+import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.MessageWriter;
 import io.polylink.mpi.internal.datatype.Typemap;
@@ -11,6 +14,8 @@ import io.polylink.mpi.internal.request.Completed;
 import io.polylink.mpi.internal.request.Operation;
 import io.polylink.mpi.internal.wire.Header;
 import io.polylink.mpi.internal.wire.HeaderCodec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -22,24 +27,30 @@ public final class PointToPoint {
     /** Matches any source or any tag. */
     public static final int ANY = -1;
 
+    /** A FENCE waits as a synchronous send of nothing does. */
+    private static final Typemap NOTHING = Typemap.basic(Kind.BYTE);
+
     private final Transport transport;
     private final Limits limits;
     private final Matcher matcher;
     private final RequestTable table = new RequestTable();
     private final Protocol protocol;
+    private final ControlListener control;
 
     /**
      * Installs the engine's handlers on {@code transport}'s endpoint.
      *
-     * @param control where FIN, BYE and ABORT go
+     * @param control where FIN, BYE and ABORT go, and lost ranks are told
      */
     public PointToPoint(Transport transport, Limits limits, ControlListener control) {
         this.transport = transport;
         this.limits = limits;
+        this.control = control;
         this.matcher = new Matcher(limits, transport.worldRank());
         this.protocol = new Protocol(transport, table, limits);
         Inbound inbound = new Inbound(matcher, protocol, control, this);
         transport.handlers(inbound::inline, inbound::executor);
+        transport.listener(this::lose);
     }
 
     /** @return the engine's parameters */
@@ -63,12 +74,12 @@ public final class PointToPoint {
         failIfFailed();
         long length = map.size() * count;
         if (length > limits.eagerLimit()) {
-            SendOperation s = new SendOperation(destination, rank, tag, memory, map, count);
+            SendOperation s = new SendOperation(context, destination, rank, tag, memory, map, count);
             long id = table.add(s);
             MessageBuffer m = transport.take();
             try {
                 HeaderCodec.rts(m, context, transport.worldRank(), tag, id, length);
-                transport.send(destination, Header.INLINE_HANDLER, m);
+                transport.send(transport.route(context), destination, Header.INLINE_HANDLER, m);
             } catch (MpiError e) {
                 table.remove(id);
                 throw e;
@@ -82,14 +93,14 @@ public final class PointToPoint {
         MessageBuffer m = transport.take();
         try {
             if (synchronous) {
-                s = new SendOperation(destination, rank, tag, memory, map, count);
+                s = new SendOperation(context, destination, rank, tag, memory, map, count);
                 id = table.add(s);
                 HeaderCodec.eagerSync(m, context, transport.worldRank(), tag, id);
             } else {
                 HeaderCodec.eager(m, context, transport.worldRank(), tag);
             }
             new Cursor(memory, map, count).pack(new MessageWriter(m), length);
-            transport.send(destination, Header.INLINE_HANDLER, m);
+            transport.send(transport.route(context), destination, Header.INLINE_HANDLER, m);
         } catch (MpiError e) {
             if (s != null) {
                 table.remove(id);
@@ -114,6 +125,12 @@ public final class PointToPoint {
         Unexpected u = matcher.post(r);
         if (u != null) {
             take(r, u);
+            return r;
+        }
+        // A rank lost before the receive was posted was not there for lose() to fail it.
+        MpiError gone = transport.lost(source, ranks);
+        if (gone != null && matcher.withdraw(r)) {
+            r.fail(gone);
         }
         return r;
     }
@@ -146,19 +163,20 @@ public final class PointToPoint {
      * @return the message, or {@code null} if {@code block} is false and there is none
      * @throws MpiError if the rank failed
      */
-    public Unexpected probe(int context, int source, int tag, boolean block) {
-        return look(context, source, tag, block, false);
+    public Unexpected probe(int context, int source, int tag, boolean block, RankMap ranks) {
+        return look(context, source, tag, block, false, ranks);
     }
 
     /**
      * Like {@link #probe}, but removes the message from the queue, so only {@link #receive(Unexpected,
      * Memory, Typemap, long, RankMap)} can receive it ({@code MPI_Mprobe}).
      */
-    public Unexpected claim(int context, int source, int tag, boolean block) {
-        return look(context, source, tag, block, true);
+    public Unexpected claim(int context, int source, int tag, boolean block, RankMap ranks) {
+        return look(context, source, tag, block, true, ranks);
     }
 
-    private Unexpected look(int context, int source, int tag, boolean block, boolean remove) {
+    /** @throws MpiError if a blocking probe waits on a lost rank */
+    private Unexpected look(int context, int source, int tag, boolean block, boolean remove, RankMap ranks) {
         Unexpected u = remove ? matcher.take(context, source, tag) : matcher.peek(context, source, tag);
         if (u != null || !block) {
             return u;
@@ -171,6 +189,10 @@ public final class PointToPoint {
                 if (u != null) {
                     return u;
                 }
+                MpiError gone = transport.lost(source, ranks);
+                if (gone != null) {
+                    throw gone;
+                }
                 if (attempt > limits.idle().spins()) {
                     LockSupport.park(matcher);
                 } else {
@@ -180,6 +202,105 @@ public final class PointToPoint {
         } finally {
             matcher.watch(me, false);
         }
+    }
+
+    /**
+     * Sets the links the messages of communicator context {@code context} take: their own, as
+     * {@code hints} say, or the rank's with {@link LinkHints#NONE}.
+     *
+     * @param members the communicator's ranks, as ranks of the job
+     * @param fence whether messages may have gone by the old links already: then each member first
+     *     confirms it has them all (FENCE, answered by SYNC_ACK), so none is overtaken by one on
+     *     the new links. Sends on the communicator from other threads meanwhile may take either.
+     * @throws MpiError {@code ERR_INFO_VALUE} naming a member the hints leave no way to; the old
+     *     links stay. {@code ERR_PROC_ABORTED} if a member is lost.
+     */
+    public void links(int context, LinkHints hints, int[] members, boolean fence) {
+        Startpoint[] next = hints.none() ? null : transport.hinted(hints, members);
+        if (fence) {
+            fence(transport.route(context), members);
+        }
+        transport.route(context, next);
+    }
+
+    private void fence(Startpoint[] old, int[] members) {
+        List<SendOperation> fences = new ArrayList<>();
+        MessageBuffer m = transport.take();
+        try {
+            for (int member : members) {
+                if (member == transport.worldRank()) {
+                    continue;
+                }
+                SendOperation f = new SendOperation(-1, member, 0, 0, null, NOTHING, 0);
+                long id = table.add(f);
+                fences.add(f);
+                m.clear();
+                HeaderCodec.fence(m, transport.worldRank(), id);
+                try {
+                    transport.send(old, member, Header.INLINE_HANDLER, m);
+                } catch (MpiError e) {
+                    table.remove(id);
+                    throw e;
+                }
+            }
+        } finally {
+            transport.give(m);
+        }
+        for (SendOperation f : fences) {
+            f.await(limits.idle());
+            if (f.error() != null) {
+                throw f.error();
+            }
+        }
+    }
+
+    /**
+     * @return for each rank of a communicator (as ranks of the job, in its order), the stack its
+     *     messages take from this rank, or {@code none} if no entry of the rank's table is usable
+     */
+    public List<String> stacks(int context, int[] members) {
+        List<String> out = new ArrayList<>(members.length);
+        for (int m : members) {
+            out.add(explain(context, m).chosen().map(e -> e.descriptor().stack()).orElse("none"));
+        }
+        return out;
+    }
+
+    private Explanation explain(int context, int worldRank) {
+        return transport.explain(context, worldRank);
+    }
+
+    /**
+     * @return the stack the messages of communicator context {@code context} take to rank
+     *     {@code worldRank} of the job, and why: each entry of that rank's table, chosen or why not
+     */
+    public String explainLine(int context, int worldRank) {
+        Explanation e = explain(context, worldRank);
+        return e.chosen().map(c -> c.descriptor().stack()).orElse("nothing") + ": " + Transport.line(e);
+    }
+
+    /** @return whether an operation or a probe waits for another rank */
+    public boolean waiting() {
+        return matcher.waiting() || !table.isEmpty();
+    }
+
+    /**
+     * Rank {@code worldRank} is lost: fails every receive, probe and send that waits on it, and
+     * tells the control listener. Later operations on it fail as they start.
+     */
+    private void lose(int worldRank, MpiError error) {
+        for (ReceiveOperation r : matcher.lose(worldRank)) {
+            r.fail(error);
+        }
+        for (Operation op : table.drain(op -> op instanceof SendOperation s ? s.destination == worldRank
+                : op instanceof ReceiveOperation r && r.awaits(worldRank))) {
+            if (op instanceof SendOperation s) {
+                s.fail(error);
+            } else {
+                ((ReceiveOperation) op).fail(error);
+            }
+        }
+        control.lost(worldRank, error);
     }
 
     /** @return the failure that stopped this rank's messaging, or {@code null} */

@@ -1,6 +1,7 @@
 package io.polylink.mpi.internal.p2p;
 
 import io.polylink.MessageBuffer;
+import io.polylink.Startpoint;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Cursor;
 import io.polylink.mpi.internal.datatype.MessageWriter;
@@ -31,19 +32,31 @@ final class Protocol {
         return table;
     }
 
+    int worldSize() {
+        return transport.worldSize();
+    }
+
     /** A receive matched an EAGER message whose data {@code data} holds: completes it. */
     void deliver(ReceiveOperation r, Envelope e, WireReader data, long bytes) {
         r.takeEager(e, data, bytes);
         if (e.has(Header.FLAG_SYNC)) {
-            MessageBuffer m = transport.take();
-            try {
-                HeaderCodec.syncAck(m, e.request());
-                transport.send(e.source(), Header.INLINE_HANDLER, m);
-            } catch (MpiError failed) {
-                // The receive is complete; only the sender, which cannot be reached, misses the answer.
-            } finally {
-                transport.give(m);
-            }
+            acknowledge(e.source(), e.request());
+        }
+    }
+
+    /**
+     * Answers a synchronous-mode message or a FENCE with SYNC_ACK. Nothing waits here for the
+     * answer, so a sender that cannot be reached only misses it (and is lost).
+     */
+    void acknowledge(int to, long senderRequest) {
+        MessageBuffer m = transport.take();
+        try {
+            HeaderCodec.syncAck(m, senderRequest);
+            transport.send(to, Header.INLINE_HANDLER, m);
+        } catch (MpiError unreachable) {
+            // said above
+        } finally {
+            transport.give(m);
         }
     }
 
@@ -80,6 +93,9 @@ final class Protocol {
             return;
         }
         Cursor cursor = s.cursor();
+        // One message's chunks take one set of links, whatever a communicator's hints do meanwhile:
+        // the receiver takes them in order.
+        Startpoint[] links = transport.route(s.context);
         MessageBuffer m = transport.takeChunk();
         try {
             MessageWriter out = new MessageWriter(m);
@@ -89,7 +105,7 @@ final class Protocol {
                 m.clear();
                 HeaderCodec.data(m, receiverRequest, offset, offset + budget == limit);
                 offset += cursor.pack(out, budget);
-                transport.send(s.destination, Header.INLINE_HANDLER, m);
+                transport.send(links, s.destination, Header.INLINE_HANDLER, m);
             }
             s.done();
         } catch (MpiError failed) {

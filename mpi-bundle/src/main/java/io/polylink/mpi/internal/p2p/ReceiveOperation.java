@@ -58,6 +58,18 @@ final class ReceiveOperation extends Operation {
             && ranks.rankOf(e.source()) >= 0;
     }
 
+    /**
+     * @return whether a message from rank {@code worldRank} of the job could complete this receive:
+     *     it names that rank, or any rank of a communicator that holds it, or it is a rendezvous
+     *     with that rank under way
+     */
+    synchronized boolean awaits(int worldRank) {
+        if (cursor != null) {
+            return from == worldRank;
+        }
+        return source == worldRank || source == PointToPoint.ANY && ranks.rankOf(worldRank) >= 0;
+    }
+
     /** Takes a whole message: unpacks what fits and completes. */
     void takeEager(Envelope e, WireReader data, long bytes) {
         new Cursor(memory, map, count).unpack(data, Math.min(bytes, capacity));
@@ -69,7 +81,7 @@ final class ReceiveOperation extends Operation {
      *
      * @return the bytes to ask the sender for: the message's length, or the buffer's if that is less
      */
-    long beginRendezvous(Envelope rts) {
+    synchronized long beginRendezvous(Envelope rts) {
         cursor = new Cursor(memory, map, count);
         length = rts.bytes();
         accepted = Math.min(length, capacity);

@@ -4,6 +4,7 @@ import io.polylink.mpi.internal.request.Operation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Operations a peer's answer refers to by id: sends waiting for CTS or SYNC_ACK, receives
@@ -56,17 +57,27 @@ final class RequestTable {
         return op;
     }
 
-    /** @return every operation, all removed */
-    synchronized List<Operation> drain() {
-        List<Operation> all = new ArrayList<>();
+    /** @return whether no operation is in the table */
+    synchronized boolean isEmpty() {
+        return freeCount == used;
+    }
+
+    /** @return the operations {@code which} selects, now removed */
+    synchronized List<Operation> drain(Predicate<Operation> which) {
+        List<Operation> out = new ArrayList<>();
         for (int slot = 0; slot < used; slot++) {
-            if (slots[slot] != null) {
-                all.add(slots[slot]);
+            if (slots[slot] != null && which.test(slots[slot])) {
+                out.add(slots[slot]);
                 slots[slot] = null;
                 generations[slot]++;
                 free[freeCount++] = slot;
             }
         }
-        return all;
+        return out;
+    }
+
+    /** @return every operation, all removed */
+    synchronized List<Operation> drain() {
+        return drain(op -> true);
     }
 }

@@ -12,6 +12,8 @@ import io.polylink.mpi.internal.request.Operation;
  */
 final class SendOperation extends Operation {
 
+    /** The communicator's context id: its links carry the data. */
+    final int context;
     final int destination;
     private final int rank;
     private final int tag;
@@ -20,10 +22,12 @@ final class SendOperation extends Operation {
     private final long count;
 
     /**
+     * @param context the communicator's context id
      * @param destination the receiver's rank in the job
      * @param rank the sender's rank in the communicator, for the status
      */
-    SendOperation(int destination, int rank, int tag, Memory memory, Typemap map, long count) {
+    SendOperation(int context, int destination, int rank, int tag, Memory memory, Typemap map, long count) {
+        this.context = context;
         this.destination = destination;
         this.rank = rank;
         this.tag = tag;

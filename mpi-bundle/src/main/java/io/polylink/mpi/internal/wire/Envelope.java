@@ -6,9 +6,9 @@ package io.polylink.mpi.internal.wire;
  * @param kind one of {@link Header}'s kinds
  * @param flags the kind's flags
  * @param context EAGER, RTS: the communicator context id
- * @param source EAGER, RTS: the sender's rank in the communicator; FIN, BYE, ABORT: its world rank
+ * @param source EAGER, RTS: the sender's rank in the communicator; FIN, BYE, PING, FENCE, ABORT: its world rank
  * @param tag EAGER, RTS: the message tag
- * @param request EAGER with {@link Header#FLAG_SYNC}, RTS, CTS, SYNC_ACK: the sender's request;
+ * @param request EAGER with {@link Header#FLAG_SYNC}, RTS, CTS, SYNC_ACK, FENCE: the sender's request;
  *     DATA: the receiver's request
  * @param reply CTS: the receiver's request
  * @param bytes RTS: the message's length; CTS: the length the receiver accepts; DATA: the offset of
@@ -32,6 +32,7 @@ public record Envelope(int kind, int flags, int context, int source, int tag, lo
             case Header.DATA -> "DATA request " + request + " offset " + bytes + (has(Header.FLAG_LAST) ? " last" : "");
             case Header.SYNC_ACK -> "SYNC_ACK request " + request;
             case Header.ABORT -> "ABORT rank " + source + " code " + bytes;
+            case Header.FENCE -> "FENCE rank " + source + " request " + request;
             default -> Header.name(kind) + " rank " + source;
         };
     }

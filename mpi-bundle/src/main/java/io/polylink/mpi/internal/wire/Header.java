@@ -24,6 +24,8 @@ package io.polylink.mpi.internal.wire;
  * DATA         4 receiver's request  12 offset              20 then the data
  * SYNC_ACK     4 sender's request                                       12
  * FIN, BYE     4 world rank                                             8
+ * PING         4 world rank                                             8
+ * FENCE        4 world rank           8 sender's request                16
  * ABORT        4 world rank           8 error code                      12
  * </pre>
  *
@@ -64,6 +66,18 @@ public final class Header {
     public static final int BYE = 7;
     /** A rank aborted the job. */
     public static final int ABORT = 8;
+    /**
+     * A rank makes sure its link to another still works; the receiver ignores it. A peer whose
+     * process died fails the send (see {@code p2p.Liveness}).
+     */
+    public static final int PING = 9;
+    /**
+     * A rank's links to another change: the receiver has every message that came before, and
+     * answers {@link #SYNC_ACK}.
+     */
+    public static final int FENCE = 10;
+    /** The highest kind. */
+    public static final int LAST_KIND = FENCE;
 
     /** On EAGER: the sender waits for {@link #SYNC_ACK}; the sender's request follows the tag. */
     public static final int FLAG_SYNC = 0x1;
@@ -105,6 +119,8 @@ public final class Header {
     public static final int FIN_LENGTH = 8;
     public static final int CODE_OFFSET = 8;
     public static final int ABORT_LENGTH = 12;
+    public static final int FENCE_REQUEST_OFFSET = 8;
+    public static final int FENCE_LENGTH = 16;
 
     private Header() {}
 
@@ -128,6 +144,8 @@ public final class Header {
             case FIN -> "FIN";
             case BYE -> "BYE";
             case ABORT -> "ABORT";
+            case PING -> "PING";
+            case FENCE -> "FENCE";
             default -> "kind " + kind;
         };
     }

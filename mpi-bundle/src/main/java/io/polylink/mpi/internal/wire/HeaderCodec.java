@@ -56,6 +56,18 @@ public final class HeaderCodec {
         assert m.length() == Header.FIN_LENGTH;
     }
 
+    public static void ping(MessageBuffer m, int worldRank) {
+        prefix(m, Header.PING, 0);
+        m.putInt(worldRank);
+        assert m.length() == Header.FIN_LENGTH;
+    }
+
+    public static void fence(MessageBuffer m, int worldRank, long senderRequest) {
+        prefix(m, Header.FENCE, 0);
+        m.putInt(worldRank).putLong(senderRequest);
+        assert m.length() == Header.FENCE_LENGTH;
+    }
+
     public static void abort(MessageBuffer m, int worldRank, int code) {
         prefix(m, Header.ABORT, 0);
         m.putInt(worldRank).putInt(code);
@@ -91,7 +103,7 @@ public final class HeaderCodec {
         if (version != Header.VERSION) {
             throw malformed("header version " + version + "; this engine reads version " + Header.VERSION);
         }
-        if (kind < Header.EAGER || kind > Header.ABORT) {
+        if (kind < Header.EAGER || kind > Header.LAST_KIND) {
             throw malformed("unknown message kind " + kind);
         }
         if ((flags & ~Header.flagsAllowed(kind)) != 0) {
@@ -122,12 +134,17 @@ public final class HeaderCodec {
                 need(m, kind, Header.ACK_LENGTH);
                 yield new Envelope(kind, flags, 0, 0, 0, m.getLong(), 0, 0);
             }
+            case Header.FENCE -> {
+                need(m, kind, Header.FENCE_LENGTH);
+                int rank = (int) nonNegative(m.getInt(), kind, "rank");
+                yield new Envelope(kind, flags, 0, rank, 0, m.getLong(), 0, 0);
+            }
             case Header.ABORT -> {
                 need(m, kind, Header.ABORT_LENGTH);
                 int rank = (int) nonNegative(m.getInt(), kind, "rank");
                 yield new Envelope(kind, flags, 0, rank, 0, 0, 0, m.getInt());
             }
-            default -> { // FIN, BYE
+            default -> { // FIN, BYE, PING
                 need(m, kind, Header.FIN_LENGTH);
                 yield new Envelope(kind, flags, 0, (int) nonNegative(m.getInt(), kind, "rank"), 0, 0, 0, 0);
             }

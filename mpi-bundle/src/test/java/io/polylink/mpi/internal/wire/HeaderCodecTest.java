@@ -51,6 +51,10 @@ class HeaderCodecTest {
             roundTrip(m -> HeaderCodec.farewell(m, Header.FIN, 4), Header.FIN_LENGTH));
         assertEquals(new Envelope(Header.ABORT, 0, 0, 2, 0, 0, 0, 7),
             roundTrip(m -> HeaderCodec.abort(m, 2, 7), Header.ABORT_LENGTH));
+        assertEquals(new Envelope(Header.PING, 0, 0, 3, 0, 0, 0, 0),
+            roundTrip(m -> HeaderCodec.ping(m, 3), Header.FIN_LENGTH));
+        assertEquals(new Envelope(Header.FENCE, 0, 0, 5, 0, 1L << 35, 0, 0),
+            roundTrip(m -> HeaderCodec.fence(m, 5, 1L << 35), Header.FENCE_LENGTH));
     }
 
     private void refused(String why, int... bytes) {
@@ -66,7 +70,7 @@ class HeaderCodecTest {
     void damagedHeadersAreRefusedNamingWhatIsWrong() {
         refused("shorter than the 4", 0x11, 0);
         refused("version 2", 0x21, 0, 0, 0);
-        refused("unknown message kind 9", 0x19, 0, 0, 0);
+        refused("unknown message kind 11", 0x1B, 0, 0, 0);
         refused("RTS with flags 0x1", 0x12, 1, 0, 0);
         refused("reserved bytes", 0x11, 0, 0, 1);
         refused("EAGER header of 8 bytes; it needs 16", 0x11, 0, 0, 0, 0, 0, 0, 1);

@@ -36,7 +36,7 @@ class HeaderFuzzTest {
         } catch (MalformedMessageException refused) {
             return;
         }
-        if (e.kind() < Header.EAGER || e.kind() > Header.ABORT || e.context() < 0 || e.source() < 0
+        if (e.kind() < Header.EAGER || e.kind() > Header.LAST_KIND || e.context() < 0 || e.source() < 0
                 || (e.kind() != Header.ABORT && e.bytes() < 0) || (e.kind() == Header.RTS && e.bytes() == 0)) {
             throw new AssertionError("decoded a header out of range: " + e);
         }

@@ -2,6 +2,7 @@ package io.polylink.method.shm.internal.connect;
 
 import io.polylink.MalformedMessageException;
 import io.polylink.method.shm.internal.segment.SegmentDirectory;
+import io.polylink.method.shm.internal.segment.TrustedDirectories;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.HostIdentity;
 import java.nio.BufferUnderflowException;
@@ -83,19 +84,22 @@ public record ShmAddress(HostIdentity host, Path directory, String inbox) {
     }
 
     /**
+     * A first look, by path, for selection; connecting checks the file through its descriptor.
+     *
      * @param here the host of the context that would connect
+     * @param trusted the directories whose inboxes that context maps
      * @return whether that context can write this inbox: only on the same host, where the segment
-     *     directory and the inbox are there and writable; and if not, why
+     *     directory is one it trusts and the inbox is there and writable; and if not, why
      */
-    public Applicability applicability(HostIdentity here) {
+    public Applicability applicability(HostIdentity here, TrustedDirectories trusted) {
         if (!here.sameHost(host)) {
             return Applicability.no(here.difference(host));
         }
+        if (!trusted.trusts(directory)) {
+            return Applicability.no(trusted.distrust(directory));
+        }
         if (!Files.isDirectory(directory)) {
             return Applicability.no("segment directory " + directory + " not reachable here");
-        }
-        if (!Files.isWritable(directory)) {
-            return Applicability.no("segment directory " + directory + " not writable here");
         }
         Path path = inboxPath();
         if (!Files.isRegularFile(path) || !Files.isWritable(path)) {

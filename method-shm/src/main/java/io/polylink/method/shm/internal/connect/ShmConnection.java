@@ -10,6 +10,7 @@ import io.polylink.method.shm.internal.ring.Outbox;
 import io.polylink.method.shm.internal.segment.SegmentException;
 import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -142,6 +143,29 @@ public final class ShmConnection implements Connection {
     }
 
     /**
+     * Waits, up to {@code waitNanos}, until the peer's poller took this connection's first record,
+     * so that a peer that cannot answer (it cannot map this context's inbox) refuses it now, where
+     * connecting can fail and the link take another method, rather than later, after frames went.
+     * A peer that takes longer (its poller runs a long handler, or waits itself for this
+     * context's) is not waited for: the heartbeat timer's check finds a refusal later.
+     *
+     * @throws LinkException if the peer refused the connection, or it closed meanwhile
+     */
+    void awaitAnswer(long waitNanos) {
+        long first = out.segment().tail();
+        long deadline = System.nanoTime() + waitNanos;
+        while (out.segment().head() - first < 0 && isOpen() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(20_000);
+        }
+        String refused = watch.slotLost();
+        if (refused != null) {
+            fail(new IOException(refused));
+            throw new LinkException(this + " failed: " + refused);
+        }
+        checkOpen();
+    }
+
+    /**
      * Answers a peer's session with this connection's first record, sent ahead of the first frame
      * rather than now: the poller that calls this must never wait for room in the peer's inbox,
      * where the peer's poller may be waiting for room in ours.
@@ -159,8 +183,12 @@ public final class ShmConnection implements Connection {
     /** Lock held. */
     private void writeOpen(long ack) {
         int at = claim(TYPE_OPEN, 0, 8, sendTimeoutNanos);
-        out.putLong(at + RECORD_HEADER, ack);
-        out.commit(at, TYPE_OPEN, 0, 8);
+        try {
+            out.putLong(at + RECORD_HEADER, ack);
+            out.commit(at, TYPE_OPEN, 0, 8);
+        } catch (Throwable t) {
+            throw abandoned(at, TYPE_OPEN, 0, 8, t);
+        }
         answerDue = false;
     }
 
@@ -222,12 +250,45 @@ public final class ShmConnection implements Connection {
 
     /** Fills and commits a claimed record with a whole frame. Lock held. */
     private void writeWhole(int at, ByteBuffer header, ByteBuffer payload, int length) {
-        int body = at + RECORD_HEADER;
-        int fromHeader = header.remaining();
-        out.put(body, header, fromHeader);
-        out.put(body + fromHeader, payload, payload.remaining());
-        out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, length);
+        try {
+            int body = at + RECORD_HEADER;
+            int fromHeader = header.remaining();
+            out.put(body, header, fromHeader);
+            out.put(body + fromHeader, payload, payload.remaining());
+            out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, length);
+        } catch (Throwable t) {
+            throw abandoned(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, length, t);
+        }
         sent(length);
+    }
+
+    /**
+     * Something failed between claiming a record and committing it: the record becomes padding,
+     * so it does not hold up the peer's ring, and the connection fails, since the frame is lost
+     * (and a split frame's first records went already). Lock held.
+     *
+     * @return what the sender is told
+     */
+    private LinkException abandoned(int at, int type, int flags, int bodyLength, Throwable t) {
+        if (t instanceof SegmentException s) {
+            return failed(s); // the receiver took the record back, or gave the inbox up
+        }
+        out.abandon(at, type, flags, bodyLength);
+        errors.incrementAndGet();
+        String why = intact() ? "a record could not be written: " + t : cutShort();
+        fail(new IOException(why, t));
+        return new LinkException(this + " failed: " + why, t);
+    }
+
+    /** @return whether the peer's inbox still has every page this connection mapped; a system call */
+    boolean intact() {
+        return out.segment().intact();
+    }
+
+    /** @return why the connection ends when the peer's inbox was cut short */
+    String cutShort() {
+        return "inbox " + address.describe() + " of context " + peer + " was cut short to "
+            + out.segment().fileSize() + " bytes while mapped (" + out.segment().length() + ")";
     }
 
     /** Counts a frame sent. Lock held: one writer at a time, so an ordered store does. */
@@ -247,15 +308,19 @@ public final class ShmConnection implements Connection {
             int flags = (first ? FLAG_BEGIN : 0) | (chunk == remaining ? FLAG_END : 0);
             int bodyLength = chunk + (first ? 4 : 0);
             int at = claim(TYPE_DATA, flags, bodyLength, sendTimeoutNanos);
-            int write = at + RECORD_HEADER;
-            if (first) {
-                out.putInt(write, length);
-                write += 4;
+            try {
+                int write = at + RECORD_HEADER;
+                if (first) {
+                    out.putInt(write, length);
+                    write += 4;
+                }
+                int fromHeader = Math.min(chunk, header.remaining());
+                out.put(write, header, fromHeader);
+                out.put(write + fromHeader, payload, chunk - fromHeader);
+                out.commit(at, TYPE_DATA, flags, bodyLength);
+            } catch (Throwable t) {
+                throw abandoned(at, TYPE_DATA, flags, bodyLength, t);
             }
-            int fromHeader = Math.min(chunk, header.remaining());
-            out.put(write, header, fromHeader);
-            out.put(write + fromHeader, payload, chunk - fromHeader);
-            out.commit(at, TYPE_DATA, flags, bodyLength);
             remaining -= chunk;
             first = false;
         }
@@ -325,7 +390,8 @@ public final class ShmConnection implements Connection {
         inbound.stop();
         lock.lock();
         try {
-            if (out.segment().state() == STATE_OPEN) {
+            // Not into an inbox cut short: a goodbye there would fault, and its owner gives it up anyway.
+            if (intact() && out.segment().state() == STATE_OPEN) {
                 try {
                     int at = claim(TYPE_CLOSE, 0, 0, TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS));
                     out.commit(at, TYPE_CLOSE, 0, 0);

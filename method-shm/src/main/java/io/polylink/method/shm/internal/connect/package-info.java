@@ -1,7 +1,7 @@
 /**
  * Connections to peer contexts: the shm address in the descriptor, opening a connection to a
- * peer's inbox or answering a peer that opened one to ours, the table of connections by peer, and
- * each connection's two ends: {@link io.polylink.method.shm.internal.connect.ShmConnection} sends
+ * peer's inbox, answering a peer that opened one to ours (or refusing it, if its inbox cannot be
+ * mapped), the table of connections by peer, and each connection's two ends: {@link io.polylink.method.shm.internal.connect.ShmConnection} sends
  * frames as records into the peer's inbox, {@link io.polylink.method.shm.internal.connect.FrameAssembler}
  * puts the peer's records back into frames for the core.
  *

@@ -9,6 +9,11 @@ import java.time.Instant;
  * Whether the process that wrote a segment still runs. On one host this is known for certain from
  * the process table, unlike a heartbeat, which a loaded host or a collection pause can hold up for
  * seconds in a process that is alive and will go on.
+ *
+ * <p>Reading a process's entry in {@code /proc} takes a file descriptor. A process that has none
+ * left cannot read it, and is told nothing about the process, never that it ended: such an
+ * answer would fail live peers' connections. So where the entry cannot be read but is there
+ * (looking needs no descriptor), the process counts as running and its start as unknown.
  */
 public final class Liveness {
 
@@ -29,7 +34,13 @@ public final class Liveness {
             return true;
         }
         // A handle is there only for a live process; asking it isAlive() again read /proc a second time.
-        return ProcessHandle.of(pid).map(p -> startMillis == 0 || sameStart(startMillis(p), startMillis)).orElse(false);
+        return ProcessHandle.of(pid).map(p -> startMillis == 0 || sameStart(startMillis(p), startMillis))
+            .orElseGet(() -> listed(pid));
+    }
+
+    /** @return whether {@code /proc} lists the process: a look at the directory, which takes no descriptor */
+    private static boolean listed(long pid) {
+        return pid > 0 && Files.isDirectory(Path.of("/proc", Long.toString(pid)));
     }
 
     /** The start as read now, 0 where the platform does not say, against the start recorded. */

@@ -1,7 +1,11 @@
 package io.polylink.method.shm.internal.liveness;
 
+import static io.polylink.method.shm.internal.segment.InboxLayout.SLOT_ACTIVE;
+import static io.polylink.method.shm.internal.segment.InboxLayout.SLOT_REFUSED;
+import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_ABANDONED;
 import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CLOSED;
-import static io.polylink.method.shm.internal.segment.InboxLayout.STATE_CORRUPT;
+import static io.polylink.method.shm.internal.segment.InboxLayout.slotPhase;
+import static io.polylink.method.shm.internal.segment.InboxLayout.slotState;
 
 import io.polylink.ContextId;
 import io.polylink.method.shm.internal.segment.Segment;
@@ -9,19 +13,23 @@ import io.polylink.spi.ProblemLog;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A sender's judgement of its receiver, made from the receiver's inbox. Dead: the inbox is closed
- * or corrupt, the owner's process is gone, or it has been stopped (by a signal or a debugger) while
- * neither its heartbeat nor its head moved for the failure timeout. A process that runs is never
- * declared dead for being silent: a loaded host can leave its timer and poller without a core, or a
- * collection pause hold them, for longer than the timeout, and it goes on afterwards; that is said
- * once in the log, and senders meanwhile meet a full ring (backpressure) rather than a closed link.
+ * A sender's judgement of its receiver, made from the receiver's inbox. Dead: the inbox was cut
+ * short (asked of the file's descriptor first, so the judgement never touches a page that is
+ * gone), closed or abandoned, the receiver refused or released this sender's slot, the owner's
+ * process is gone, or it has been stopped (by a signal or a debugger) while neither its heartbeat
+ * nor its head moved for the failure timeout. A process that runs is never declared dead for
+ * being silent: a loaded host can leave its poller without a core, or a collection pause hold it,
+ * for longer than the timeout, and it goes on afterwards; that is said once in the log, and
+ * senders meanwhile meet a full ring (backpressure) rather than a closed link.
  *
- * <p>One per connection; the heartbeat timer's thread only.
+ * <p>One per connection; {@link #check} on the heartbeat timer's thread only.
  */
 public final class ReceiverWatch {
 
     private final ContextId peer;
     private final Segment inbox;
+    private final int slot;
+    private final long slotActive;
     private final long failureNanos;
     private final ProblemLog problems;
     /** The inbox's heartbeat plus head as last seen, and when it last moved. */
@@ -31,13 +39,31 @@ public final class ReceiverWatch {
 
     /**
      * @param inbox the receiver's inbox, as this sender mapped it
+     * @param slot this sender's producer slot there
      * @param failureNanos how long a stopped receiver may stand still before it counts as dead
      */
-    public ReceiverWatch(ContextId peer, Segment inbox, long failureNanos, ProblemLog problems) {
+    public ReceiverWatch(ContextId peer, Segment inbox, int slot, long failureNanos, ProblemLog problems) {
         this.peer = peer;
         this.inbox = inbox;
+        this.slot = slot;
+        this.slotActive = slotState(ProcessHandle.current().pid(), SLOT_ACTIVE);
         this.failureNanos = failureNanos;
         this.problems = problems;
+    }
+
+    /**
+     * @return why this sender's slot in the receiver's inbox is no longer its to write, or {@code
+     *     null}: the receiver refused it (it could not answer) or released it. Any thread.
+     */
+    public String slotLost() {
+        long mine = inbox.slotState(slot);
+        if (mine == slotActive) {
+            return null;
+        }
+        return slotPhase(mine) == SLOT_REFUSED
+            ? "context " + peer + " could not answer this connection (its log says why); links use another method "
+                + "and try shm again later"
+            : "context " + peer + " released this connection's producer slot " + slot;
     }
 
     /**
@@ -45,16 +71,24 @@ public final class ReceiverWatch {
      * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive
      */
     public String check(long now) {
+        if (!inbox.intact()) {
+            return "inbox " + inbox + " of context " + peer + " was cut short to " + inbox.fileSize() + " bytes while "
+                + "mapped (" + inbox.length() + "); its owner makes a fresh one";
+        }
         int state = inbox.state();
         if (state == STATE_CLOSED) {
             return "context " + peer + " closed its inbox";
         }
-        if (state == STATE_CORRUPT) {
-            return "context " + peer + " found its inbox corrupt and replaced it";
+        if (state == STATE_ABANDONED) {
+            return "context " + peer + " abandoned its inbox " + inbox + " (its log says why) and makes a fresh one";
         }
-        // Both only grow: the sum moves if the timer beat or the poller consumed. A peer that moved
-        // since the last look ran then; the process table, whose reading costs more than a beat
-        // does, is asked only of one that did not, so a killed peer is found a beat later.
+        String lost = slotLost();
+        if (lost != null) {
+            return lost;
+        }
+        // Both only grow: the sum moves if the poller beat or consumed. A peer that moved since the
+        // last look ran then; the process table, whose reading costs more than a beat does, is
+        // asked only of one that did not, so a killed peer is found a beat later.
         long beat = inbox.heartbeatCount() + inbox.head();
         if (beat != lastBeat) {
             lastBeat = beat;
@@ -78,7 +112,7 @@ public final class ReceiverWatch {
             silenceLogged = true;
             problems.warn("silent receiver", 20, "shm connection to " + peer + " at " + inbox + ": no heartbeat and "
                 + "no progress in the peer's inbox for " + silentMs + " ms, but its process " + pid + " runs (a "
-                + "loaded host or a pause); the link stays open", null);
+                + "loaded host, a pause, or a handler that holds its poller); the link stays open", null);
         }
         return null;
     }

@@ -1,8 +1,8 @@
 /**
  * Whether the contexts on the other side of an inbox still run, judged from the process table and
- * from heartbeats in shared memory: the heartbeat timer that beats this context's inbox and judges
- * the receivers it sends to, when a record left unfinished may be skipped, and the removal at
- * start of what dead contexts left in the segment directory.
+ * from heartbeats in shared memory: the heartbeat timer that beats this context's inbox while its
+ * poller turns and judges the receivers it sends to, when a record left unfinished may be skipped,
+ * and the removal at start of what dead contexts left in the segment directory.
  *
  * <p>{@link io.polylink.method.shm.internal.liveness.Heartbeat} runs the thread
  * {@code polylink-shm-timer}, which alone uses each connection's

@@ -12,6 +12,8 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The agent that reads this context's inbox, on its own thread ({@code polylink-shm-io}). Each
@@ -24,11 +26,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A parked poller is woken by a one-byte datagram on the loopback port in its inbox header,
  * sent only by the producer that finds the "parked" flag set: an idle context costs no CPU, and a
  * sender never waits for a polling interval.
+ *
+ * <p>Nothing a connection or a segment throws ends the thread: the turn's failure is counted and
+ * logged, the mappings are looked over ({@link #survive}), and the next turn comes. An inbox found
+ * corrupt, cut short (looked at through its descriptor while the ring is idle, at most once a
+ * {@link #VERIFY_NANOS}) or no longer under its name (once a second) is abandoned for a fresh one,
+ * and its connections fail, so their links move with nothing lost. While no inbox can be made the
+ * poller tries again once a second. Should going on fail too, the method is told, and fails
+ * visibly.
  */
 public final class InboxPoller implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.method.shm");
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How often an idle poller asks its inbox's descriptor whether the file was cut short. */
+    private static final long VERIFY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Ticks between looks whether the inbox's name still names it; also how long a poller without an inbox waits. */
+    private static final int NAME_TICKS = 10;
     private static final int BATCH = 256;
     /**
      * The poller reads the clock once in this many turns (a power of two), since a read costs as
@@ -45,12 +59,16 @@ public final class InboxPoller implements AutoCloseable {
     private final int unblockTimeoutMs;
     private final ProblemLog problems;
     private final AtomicLong errors;
+    private final Consumer<Throwable> ended;
     private final Thread thread;
     private volatile boolean running = true;
-    /** The inbox, its ring and what is known of its producers: replaced together with a corrupt inbox. */
+    /** {@link System#nanoTime()} of the last turn that read the clock: the heartbeat beats while this moves. */
+    private volatile long turnedAt = System.nanoTime();
+    /** The inbox, its ring and what is known of its producers: replaced together; {@code null} while there is none. */
     private Segment segment;
     private Inbox inbox;
     private ProducerSlots producers;
+    private int ticks;
 
     /**
      * Starts the poller's thread.
@@ -59,9 +77,11 @@ public final class InboxPoller implements AutoCloseable {
      * @param reassembly the connections' buffers for split frames, let go on the tick while unused
      * @param sends the frames this context sends, which tell the backoff a conversation from a stream
      * @param errors the method's error count
+     * @param ended told if the thread ends before {@link #close}, with what ended it
      */
     public InboxPoller(OwnInbox own, WakeSocket wake, Backoff backoff, Connections connections, Reassembly reassembly,
-                       SendCounter sends, int unblockTimeoutMs, ProblemLog problems, AtomicLong errors) {
+                       SendCounter sends, int unblockTimeoutMs, ProblemLog problems, AtomicLong errors,
+                       Consumer<Throwable> ended) {
         this.own = own;
         this.wake = wake;
         this.backoff = backoff;
@@ -71,67 +91,100 @@ public final class InboxPoller implements AutoCloseable {
         this.unblockTimeoutMs = unblockTimeoutMs;
         this.problems = problems;
         this.errors = errors;
+        this.ended = ended;
         attach(own.segment());
         this.thread = new Thread(this::run, "polylink-shm-io");
         thread.setDaemon(true);
         thread.start();
     }
 
+    /** @return {@link System#nanoTime()} when the poller last turned; it stands still while the poller does */
+    public long turnedAt() {
+        return turnedAt;
+    }
+
     /** Reads {@code fresh} from now on: its ring from its head, with nothing known yet of its producers. */
     private void attach(Segment fresh) {
         segment = fresh;
-        inbox = new Inbox(fresh, unblockTimeoutMs);
-        producers = new ProducerSlots(fresh, inbox, connections, unblockTimeoutMs, problems, errors);
+        inbox = fresh == null ? null : new Inbox(fresh, unblockTimeoutMs);
+        producers = fresh == null ? null : new ProducerSlots(fresh, inbox, connections, unblockTimeoutMs, problems,
+            errors);
     }
 
     private void run() {
+        try {
+            while (running) {
+                try {
+                    if (inbox != null) {
+                        poll();
+                    } else {
+                        awaitInbox();
+                    }
+                } catch (Throwable t) {
+                    survive(t);
+                }
+            }
+        } catch (Throwable t) {
+            // Even going on failed: nothing more can be trusted to go right on this thread.
+            if (running) {
+                ended.accept(t);
+            }
+        }
+    }
+
+    /** Polls the inbox until it is closed, or there is none. */
+    private void poll() throws IOException {
         long lastWork = System.nanoTime();
         long nextTick = lastWork + TICK_NANOS;
+        long verifiedAt = lastWork;
         boolean worked = false;
-        int sendsSeen = 0;
+        int sendsSeen = sends.get();
         int loops = 0;
         boolean yielding = false;
-        while (running) {
-            try {
-                int records = doWork();
+        while (running && inbox != null) {
+            int records = doWork();
+            if (records > 0) {
+                worked = true;
+            }
+            // Most turns end here, without reading the clock.
+            if ((++loops & CLOCK_LOOPS - 1) != 0) {
                 if (records > 0) {
-                    worked = true;
+                    yielding = false;
+                } else if (yielding) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
                 }
-                // Most turns end here, without reading the clock.
-                if ((++loops & CLOCK_LOOPS - 1) != 0) {
-                    if (records > 0) {
-                        yielding = false;
-                    } else if (yielding) {
-                        Thread.yield();
-                    } else {
-                        Thread.onSpinWait();
-                    }
+                continue;
+            }
+            long now = System.nanoTime();
+            turnedAt = now;
+            if (worked) {
+                int sent = sends.get();
+                backoff.workAfter(now - lastWork, sent - sendsSeen);
+                sendsSeen = sent;
+                lastWork = now;
+                worked = false;
+            }
+            boolean tick = now - nextTick >= 0;
+            if (tick) {
+                tick();
+                nextTick = now + TICK_NANOS;
+            }
+            yielding = records == 0 && now - lastWork >= backoff.yieldNanos();
+            if (records > 0 || inbox == null) {
+                continue;
+            }
+            if (now - verifiedAt >= VERIFY_NANOS) {
+                verifiedAt = now;
+                if (!segment.intact()) {
+                    renew(cutShort(segment));
                     continue;
                 }
-                long now = System.nanoTime();
-                if (worked) {
-                    int sent = sends.get();
-                    backoff.workAfter(now - lastWork, sent - sendsSeen);
-                    sendsSeen = sent;
-                    lastWork = now;
-                    worked = false;
-                }
-                boolean tick = now - nextTick >= 0;
-                if (tick) {
-                    tick();
-                    nextTick = now + TICK_NANOS;
-                }
-                yielding = records == 0 && now - lastWork >= backoff.yieldNanos();
-                if (records > 0) {
-                    continue;
-                }
-                inbox.checkStall(producers, now, tick);
-                if (now - lastWork >= backoff.spinNanos()) {
-                    park(nextTick - now);
-                }
-            } catch (IOException | RuntimeException e) {
-                errors.incrementAndGet();
-                LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
+            }
+            inbox.checkStall(producers, now, tick);
+            if (now - lastWork >= backoff.spinNanos()) {
+                park(nextTick - now);
             }
         }
     }
@@ -140,13 +193,12 @@ public final class InboxPoller implements AutoCloseable {
      * Hands up to {@link #BATCH} committed records to their connections.
      *
      * @return how many records (padding included) were consumed
-     * @throws IOException if the inbox was corrupt and no fresh one could be made
      */
-    private int doWork() throws IOException {
+    private int doWork() {
         try {
             return inbox.poll(producers, BATCH);
         } catch (Inbox.CorruptInboxException e) {
-            replaceCorrupt(e.getMessage());
+            renew("is corrupt: " + e.getMessage());
             return 0;
         }
     }
@@ -168,24 +220,71 @@ public final class InboxPoller implements AutoCloseable {
         wake.drain();
     }
 
-    /** Every {@link #TICK_NANOS}: buffers unused for long, producers that died, slots to free. */
+    /**
+     * Every {@link #TICK_NANOS}: buffers unused for long, producers that died, slots to free, and
+     * now and then whether the inbox's name still names it.
+     */
     private void tick() {
         reassembly.tick();
         producers.tick();
+        if (++ticks % NAME_TICKS == 0 && !own.stillNamed()) {
+            renew("is no longer under its name (removed or replaced by someone else)");
+        }
+    }
+
+    /** With no inbox: waits a second, or until closed, and tries to make one. */
+    private void awaitInbox() throws IOException {
+        turnedAt = System.nanoTime();
+        wake.sleep(TimeUnit.NANOSECONDS.toMillis(TICK_NANOS) * NAME_TICKS);
+        wake.drain();
+        if (!running) {
+            return;
+        }
+        Segment fresh = own.retry();
+        if (fresh != null) {
+            attach(fresh);
+            problems.warn("inbox back", "shm has an inbox again: " + fresh + "; links come back to shm as they "
+                + "look for better methods", null);
+        }
     }
 
     /**
-     * The ring holds an impossible record: nothing after it can be trusted. Every connection is
-     * closed and a fresh inbox replaces the old file; senders see the old one marked corrupt and
-     * connect again.
+     * The inbox can no longer be trusted: its connections are closed and a fresh inbox replaces
+     * the old file; senders see the old one abandoned (or cut short) and connect again. If no
+     * fresh one can be made, there is none until {@link #awaitInbox} makes one.
+     *
+     * @param what what is wrong with the inbox, completing "shm inbox X ..."
      */
-    private void replaceCorrupt(String what) throws IOException {
+    private void renew(String what) {
         errors.incrementAndGet();
         Path path = segment.path();
-        LOG.log(Level.ERROR, "shm inbox " + path + " is corrupt: " + what + "; closing its connections "
-            + "and replacing it");
-        attach(own.replace());
-        connections.failAll("inbox " + path + " is corrupt: " + what);
+        Segment fresh = own.renew();
+        attach(fresh);
+        problems.warn("inbox replaced", "shm inbox " + path + " " + what + "; closing its connections and "
+            + (fresh != null ? "replacing it" : "no fresh one can be made (" + own.unavailable() + "): links use "
+                + "other methods, and shm tries again every second"), null);
+        connections.failAll("inbox " + path + " " + what);
+    }
+
+    private static String cutShort(Segment segment) {
+        return "was cut short to " + segment.fileSize() + " bytes while mapped (" + segment.length() + ")";
+    }
+
+    /**
+     * A turn failed. Whatever it was, the poller goes on; a fault on a mapping (an {@link
+     * InternalError}, thrown by the JVM at some point after the access that met a page cut off a
+     * file) cannot say which mapping it was, so the files are asked: the own inbox, renewed if it
+     * was cut short, and every peer's, whose connection fails if it was.
+     */
+    private void survive(Throwable failure) {
+        errors.incrementAndGet();
+        problems.warn("poller failure", Thread.currentThread().getName() + " goes on after " + failure, failure);
+        if (segment != null && !segment.intact()) {
+            renew(cutShort(segment));
+        }
+        connections.failCutShort();
+        // Paces a failure that comes back every turn, such as a broken wake-up socket, to one a millisecond.
+        LockSupport.parkNanos(VERIFY_NANOS);
     }
 
     /** Stops the thread, waiting up to 5 s for it to finish its turn. */

@@ -2,6 +2,7 @@ package io.polylink.method.shm.internal.poll;
 
 import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 
+import io.polylink.LinkException;
 import io.polylink.method.shm.internal.connect.Connections;
 import io.polylink.method.shm.internal.connect.FrameAssembler;
 import io.polylink.method.shm.internal.connect.ShmConnection;
@@ -17,7 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the poller knows of each producer slot of this context's inbox, and what it does with the
  * records that come from them: data goes to the slot's connection, a producer's first record
- * opens or matches one ({@link Connections#answer}), its last closes it and frees the slot. On the
+ * opens or matches one ({@link Connections#answer}), its last closes it and frees the slot. A
+ * producer that cannot be answered is refused in its slot, which it sees and ends its connection.
+ * Whatever a record's handling throws ends that slot's connection, not the poller. On the
  * poller's tick it frees the slots of producers whose process is gone, and it judges records left
  * unfinished ({@link AbandonedClaims}).
  *
@@ -66,43 +69,78 @@ final class ProducerSlots implements Inbox.RecordHandler {
             return;
         }
         SlotView view = views[slot];
-        switch (type) {
-            case TYPE_DATA -> {
-                FrameAssembler inbound = view.inbound;
-                if (inbound != null) {
-                    inbound.onData(flags, body);
+        try {
+            switch (type) {
+                case TYPE_DATA -> {
+                    FrameAssembler inbound = view.inbound;
+                    if (inbound != null) {
+                        inbound.onData(flags, body);
+                    }
+                }
+                case TYPE_OPEN -> opened(slot, view, body.remaining() >= 8 ? body.getLong(body.position()) : 0);
+                case TYPE_CLOSE -> {
+                    FrameAssembler inbound = view.inbound;
+                    view.inbound = null;
+                    if (view.releaseAt < 0) {
+                        segment.freeSlot(slot);
+                    }
+                    if (inbound != null) {
+                        inbound.connection().closedByPeer();
+                    }
+                }
+                default -> {
+                    errors.incrementAndGet();
+                    problems.warn("bad record", "shm inbox " + segment.path() + ": record of unknown type " + type
+                        + " from slot " + slot + " dropped", null);
                 }
             }
-            case TYPE_OPEN -> opened(slot, view, body.remaining() >= 8 ? body.getLong(body.position()) : 0);
-            case TYPE_CLOSE -> {
-                FrameAssembler inbound = view.inbound;
-                view.inbound = null;
-                if (view.releaseAt < 0) {
-                    segment.freeSlot(slot);
-                }
-                if (inbound != null) {
-                    inbound.connection().closedByPeer();
-                }
-            }
-            default -> {
-                errors.incrementAndGet();
-                problems.warn("bad record", "shm inbox " + segment.path() + ": record of unknown type " + type
-                    + " from slot " + slot + " dropped", null);
+        } catch (Throwable t) {
+            failed(slot, view, t);
+            if (t instanceof InternalError) {
+                throw t; // perhaps a fault on a mapping: the poller looks which, before reading on
             }
         }
     }
 
-    /** A producer's first record: its connection is the one it answers, or a new one. */
-    private void opened(int slot, SlotView view, long ack) {
-        ShmConnection connection = connections.answer(segment.slotPeer(slot), segment.slotSession(slot), ack,
-            segment.slotAddress(slot), slot);
-        view.inbound = connection == null ? null : connection.inbound();
+    /** Handling a record of {@code slot} threw: its frame is lost, so the slot's connection ends. */
+    private void failed(int slot, SlotView view, Throwable t) {
+        errors.incrementAndGet();
+        FrameAssembler inbound = view.inbound;
+        view.inbound = null;
+        problems.warn("record failed", "shm inbox " + segment.path() + ": a record from slot " + slot + " failed ("
+            + t + ")" + (inbound == null ? "" : "; closing " + inbound.connection()), t);
+        if (inbound != null) {
+            inbound.connection().fail(new IOException("a record from this peer could not be handled: " + t, t));
+        }
     }
 
-    /** On the poller's tick: frees the slots of producers that died, once what they wrote is consumed. */
+    /**
+     * A producer's first record: its connection is the one it answers, or a new one. One that
+     * cannot be answered is refused, rather than left sending into a slot nobody reads; it ends
+     * its connection, and its links try again later.
+     */
+    private void opened(int slot, SlotView view, long ack) {
+        view.inbound = null;
+        try {
+            ShmConnection connection = connections.answer(segment.slotPeer(slot), segment.slotSession(slot), ack,
+                segment.slotAddress(slot), slot);
+            view.inbound = connection == null ? null : connection.inbound();
+        } catch (LinkException e) {
+            segment.refuseSlot(slot); // Connections.answer logged why
+        }
+    }
+
+    /**
+     * On the poller's tick: lets go of connections that ended without their producer's last record
+     * (it could not write it), which would keep their mapping of the peer's inbox; frees the slots
+     * of producers that died, once what they wrote is consumed.
+     */
     void tick() {
         for (int slot = 0; slot < views.length; slot++) {
             SlotView view = views[slot];
+            if (view.inbound != null && !view.inbound.connection().isOpen()) {
+                view.inbound = null; // its records would go nowhere: the connection stopped taking them
+            }
             if (view.releaseAt >= 0) {
                 if (inbox.head() - view.releaseAt >= 0) {
                     view.releaseAt = -1;
@@ -120,7 +158,7 @@ final class ProducerSlots implements Inbox.RecordHandler {
             }
             FrameAssembler inbound = view.inbound;
             view.inbound = null;
-            if ((state & 3) == SLOT_CLAIMED) {
+            if (slotPhase(state) == SLOT_CLAIMED) {
                 segment.casSlotState(slot, state, SLOT_FREE);
             } else {
                 view.releaseAt = segment.tail();

@@ -7,6 +7,8 @@
  * {@link io.polylink.method.shm.internal.poll.WakeSocket} it parks on.
  *
  * <p>Everything here runs on the poller thread, which the method starts and stops; producers in
- * other processes reach it only through the inbox and a poke on its wake-up socket.
+ * other processes reach it only through the inbox and a poke on its wake-up socket. Nothing a
+ * record, a connection or a segment throws ends the thread: that connection or mapping ends, the
+ * failure is logged, and the poller goes on.
  */
 package io.polylink.method.shm.internal.poll;

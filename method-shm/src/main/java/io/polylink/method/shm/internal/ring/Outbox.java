@@ -25,6 +25,8 @@ public final class Outbox implements AutoCloseable {
 
     /** No space now; the caller waits or gives up. */
     public static final int FULL = -1;
+    /** A claim that lost this many races in a row looks whether the file was cut short. */
+    private static final int CHECK_LOST = 1024;
 
     private final Segment segment;
     private final ByteBuffer ring;
@@ -66,6 +68,11 @@ public final class Outbox implements AutoCloseable {
         return session;
     }
 
+    /** @return this producer's slot in the inbox */
+    public int slot() {
+        return slot;
+    }
+
     /** @return the largest record body */
     public int maxBody() {
         return maxRecord(capacity) - RECORD_HEADER;
@@ -92,7 +99,7 @@ public final class Outbox implements AutoCloseable {
         long tail;
         long next;
         int padding;
-        do {
+        for (int lost = 0; ; lost++) {
             tail = segment.tail();
             int index = (int) (tail & mask);
             int toEnd = capacity - index;
@@ -105,7 +112,15 @@ public final class Outbox implements AutoCloseable {
                 }
             }
             next = tail + need;
-        } while (!segment.casTail(tail, next));
+            if (segment.casTail(tail, next)) {
+                break;
+            }
+            if (lost % CHECK_LOST == CHECK_LOST - 1 && !segment.intact()) {
+                // A compare-and-set on a page cut off the file fails without a word, every time.
+                throw new SegmentException("inbox " + segment + " was cut short to " + segment.fileSize()
+                    + " bytes while mapped (" + segment.length() + ")");
+            }
+        }
         int index = (int) (tail & mask);
         if (padding != 0) {
             // If this fails the consumer already padded the end itself, taking it for a dead claim.
@@ -151,11 +166,30 @@ public final class Outbox implements AutoCloseable {
         }
     }
 
-    private SegmentException revoked() {
-        return new SegmentException("a record to " + segment + " was skipped by its receiver: it stayed "
-            + "unfinished longer than the receiver's unblockTimeoutMs while this process was stopped");
+    /**
+     * Gives up a record claimed but not committed, after a failure between the two: it becomes
+     * padding, which the consumer passes over, so it does not hold up the ring for every producer.
+     * Left alone if the file was cut short, where the header's page may be gone.
+     */
+    public void abandon(int index, int type, int flags, int bodyLength) {
+        if (segment.intact()) {
+            int length = RECORD_HEADER + bodyLength;
+            segment.casRecordHeader(index, header(type, flags, slot, -length), header(TYPE_PADDING, 0, slot, length));
+        }
     }
 
+    private SegmentException revoked() {
+        int state = segment.state();
+        if (state != STATE_OPEN) {
+            return new SegmentException("inbox " + segment + " was " + (state == STATE_CLOSED ? "closed" : "abandoned")
+                + " by its owner while this process wrote a record to it");
+        }
+        return new SegmentException("a record to " + segment + " changed before it was committed: its receiver "
+            + "skipped it as stalled (this process was stopped longer than the receiver's unblockTimeoutMs), or "
+            + "something other than a producer wrote into the inbox");
+    }
+
+    /** Lets go of the wake-up socket and the inbox's file; the slot is the consumer's to free. */
     @Override
     public void close() {
         try {
@@ -163,5 +197,6 @@ public final class Outbox implements AutoCloseable {
         } catch (IOException ignored) {
             // nothing held
         }
+        segment.close();
     }
 }

@@ -22,7 +22,8 @@ package io.polylink.method.shm.internal.segment;
  * <pre>
  *  0               8               16                              32       36
  *  | state         | session       | producer context id            |addrLen | address ...
- *  state = pid &lt;&lt; 2 | phase   (phase 0 free, 1 claimed and being filled, 2 active)
+ *  state = pid &lt;&lt; 2 | phase   (phase 0 free, 1 claimed and being filled, 2 active,
+ *                                3 refused: the owner could not answer this producer)
  * </pre>
  *
  * <p>A record in the ring starts with one 64-bit header word, so claiming, committing and
@@ -60,8 +61,10 @@ public final class InboxLayout {
 
     /** Inbox states. */
     public static final int STATE_OPEN = 1;
+    /** Its owner stopped. */
     public static final int STATE_CLOSED = 2;
-    public static final int STATE_CORRUPT = 3;
+    /** Its owner found it corrupt, truncated or no longer under its name, and makes a fresh one. */
+    public static final int STATE_ABANDONED = 3;
 
     public static final int SLOT_STATE_OFFSET = 0;
     public static final int SLOT_SESSION_OFFSET = 8;
@@ -75,6 +78,11 @@ public final class InboxLayout {
     public static final long SLOT_FREE = 0;
     public static final long SLOT_CLAIMED = 1;
     public static final long SLOT_ACTIVE = 2;
+    /**
+     * The owner could not open the producer's inbox to answer it: the producer ends the connection
+     * when it sees this, and its links try again later.
+     */
+    public static final long SLOT_REFUSED = 3;
 
     public static final int RECORD_HEADER = 8;
     public static final int ALIGNMENT = 8;
@@ -145,5 +153,10 @@ public final class InboxLayout {
     /** @return the process id in a producer slot's state word */
     public static long slotPid(long slotState) {
         return slotState >>> 2;
+    }
+
+    /** @return the phase in a producer slot's state word: {@link #SLOT_FREE} to {@link #SLOT_REFUSED} */
+    public static long slotPhase(long slotState) {
+        return slotState & 3;
     }
 }

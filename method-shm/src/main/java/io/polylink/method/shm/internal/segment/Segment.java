@@ -10,19 +10,19 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.PosixFileAttributes;
 
 /**
  * One inbox segment mapped into this process: {@link InboxLayout} made into accessors. The owner
  * {@link #create creates} it; senders {@link #open open} it after checking its size and header, so
- * a short or foreign file is a clean error and no access ever goes past the mapped length.
+ * a short or foreign file is a clean error, and the ring's capacity and slot count are the ones
+ * checked then, never read again from shared memory: no access goes past the mapped length.
+ *
+ * <p>The file stays open while it is mapped, so {@link #intact} can ask its descriptor whether
+ * someone truncated it: an access to a page cut off a mapped file is a bus error, which the JVM
+ * turns into an {@link InternalError} thrown at some later point of the thread that made it.
  *
  * <p>Its accessors cover the three parts of the layout: the header (owner, state, heartbeat, the
  * ring's head and tail, the consumer's "parked" flag), the producer slots ({@code slot*}) and the
@@ -30,45 +30,57 @@ import java.nio.file.attribute.PosixFilePermissions;
  * read and written through VarHandles on the mapped buffer: acquire/release and compare-and-set
  * give the ordering across processes that the ring relies on.
  */
-public final class Segment {
+public final class Segment implements AutoCloseable {
 
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
     private final Path path;
+    private final FileChannel file;
+    /** The file's identity (device and inode) when it was made or opened. */
+    private final Object fileKey;
     private final MappedByteBuffer map;
     /** The ring alone, so record offsets are ring indexes. */
     private final ByteBuffer ring;
     private final int capacity;
     private final int slots;
 
-    private Segment(Path path, MappedByteBuffer map) {
+    /** @param capacity and {@code slots}: as checked against the file's size, not as read from the map */
+    private Segment(Path path, FileChannel file, Object fileKey, MappedByteBuffer map, int capacity, int slots) {
         this.path = path;
+        this.file = file;
+        this.fileKey = fileKey;
         this.map = map;
-        this.capacity = map.getInt(RING_CAPACITY_OFFSET);
-        this.slots = map.getInt(SLOT_COUNT_OFFSET);
+        this.capacity = capacity;
+        this.slots = slots;
         this.ring = map.slice(ringOffset(slots), capacity).order(ByteOrder.nativeOrder());
     }
 
     /**
-     * Makes a new inbox, fully allocated before it appears under its name: pages are written
-     * (tmpfs hands them out now, so a full file system fails here and not as a bus error later),
-     * then the complete file is renamed into place.
+     * Makes a new inbox in {@code directory}, fully allocated before it appears under its name:
+     * pages are written (tmpfs hands them out now, so a full file system fails here and not as a
+     * bus error later), then the complete file is renamed into place. The directory must be
+     * private to the user who made the file.
      *
      * @throws IOException naming the file and the reason
+     * @throws SegmentException if the directory may be written by others
      */
-    public static Segment create(Path path, ContextId owner, int slots, int capacity, int wakePort, long startMillis)
-            throws IOException {
+    static Segment create(SecureDirectory directory, String name, ContextId owner, int slots, int capacity,
+                          int wakePort, long startMillis) throws IOException {
         long length = segmentLength(slots, capacity);
-        long pid = ProcessHandle.current().pid();
-        Path temporary = SegmentDirectory.temporary(path);
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            try {
-                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException ignored) {
-                // not a POSIX file system: its own defaults apply
-            }
+        Path path = directory.path().resolve(name);
+        String temporary = SegmentDirectory.temporaryName(name);
+        FileChannel channel;
+        try {
+            channel = directory.create(temporary);
+        } catch (FileAlreadyExistsException e) {
+            throw new IOException("shm segment " + directory.path().resolve(temporary) + " already exists", e);
+        } catch (IOException e) {
+            throw new IOException("cannot create shm segment " + path + ": " + SegmentException.why(e), e);
+        }
+        try {
+            PosixFileAttributes made = directory.attributes(temporary);
+            directory.requirePrivate(made.owner());
             ByteBuffer zeros = ByteBuffer.allocate(1 << 20);
             for (long at = 0; at < length; ) {
                 zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
@@ -83,29 +95,40 @@ public final class Segment {
             map.putInt(WAKE_PORT_OFFSET, wakePort);
             map.putLong(OWNER_HIGH_OFFSET, owner.high());
             map.putLong(OWNER_LOW_OFFSET, owner.low());
-            map.putLong(OWNER_PID_OFFSET, pid);
+            map.putLong(OWNER_PID_OFFSET, ProcessHandle.current().pid());
             map.putLong(OWNER_START_OFFSET, startMillis);
             map.putLong(HEARTBEAT_MILLIS_OFFSET, System.currentTimeMillis());
             map.putInt(STATE_OFFSET, STATE_OPEN);
             LONG.setRelease(map, MAGIC_OFFSET, MAGIC);
-            Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE);
-            return new Segment(path, map);
-        } catch (IOException e) {
-            Files.deleteIfExists(temporary);
-            if (e instanceof FileAlreadyExistsException) {
-                throw new IOException("shm segment " + temporary + " already exists", e);
+            directory.rename(temporary, name);
+            return new Segment(path, channel, made.fileKey(), map, capacity, slots);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            try {
+                directory.delete(temporary);
+            } catch (IOException gone) {
+                // renamed already, or never there
             }
-            throw new IOException("cannot create shm segment " + path + " of " + length + " bytes: " + e, e);
+            if (e instanceof IOException io) {
+                throw new IOException("cannot create shm segment " + path + " of " + length + " bytes: "
+                    + SegmentException.why(io), e);
+            }
+            throw e;
         }
     }
 
     /**
-     * Maps an existing inbox after checking it is one, of the size its header says.
+     * Maps an existing inbox after checking it is one, of the size its header says; the caller
+     * has checked whose file it is.
      *
+     * @param fileKey the file's identity as the caller found it
+     * @throws IOException if the file cannot be opened or read
      * @throws SegmentException naming the file and what is wrong with it
      */
-    public static Segment open(Path path) {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    static Segment open(SecureDirectory directory, String name, Object fileKey) throws IOException {
+        Path path = directory.path().resolve(name);
+        FileChannel channel = directory.open(name);
+        try {
             long size = channel.size();
             if (size < HEADER_LENGTH) {
                 throw new SegmentException("shm segment " + path + " is truncated: " + size
@@ -122,14 +145,11 @@ public final class Segment {
             }
             MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, expected);
             map.order(ByteOrder.nativeOrder());
-            return new Segment(path, map);
-        } catch (NoSuchFileException e) {
-            throw new SegmentException("no shm segment " + path + " (the context stopped, or this process "
-                + "sees another file system there)");
-        } catch (AccessDeniedException e) {
-            throw new SegmentException("shm segment " + path + " is not readable and writable here");
-        } catch (IOException e) {
-            throw new SegmentException("cannot map shm segment " + path + ": " + e.getMessage());
+            return new Segment(path, channel, fileKey, map, header.getInt(RING_CAPACITY_OFFSET),
+                header.getInt(SLOT_COUNT_OFFSET));
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
         }
     }
 
@@ -151,6 +171,46 @@ public final class Segment {
                 + " bytes, " + slots + " slots of " + header.getInt(SLOT_LENGTH_OFFSET) + ")");
         }
         return segmentLength(slots, capacity);
+    }
+
+    /** @return the length this process mapped */
+    public long length() {
+        return segmentLength(slots, capacity);
+    }
+
+    /**
+     * Asks the file's descriptor, not the mapping, how long the file is now. A system call; for
+     * checks now and then, never per record. An interrupt closes a file channel that is in use, so
+     * the calling thread's interrupt is held back meanwhile: a check must not close the file it
+     * checks.
+     *
+     * @return the file's size, or -1 if it cannot be told (the segment is closed)
+     */
+    public long fileSize() {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return file.size();
+        } catch (IOException e) {
+            return -1;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * @return whether the file still covers every mapped page; {@code true} where its size cannot
+     *     be told, since only a file known to be short proves a fault
+     */
+    public boolean intact() {
+        long size = fileSize();
+        return size < 0 || size >= length();
+    }
+
+    /** @return the file's identity (device and inode) when it was made or opened */
+    public Object fileKey() {
+        return fileKey;
     }
 
     public Path path() {
@@ -283,12 +343,34 @@ public final class Segment {
         LONG.setRelease(map, slotOffset(slot) + SLOT_STATE_OFFSET, SLOT_FREE);
     }
 
+    /** Marks an active slot refused, keeping its producer's process id: its producer then ends the connection. */
+    public void refuseSlot(int slot) {
+        long state = slotState(slot);
+        if (slotPhase(state) == SLOT_ACTIVE) {
+            casSlotState(slot, state, InboxLayout.slotState(slotPid(state), SLOT_REFUSED));
+        }
+    }
+
     public long recordHeader(int index) {
         return (long) LONG.getAcquire(ring, index);
     }
 
     public boolean casRecordHeader(int index, long expected, long value) {
         return LONG.compareAndSet(ring, index, expected, value);
+    }
+
+    /** Closes the file; the mapping stays until it is collected, so a thread still reading it faults on nothing. */
+    @Override
+    public void close() {
+        closeQuietly(file);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing held that closing again would free
+        }
     }
 
     @Override

@@ -26,19 +26,12 @@ public final class SegmentDirectory {
     /**
      * Makes the directory, open to this user alone, if it is missing.
      *
-     * @throws IOException if it cannot be made, or is not writable
+     * @throws IOException if it cannot be made
      */
     public static void prepare(Path directory) throws IOException {
         if (!Files.isDirectory(directory)) {
-            try {
-                Files.createDirectories(directory,
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createDirectories(directory);
-            }
-        }
-        if (!Files.isWritable(directory)) {
-            throw new IOException("segment directory " + directory + " is not writable");
+            Files.createDirectories(directory,
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
     }
 
@@ -48,8 +41,8 @@ public final class SegmentDirectory {
             + ".inbox";
     }
 
-    /** @return where this process makes {@code inbox} before renaming it into place */
-    static Path temporary(Path inbox) {
-        return inbox.resolveSibling(inbox.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+    /** @return the name under which this process makes {@code inbox} before renaming it into place */
+    static String temporaryName(String inbox) {
+        return inbox + "." + ProcessHandle.current().pid() + ".tmp";
     }
 }

@@ -15,6 +15,34 @@ import org.junit.jupiter.api.Test;
 class LivenessTest {
 
     @Test
+    void aProcessWithNoFileDescriptorLeftStillTellsALiveProcessFromAGoneOne() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "the process table is read from /proc");
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        Process quick = new ProcessBuilder("true").start();
+        try {
+            assertTrue(quick.waitFor(10, TimeUnit.SECONDS), "'true' did not end");
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            // A small limit, so the child uses it up at once; a shell's ulimit sets it for the JVM.
+            Process child = new ProcessBuilder("sh", "-c", "ulimit -n 256 && exec \"$0\" \"$@\"", java, "-cp",
+                System.getProperty("java.class.path"), WithoutDescriptors.class.getName(),
+                Long.toString(sleeper.pid()), Long.toString(quick.pid()))
+                .redirectErrorStream(true).start();
+            String out;
+            try {
+                assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child did not finish");
+                out = new String(child.getInputStream().readAllBytes());
+            } finally {
+                child.destroyForcibly();
+            }
+            assertTrue(out.contains("Too many open files"), out);
+            assertTrue(out.contains("alive " + sleeper.pid() + " true"), "a live process read as gone:\n" + out);
+            assertTrue(out.contains("alive " + quick.pid() + " false"), "a gone process read as alive:\n" + out);
+        } finally {
+            sleeper.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void aProcessStoppedBySignalIsStoppedAndAliveAndOneContinuedIsNeither() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self")), "the process table is read from /proc");
         Process sleeper = new ProcessBuilder("sleep", "60").start();

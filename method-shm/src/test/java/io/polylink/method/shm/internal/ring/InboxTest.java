@@ -3,10 +3,12 @@ package io.polylink.method.shm.internal.ring;
 import static io.polylink.method.shm.internal.segment.InboxLayout.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.ContextId;
 import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.method.shm.internal.segment.SegmentException;
+import io.polylink.method.shm.internal.segment.TrustedDirectories;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +35,8 @@ class InboxTest {
 
     @BeforeEach
     void open() throws Exception {
-        Segment segment = Segment.create(directory.resolve("inbox"), new ContextId(1, 2), 4, MIN_RING, 1, 0);
+        Segment segment = new TrustedDirectories(directory, List.of()).create("inbox", new ContextId(1, 2), 4, MIN_RING,
+            1, 0);
         inbox = new Inbox(segment, 1000);
         out = new Outbox(segment, 7, new ContextId(3, 4), new byte[0]);
         slot = 0;
@@ -95,6 +98,22 @@ class InboxTest {
         assertEquals(List.of("skipped 16 of slot " + slot, "record 2"), handler.seen);
         assertThrows(SegmentException.class, () -> out.commit(stuck, TYPE_DATA, FLAG_BEGIN | FLAG_END, 8),
             "the producer learns its record was skipped");
+    }
+
+    @Test
+    void aRecordWhoseInboxWasAbandonedMeanwhileFailsSayingSo() {
+        int at = out.claim(TYPE_DATA, FLAG_BEGIN | FLAG_END, 8);
+        Segment segment = out.segment();
+        segment.state(STATE_ABANDONED);
+        assertTrue(segment.casRecordHeader(at, segment.recordHeader(at), 0L), "a stray write over the claim");
+        assertEquals("inbox " + segment + " was abandoned by its owner while this process wrote a record to it",
+            assertThrows(SegmentException.class, () -> out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, 8))
+                .getMessage());
+        segment.state(STATE_OPEN);
+        assertTrue(assertThrows(SegmentException.class, () -> out.commit(at, TYPE_DATA, FLAG_BEGIN | FLAG_END, 8))
+            .getMessage().endsWith("changed before it was committed: its receiver skipped it as stalled (this "
+                + "process was stopped longer than the receiver's unblockTimeoutMs), or something other than a "
+                + "producer wrote into the inbox"));
     }
 
     @Test

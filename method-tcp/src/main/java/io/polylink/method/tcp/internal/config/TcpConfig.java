@@ -2,6 +2,7 @@ package io.polylink.method.tcp.internal.config;
 
 import io.polylink.method.tcp.internal.loop.IdleStrategy;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.AttributeType;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
 /**
@@ -26,6 +27,30 @@ public @interface TcpConfig {
 
     @AttributeDefinition(description = "How long spin-then-block polls after the last work, in microseconds")
     int spinMicros() default 500;
+
+    @AttributeDefinition(type = AttributeType.PASSWORD, required = false,
+        description = "Pre-shared key, base64, at least 32 bytes: each side of a connection proves it holds "
+            + "it in the handshake, and a node with a key connects only with nodes that hold the same. Or use pskFile")
+    String psk() default "";
+
+    @AttributeDefinition(required = false, description = "File holding the pre-shared key in base64; instead of psk")
+    String pskFile() default "";
+
+    @AttributeDefinition(description = "The shortest heartbeat interval a peer may ask of this node, in ms")
+    int minHeartbeatIntervalMs() default 50;
+
+    @AttributeDefinition(description = "The shortest failure timeout a peer may ask of this node, in ms")
+    int minFailureTimeoutMs() default 200;
+
+    @AttributeDefinition(description = "Bytes all connections together may hold for frames over 64 KiB "
+        + "still arriving; a frame beyond it is refused and its connection closed")
+    int largeFrameBudget() default 64 << 20;
+
+    @AttributeDefinition(description = "Connections one remote address may have open to this node")
+    int maxConnectionsPerSource() default 256;
+
+    @AttributeDefinition(description = "Handshakes one remote address may have under way with this node")
+    int maxHandshakesPerSource() default 16;
 
     @AttributeDefinition(description = "Disable Nagle's algorithm")
     boolean tcpNoDelay() default true;

@@ -3,6 +3,7 @@ package io.polylink.method.tcp.internal.config;
 import static io.polylink.spi.Configuration.requireRange;
 
 import io.polylink.LinkException;
+import io.polylink.method.tcp.internal.auth.PreSharedKey;
 import io.polylink.method.tcp.internal.loop.IdleStrategy;
 import io.polylink.spi.Configuration;
 import io.polylink.spi.InvalidSettingException;
@@ -22,9 +23,11 @@ import java.util.Map;
  * @param idleStrategy what the I/O thread does when idle
  * @param spinMicros how long {@link IdleStrategy#SPIN_THEN_BLOCK} polls after the last work
  * @param link the parameters a link may override
+ * @param limits the bounds this node sets on what its peers may make it hold
+ * @param key the pre-shared key peers prove they hold; {@code null} for none
  */
 public record TcpSettings(String bindAddress, int port, List<String> advertise, IdleStrategy idleStrategy,
-                          int spinMicros, Link link) {
+                          int spinMicros, Link link, Limits limits, PreSharedKey key) {
 
     /** The configuration PID. */
     public static final String PID = "io.polylink.method.tcp";
@@ -46,12 +49,66 @@ public record TcpSettings(String bindAddress, int port, List<String> advertise, 
         TcpConfig c = Configuration.read(PID, TcpConfig.class, properties);
         return new TcpSettings(c.bindAddress(), c.port(), List.of(c.advertise()), c.idleStrategy(), c.spinMicros(),
             new Link(c.tcpNoDelay(), c.sendBuffer(), c.receiveBuffer(), c.queueLimit(), c.sendTimeoutMs(),
-                c.connectTimeoutMs(), c.heartbeatIntervalMs(), c.failureTimeoutMs()));
+                c.connectTimeoutMs(), c.heartbeatIntervalMs(), c.failureTimeoutMs()),
+            new Limits(c.minHeartbeatIntervalMs(), c.minFailureTimeoutMs(), c.largeFrameBudget(),
+                c.maxConnectionsPerSource(), c.maxHandshakesPerSource()),
+            PreSharedKey.read(PID, c.psk(), c.pskFile()));
+    }
+
+    /**
+     * The bounds a node sets on what a peer can make it hold; none can be moved by a peer.
+     *
+     * @param minHeartbeatIntervalMs the shortest heartbeat interval a peer may ask for
+     * @param minFailureTimeoutMs the shortest failure timeout a peer may ask for
+     * @param largeFrameBudget bytes all connections together may hold for large frames still arriving
+     * @param maxConnectionsPerSource connections one remote address may have open here
+     * @param maxHandshakesPerSource handshakes one remote address may have under way here
+     */
+    public record Limits(int minHeartbeatIntervalMs, int minFailureTimeoutMs, int largeFrameBudget,
+                         int maxConnectionsPerSource, int maxHandshakesPerSource) {
+
+        /** @throws InvalidSettingException naming the key whose value is out of range */
+        public Limits {
+            requireRange(PID, "minHeartbeatIntervalMs", minHeartbeatIntervalMs, 1, Integer.MAX_VALUE);
+            requireRange(PID, "minFailureTimeoutMs", minFailureTimeoutMs, 2, Integer.MAX_VALUE);
+            requireRange(PID, "largeFrameBudget", largeFrameBudget, 0, Integer.MAX_VALUE);
+            requireRange(PID, "maxConnectionsPerSource", maxConnectionsPerSource, 1, Integer.MAX_VALUE);
+            requireRange(PID, "maxHandshakesPerSource", maxHandshakesPerSource, 1, Integer.MAX_VALUE);
+            if (minHeartbeatIntervalMs >= minFailureTimeoutMs) {
+                throw new InvalidSettingException(PID, "minHeartbeatIntervalMs", minHeartbeatIntervalMs,
+                    "below minFailureTimeoutMs (" + minFailureTimeoutMs + ")");
+            }
+        }
+
+        /**
+         * The timers of a connection whose other side asked for its own, the same rule on both
+         * sides: the acceptor applies it to the dialler's hello, and the dialler to the acceptor's
+         * answer. A peer may ask for a shorter failure timeout and heartbeat interval than
+         * {@code own}, down to the floors here (or {@code own}'s, if lower), never for longer ones;
+         * the interval stays below the timeout.
+         *
+         * @param own this side's parameters for the connection
+         * @param heartbeatMs the interval the other side asked for, unsigned 32-bit
+         * @param failureMs the failure timeout the other side asked for, unsigned 32-bit
+         * @return {@code own} with the timers agreed
+         */
+        public Link agree(Link own, long heartbeatMs, long failureMs) {
+            int failure = (int) clamp(failureMs, Math.min(minFailureTimeoutMs, own.failureTimeoutMs()),
+                own.failureTimeoutMs());
+            int heartbeat = (int) clamp(heartbeatMs, Math.min(minHeartbeatIntervalMs, own.heartbeatIntervalMs()),
+                Math.min(own.heartbeatIntervalMs(), failure - 1));
+            return new Link(own.tcpNoDelay(), own.sendBuffer(), own.receiveBuffer(), own.queueLimit(),
+                own.sendTimeoutMs(), own.connectTimeoutMs(), heartbeat, failure);
+        }
+
+        private static long clamp(long value, long min, long max) {
+            return Math.max(min, Math.min(max, value));
+        }
     }
 
     /** @return these settings listening on {@code port} */
     public TcpSettings withPort(int port) {
-        return new TcpSettings(bindAddress, port, advertise, idleStrategy, spinMicros, link);
+        return new TcpSettings(bindAddress, port, advertise, idleStrategy, spinMicros, link, limits, key);
     }
 
     /**
@@ -108,20 +165,6 @@ public record TcpSettings(String bindAddress, int port, List<String> advertise, 
             } catch (InvalidSettingException e) {
                 throw new LinkException("bad tcp parameter: " + e.getMessage(), e);
             }
-        }
-
-        /**
-         * The parameters an acceptor uses with a peer that asked for its own timers: it heartbeats
-         * at the smaller interval and waits out the larger failure timeout of the two sides, so
-         * neither declares a live peer dead.
-         *
-         * @param peerHeartbeatMs the peer's heartbeat interval, as its hello says
-         * @param peerFailureMs the peer's failure timeout, as its hello says
-         * @return these parameters with the timers agreed
-         */
-        public Link agreedWith(int peerHeartbeatMs, int peerFailureMs) {
-            return new Link(tcpNoDelay, sendBuffer, receiveBuffer, queueLimit, sendTimeoutMs, connectTimeoutMs,
-                Math.min(heartbeatIntervalMs, Math.max(1, peerHeartbeatMs)), Math.max(failureTimeoutMs, peerFailureMs));
         }
 
         /** @return these parameters by configuration key; a fresh map */

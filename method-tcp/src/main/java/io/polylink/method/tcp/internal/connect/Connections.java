@@ -5,6 +5,7 @@ import io.polylink.Statistics;
 import io.polylink.method.tcp.internal.connection.ConnectionListener;
 import io.polylink.method.tcp.internal.connection.TcpConnection;
 import io.polylink.method.tcp.internal.liveness.SilentPeers;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,6 +27,9 @@ public final class Connections implements ConnectionListener {
 
     private final Map<ConnectionKey, TcpConnection> established = new HashMap<>();
     private final Set<ConnectionKey> dialling = new HashSet<>();
+    /** The connections peers dialled, until they close, and how many there are by remote address. */
+    private final Set<TcpConnection> accepted = new HashSet<>();
+    private final Map<InetAddress, Integer> acceptedFrom = new HashMap<>();
     private final SilentPeers silent = new SilentPeers();
     /**
      * Set by {@link #stop} as it takes the connections to close: a dial or an accept finishing
@@ -74,6 +78,9 @@ public final class Connections implements ConnectionListener {
     public void closed(TcpConnection connection) {
         synchronized (this) {
             established.remove(new ConnectionKey(connection.peer(), connection.connectionClass()), connection);
+            if (accepted.remove(connection)) {
+                acceptedFrom.computeIfPresent(connection.remote().getAddress(), (source, n) -> n == 1 ? null : n - 1);
+            }
         }
         synchronized (totalsLock) {
             closedTotals = closedTotals.plus(connection.statistics());
@@ -139,7 +146,15 @@ public final class Connections implements ConnectionListener {
     /** Monitor held: {@code connection} is the one of {@code key} now; dials waiting for it wake. */
     void publish(ConnectionKey key, TcpConnection connection) {
         established.put(key, connection);
+        if (connection.dialledByPeer() && accepted.add(connection)) {
+            acceptedFrom.merge(connection.remote().getAddress(), 1, Integer::sum);
+        }
         notifyAll();
+    }
+
+    /** Monitor held. @return how many connections dialled from {@code source} are open */
+    int acceptedFrom(InetAddress source) {
+        return acceptedFrom.getOrDefault(source, 0);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.polylink.ContextId;
 import io.polylink.LinkException;
 import io.polylink.method.tcp.internal.address.TcpAddress;
 import io.polylink.method.tcp.internal.config.TcpSettings;
+import io.polylink.method.tcp.internal.connection.FrameLimits;
 import io.polylink.method.tcp.internal.connection.TcpConnection;
 import io.polylink.method.tcp.internal.liveness.Heartbeats;
 import io.polylink.method.tcp.internal.loop.IoLoop;
@@ -15,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,33 +35,37 @@ public final class Dialler implements AutoCloseable {
     /** How long a dial answered {@code DUPLICATE} first waits for the peer's connection before asking again. */
     private static final long FIRST_REDIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
 
-    private final TcpSettings.Link settings;
+    private final TcpSettings settings;
     private final MethodContext context;
     private final Connections connections;
     private final IoLoop loop;
     private final Heartbeats heartbeats;
+    private final FrameLimits frames;
+    private final SecureRandom random = new SecureRandom();
     /** Dials to silent peers under way in the background; interrupted by {@link #close}. */
     private final Set<Thread> background = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param settings the method's link parameters, which a link's own override
+     * @param settings the method's parameters; a link may override those of its own
      * @param context the core's side
      * @param connections where dialled connections go
      * @param loop the I/O loop that reads them
      * @param heartbeats started again for each new connection
+     * @param frames the bounds on the frames connections receive
      */
-    public Dialler(TcpSettings.Link settings, MethodContext context, Connections connections, IoLoop loop,
-                   Heartbeats heartbeats) {
+    public Dialler(TcpSettings settings, MethodContext context, Connections connections, IoLoop loop,
+                   Heartbeats heartbeats, FrameLimits frames) {
         this.settings = settings;
         this.context = context;
         this.connections = connections;
         this.loop = loop;
         this.heartbeats = heartbeats;
+        this.frames = frames;
     }
 
     /** See {@link io.polylink.spi.CommunicationMethod#connect}. */
     public Connection connect(ContextId peer, byte[] address, Map<String, String> parameters) {
-        TcpSettings.Link link = settings.with(parameters);
+        TcpSettings.Link link = settings.link().with(parameters);
         ConnectionKey key = ConnectionKey.dialled(peer, parameters);
         List<InetSocketAddress> targets = TcpAddress.decode(address);
         synchronized (connections) {
@@ -87,6 +93,9 @@ public final class Dialler implements AutoCloseable {
                 dialAny(key, targets, link);
             } catch (LinkException e) {
                 // dialAny noted whether the peer is still silent; senders hear the rest from their own dials
+            } catch (Throwable e) {
+                context.problems().warn("failed dial", "polylink-tcp-dial to context " + key.peer()
+                    + " ended with an unexpected " + e, e);
             } finally {
                 background.remove(Thread.currentThread());
             }
@@ -154,14 +163,12 @@ public final class Dialler implements AutoCloseable {
             SocketOptions.apply(channel, link);
             channel.socket().connect(target, timeoutMs);
             channel.socket().setSoTimeout(timeoutMs);
-            ByteBuffer hello = Handshake.hello(context.contextId(), key.peer(), key.connectionClass(),
-                link.heartbeatIntervalMs(), link.failureTimeoutMs());
-            while (hello.hasRemaining()) {
-                channel.write(hello);
-            }
-            ByteBuffer reply = ByteBuffer.wrap(channel.socket().getInputStream().readNBytes(Handshake.WELCOME_LENGTH));
+            byte[] nonce = new byte[Handshake.NONCE_LENGTH];
+            random.nextBytes(nonce);
+            ByteBuffer hello = Handshake.hello(settings.key() != null, context.contextId(), key.peer(),
+                key.connectionClass(), link.heartbeatIntervalMs(), link.failureTimeoutMs(), nonce);
             String where = TcpAddress.describe(target);
-            Handshake.Welcome welcome = welcome(reply, where);
+            Handshake.Welcome welcome = new OutboundHandshake(channel, where).exchange(hello, key.peer(), settings.key());
             switch (welcome.status()) {
                 case ACCEPTED -> {
                     if (!welcome.from().equals(key.peer())) {
@@ -169,8 +176,9 @@ public final class Dialler implements AutoCloseable {
                     }
                     channel.socket().setSoTimeout(0);
                     channel.configureBlocking(false);
+                    TcpSettings.Link agreed = settings.limits().agree(link, welcome.heartbeatMs(), welcome.failureMs());
                     TcpConnection connection = new TcpConnection(channel, key.peer(), false, key.connectionClass(),
-                        link, context.maxFrameSize(), loop, connections);
+                        agreed, frames, loop, connections);
                     synchronized (connections) {
                         if (connections.stopped()) {
                             throw new LinkException("the tcp method stopped while connecting to " + where);
@@ -186,8 +194,7 @@ public final class Dialler implements AutoCloseable {
                     return awaitTheirs(key, link, where, deadline, patience);
                 }
                 case WRONG_PEER -> throw wrongPeer(where, welcome.from(), key.peer());
-                default -> throw new LinkException("peer at " + where + " refused tcp protocol version "
-                    + Handshake.VERSION + "; upgrade the older side");
+                default -> throw refused(where, welcome.status(), key.peer());
             }
         } finally {
             if (!handedOver) {
@@ -196,25 +203,23 @@ public final class Dialler implements AutoCloseable {
         }
     }
 
-    /** @throws LinkException unless {@code reply} is a welcome of this version */
-    private static Handshake.Welcome welcome(ByteBuffer reply, String where) {
-        if (reply.remaining() < 4 || Handshake.checkMagic(reply, 0) != null) {
-            throw new LinkException(where + " is " + (reply.remaining() < 4 ? "not answering the handshake"
-                : Handshake.checkMagic(reply, 0)));
-        }
-        if (reply.remaining() >= 5 && Handshake.version(reply, 0) != Handshake.VERSION) {
-            throw new LinkException("peer at " + where + " speaks tcp protocol version "
-                + Handshake.version(reply, 0) + ", this context " + Handshake.VERSION + "; upgrade the older side");
-        }
-        Handshake.Welcome welcome = reply.remaining() == Handshake.WELCOME_LENGTH
-            ? Handshake.readWelcome(reply, 0) : null;
-        if (welcome == null) {
-            throw new LinkException(where + " answered the handshake with garbage");
-        }
-        return welcome;
+    /** @return why the acceptor at {@code where} refused this side's dial, and what to do */
+    private LinkException refused(String where, Handshake.Status status, ContextId peer) {
+        return new LinkException("peer at " + where + " refused the connection: " + switch (status) {
+            case IN_USE -> "it holds a live connection from context " + context.contextId() + " with these link "
+                + "parameters, or is that context itself (another process may claim this context's id, or the old "
+                + "connection is not yet known to be gone there); the link tries again later";
+            case KEY_REQUIRED -> "it requires a tcp pre-shared key (psk), and this node has none; configure the same "
+                + "key on both";
+            case NO_KEY -> "it has no tcp pre-shared key, and this node has one; a node with a key connects only with "
+                + "nodes that hold the same";
+            case AUTH_FAILED -> "this node's proof does not match its tcp pre-shared key: the keys differ";
+            case BUSY -> "this node's address has as many connections or handshakes there as it allows";
+            default -> "it speaks another tcp protocol version than " + Handshake.VERSION + "; upgrade the older side";
+        });
     }
 
-    private static LinkException wrongPeer(String where, ContextId found, ContextId wanted) {
+    static LinkException wrongPeer(String where, ContextId found, ContextId wanted) {
         return new LinkException(where + " belongs to context " + found + ", not " + wanted
             + " (the peer restarted, or its address was reused); get a fresh startpoint");
     }

@@ -8,7 +8,8 @@ import java.nio.channels.SocketChannel;
 /**
  * The receiving buffers of one connection: {@code length:u32 frame} records out of one read
  * buffer, handed on in place; a frame larger than the buffer's largest size gets its own buffer,
- * sized after the length was checked against the bound.
+ * after the length was checked against the bound, which grows as the frame's bytes arrive, within
+ * the method's budget for large frames ({@link FrameLimits}).
  *
  * <p>Not thread-safe: used by the connection's reader of the moment (its I/O thread, or a sender
  * holding the read lock).
@@ -18,6 +19,8 @@ final class FrameReader {
     /** The read buffer's sizes: frames above the largest get a buffer of their own. */
     static final int MIN_READ = 4 * 1024;
     static final int MAX_READ = 64 * 1024;
+    /** A large frame's buffer starts this large, or as large as the frame, and doubles while the frame fills it. */
+    static final int LARGE_START = 2 * MAX_READ;
     /**
      * The length that says the sender closes in order and sends nothing more: without it, a peer's
      * shutdown reads as the end of the stream, as a crash does, and was logged as a lost connection.
@@ -33,7 +36,7 @@ final class FrameReader {
         void goodbye();
     }
 
-    private final int maxFrame;
+    private final FrameLimits limits;
     /**
      * Grown by doubling while reads fill it or a frame needs more room, up to {@link #MAX_READ};
      * back to {@link #MIN_READ} once idle (see {@link #releaseIdle}), so a connection carrying
@@ -41,24 +44,42 @@ final class FrameReader {
      */
     private ByteBuffer readBuffer = ByteBuffer.allocateDirect(MIN_READ);
     private long readWide;
-    private ByteBuffer largeFrame;
     /**
-     * The buffer {@link #largeFrame} last used, kept for the next large frame: a stream of them
-     * would otherwise allocate and zero a buffer each, and a heap buffer is copied once more by
-     * the JDK on every read. Direct, so the socket reads into it; dropped once idle, so a
-     * connection does not hold a frame's worth of memory for good.
+     * The large frame arriving, in {@link #spareFrame}: its bytes so far up to the position, room
+     * up to the limit, which is the frame's length once the buffer is that large.
+     */
+    private ByteBuffer largeFrame;
+    private int largeLength;
+    /**
+     * The buffer of the large frame arriving, or the one the last used, kept for the next: a
+     * stream of them would otherwise allocate and zero a buffer each, and a heap buffer is copied
+     * once more by the JDK on every read. Direct, so the socket reads into it; its capacity is
+     * held in the method's budget, and it goes once idle, or at once after its frame when the
+     * budget runs short, so a connection does not hold a frame's worth of memory for good.
      */
     private ByteBuffer spareFrame;
     private long spareUsed;
     private int partialLength;
 
-    FrameReader(int maxFrame) {
-        this.maxFrame = maxFrame;
+    FrameReader(FrameLimits limits) {
+        this.limits = limits;
     }
 
-    /** @return what the socket gave, as {@link SocketChannel#read} says */
+    /**
+     * Reads what the socket has. A large frame that filled its buffer gets a larger one first: the
+     * loop reads when the socket is readable, so more of the frame is there.
+     *
+     * @return what the socket gave, as {@link SocketChannel#read} says
+     * @throws ProtocolException if the larger buffer is beyond the budget
+     */
     int read(SocketChannel channel) throws IOException {
-        return largeFrame != null ? channel.read(largeFrame) : channel.read(readBuffer);
+        if (largeFrame == null) {
+            return channel.read(readBuffer);
+        }
+        if (!largeFrame.hasRemaining() && largeFrame.position() < largeLength) {
+            growLarge();
+        }
+        return channel.read(largeFrame);
     }
 
     /**
@@ -70,10 +91,13 @@ final class FrameReader {
      */
     boolean parse(int n, Sink sink) {
         if (largeFrame != null) {
-            if (!largeFrame.hasRemaining()) {
+            if (largeFrame.position() == largeLength) {
                 ByteBuffer frame = largeFrame.flip();
                 largeFrame = null;
                 sink.frame(frame);
+                if (limits.pressed()) {
+                    releaseSpare();
+                }
             }
             return false;
         }
@@ -102,9 +126,9 @@ final class FrameReader {
                 sink.goodbye();
                 return;
             }
-            if (length < 0 || length > maxFrame) {
+            if (length < 0 || length > limits.maxFrame()) {
                 throw new ProtocolException("frame length " + Integer.toUnsignedString(length)
-                    + " exceeds the maximum of " + maxFrame + " (not Polylink framing, or a corrupt stream)");
+                    + " exceeds the maximum of " + limits.maxFrame() + " (not Polylink framing, or a corrupt stream)");
             }
             partialLength = length;
             if (length == 0) {
@@ -119,9 +143,9 @@ final class FrameReader {
                 }
             } else if (4 + length > MAX_READ) {
                 readBuffer.position(at + 4);
-                largeFrame = largeFrameBuffer(length);
                 int take = Math.min(readBuffer.remaining(), length);
-                largeFrame.put(largeFrame.position(), readBuffer, readBuffer.position(), take).position(take);
+                largeFrame = largeFrameBuffer(length, take);
+                largeFrame.put(0, readBuffer, readBuffer.position(), take).position(take);
                 readBuffer.position(readBuffer.position() + take);
                 return;
             } else {
@@ -187,7 +211,7 @@ final class FrameReader {
     /** Lets buffers go back to their first size once unused for {@code idleNanos}. */
     void releaseIdle(long now, long idleNanos) {
         if (spareFrame != null && largeFrame == null && now - spareUsed > idleNanos) {
-            spareFrame = null;
+            releaseSpare();
         }
         if (readBuffer.capacity() > MIN_READ && readBuffer.position() == 0 && now - readWide > idleNanos) {
             readBuffer = ByteBuffer.allocateDirect(MIN_READ);
@@ -202,14 +226,67 @@ final class FrameReader {
         }
     }
 
-    /** @return a buffer of {@code length} bytes, the spare one if it is large enough; length checked by the caller */
-    private ByteBuffer largeFrameBuffer(int length) {
-        if (spareFrame == null || spareFrame.capacity() < length) {
-            // Rounded up, so a stream of slowly growing frames does not reallocate for each.
-            int capacity = (int) Math.min(maxFrame, Long.highestOneBit(length - 1L) << 1);
-            spareFrame = ByteBuffer.allocateDirect(Math.max(capacity, length));
+    /** The connection closed: gives back what it held of the budget; nothing is read any more. */
+    void release() {
+        largeFrame = null;
+        releaseSpare();
+    }
+
+    private void releaseSpare() {
+        if (spareFrame != null) {
+            limits.give(spareFrame.capacity());
+            spareFrame = null;
+        }
+    }
+
+    /**
+     * @param length the frame's length, checked by the caller
+     * @param have bytes of it already read
+     * @return the spare buffer for a frame of {@code length}, grown if it has less room than
+     *     {@link #LARGE_START} or twice {@code have}
+     * @throws ProtocolException if the budget has no room for it
+     */
+    private ByteBuffer largeFrameBuffer(int length, int have) {
+        largeLength = length;
+        int wanted = Math.min(length, Math.max(LARGE_START, 2 * have));
+        if (spareFrame == null || spareFrame.capacity() < wanted) {
+            replaceSpare(wanted, 0);
         }
         spareUsed = System.nanoTime();
-        return spareFrame.clear().limit(length);
+        return spareFrame.clear().limit(Math.min(length, spareFrame.capacity()));
+    }
+
+    /** The large frame filled its buffer and more of it came: doubles it, up to the frame's length, keeping what it holds. */
+    private void growLarge() {
+        int have = largeFrame.position();
+        replaceSpare((int) Math.min(largeLength, 2L * largeFrame.capacity()), have);
+        largeFrame = spareFrame.clear().limit(Math.min(largeLength, spareFrame.capacity())).position(have);
+        spareUsed = System.nanoTime();
+    }
+
+    /**
+     * Replaces the spare buffer by one of {@code capacity} bytes holding its first {@code keep}
+     * bytes, within the budget.
+     *
+     * @throws ProtocolException if the budget has no room for it
+     */
+    private void replaceSpare(int capacity, int keep) {
+        int held = spareFrame == null ? 0 : spareFrame.capacity();
+        if (!limits.take(capacity - held)) {
+            throw new ProtocolException("a frame of " + largeLength + " bytes was refused: the connections hold "
+                + limits.held() + " of the " + limits.budget() + " bytes budgeted for large frames still arriving "
+                + "(largeFrameBudget), and its buffer needs " + (capacity - held) + " more");
+        }
+        ByteBuffer grown;
+        try {
+            grown = ByteBuffer.allocateDirect(capacity);
+        } catch (OutOfMemoryError e) {
+            limits.give(capacity - held);
+            throw e;
+        }
+        if (keep > 0) {
+            grown.put(0, spareFrame, 0, keep);
+        }
+        spareFrame = grown;
     }
 }

@@ -92,12 +92,12 @@ final class Inbound implements IoHandler, FrameReader.Sink {
      */
     private long lastReceive = System.nanoTime();
 
-    Inbound(TcpConnection connection, SocketChannel channel, IoLoop loop, TrafficCounts counts, int maxFrame) {
+    Inbound(TcpConnection connection, SocketChannel channel, IoLoop loop, TrafficCounts counts, FrameLimits limits) {
         this.connection = connection;
         this.channel = channel;
         this.loop = loop;
         this.counts = counts;
-        this.reader = new FrameReader(maxFrame);
+        this.reader = new FrameReader(limits);
     }
 
     /** Before the first frame: where frames go. */
@@ -125,9 +125,17 @@ final class Inbound implements IoHandler, FrameReader.Sink {
         return key;
     }
 
-    /** The connection closed: nothing more is read or handed on. */
+    /**
+     * The connection closed: nothing more is read or handed on, and what the reader held of the
+     * budget for large frames goes back, on the loop, which owns the reader.
+     */
     void stop() {
         open = false;
+        if (loop.inLoop()) {
+            reader.release();
+        } else {
+            loop.execute(reader::release);
+        }
     }
 
     /** @return the read buffer's size; on the loop, like the rest of the reading side */
@@ -145,6 +153,12 @@ final class Inbound implements IoHandler, FrameReader.Sink {
     @Override
     public boolean ready(SelectionKey key) {
         return serve(key.readyOps());
+    }
+
+    @Override
+    public void failed(Throwable cause) {
+        counts.error();
+        connection.fail(cause);
     }
 
     /**
@@ -285,6 +299,11 @@ final class Inbound implements IoHandler, FrameReader.Sink {
     @Override
     public void goodbye() {
         connection.closedInOrder();
+    }
+
+    @Override
+    public String toString() {
+        return connection.toString();
     }
 
     /**

@@ -92,7 +92,8 @@ final class Liveness {
             if (silent && in.read() != Inbound.Read.NOTHING) {
                 return 0; // bytes waited in the socket while the loop was away: look again soon
             }
-        } catch (IOException e) {
+        } catch (IOException | ProtocolException e) {
+            counts.error();
             connection.fail(e);
             return IoLoop.NO_TIMERS;
         }

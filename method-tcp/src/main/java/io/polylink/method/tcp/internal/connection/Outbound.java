@@ -369,13 +369,7 @@ final class Outbound {
         }
         try {
             if (open && queue.isEmpty() && !finishing) {
-                ByteBuffer beat = HEARTBEAT.duplicate();
-                channel.write(beat);
-                if (beat.hasRemaining()) {
-                    queue.add(beat);
-                    queued();
-                }
-                lastSend = now;
+                writeHeartbeat(now);
             }
         } catch (IOException e) {
             connection.fail(e);
@@ -383,6 +377,45 @@ final class Outbound {
             lock.unlock();
         }
         return true;
+    }
+
+    /**
+     * From any thread: writes a heartbeat, or as much of the queue as the socket takes, so a
+     * socket whose other end is gone fails: its peer's kernel answers the bytes with a reset, and
+     * the next write fails. Nothing if a sender holds the lock or is finishing a frame: its own
+     * write fails then.
+     *
+     * @return whether the connection is still open
+     */
+    boolean probe() {
+        if (!lock.tryLock()) {
+            return open;
+        }
+        try {
+            if (open && !finishing) {
+                if (queue.isEmpty()) {
+                    writeHeartbeat(System.nanoTime());
+                } else {
+                    writeQueued();
+                }
+            }
+        } catch (IOException e) {
+            connection.fail(e);
+        } finally {
+            lock.unlock();
+        }
+        return open;
+    }
+
+    /** Lock held, nothing queued. */
+    private void writeHeartbeat(long now) throws IOException {
+        ByteBuffer beat = HEARTBEAT.duplicate();
+        channel.write(beat);
+        if (beat.hasRemaining()) {
+            queue.add(beat);
+            queued();
+        }
+        lastSend = now;
     }
 
     private void enableWrite() {

@@ -44,12 +44,12 @@ public final class TcpConnection implements Connection {
      * @param dialledByPeer whether the peer dialled it, rather than this side
      * @param connectionClass what tells it from other connections to the same peer: their link parameters
      * @param settings its parameters
-     * @param maxFrame the largest frame either way
+     * @param limits the largest frame either way, and the budget for large ones arriving
      * @param loop the I/O loop that reads it
      * @param listener hears when it closes
      */
     public TcpConnection(SocketChannel channel, ContextId peer, boolean dialledByPeer, int connectionClass,
-                         TcpSettings.Link settings, int maxFrame, IoLoop loop, ConnectionListener listener)
+                         TcpSettings.Link settings, FrameLimits limits, IoLoop loop, ConnectionListener listener)
             throws IOException {
         this.channel = channel;
         this.peer = peer;
@@ -58,8 +58,8 @@ public final class TcpConnection implements Connection {
         this.remote = (InetSocketAddress) channel.getRemoteAddress();
         this.loop = loop;
         this.listener = listener;
-        this.in = new Inbound(this, channel, loop, counts, maxFrame);
-        this.out = new Outbound(this, channel, loop, in, counts, settings, maxFrame);
+        this.in = new Inbound(this, channel, loop, counts, limits);
+        this.out = new Outbound(this, channel, loop, in, counts, settings, limits.maxFrame());
         this.liveness = new Liveness(this, in, out, counts, listener, settings);
     }
 
@@ -82,6 +82,21 @@ public final class TcpConnection implements Connection {
         } else {
             loop.execute(register);
         }
+    }
+
+    /** @return the peer's socket address */
+    public InetSocketAddress remote() {
+        return remote;
+    }
+
+    /**
+     * From any thread: writes a heartbeat, or what is queued, so that if the peer's end of the
+     * socket is gone the connection fails now rather than when the peer is next heard or missed.
+     *
+     * @return whether the connection is still open
+     */
+    public boolean probe() {
+        return out.probe();
     }
 
     /** @return whether the peer dialled it, rather than this side */

@@ -11,6 +11,13 @@ public interface IoHandler {
      */
     boolean ready(SelectionKey key);
 
+    /**
+     * {@link #ready} or {@link #poll} threw {@code cause}, which the loop has logged: close what
+     * this handler serves and tell whoever needs to know; the loop goes on with the others.
+     * Must not throw.
+     */
+    void failed(Throwable cause);
+
     /** @return whether the loop may {@link #poll} this handler's channel instead of selecting */
     default boolean pollable() {
         return false;

@@ -1,14 +1,18 @@
 package io.polylink.method.tcp.internal.loop;
 
+import io.polylink.spi.ProblemLog;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 
@@ -19,6 +23,11 @@ import java.util.function.LongUnaryOperator;
  * <p>While one channel carries a conversation (its handler says it is {@linkplain
  * IoHandler#pollable pollable}), the loop reads it directly and asks the selector only now and
  * then, and stops the selector watching it; everything else comes through the selector.
+ *
+ * <p>No handler, task or timer ends the thread: whatever one throws is logged through the problem
+ * log, the handler's channel is closed ({@link IoHandler#failed}), and the loop goes on. Only a
+ * loop that cannot go on (its selector fails turn after turn, or is closed under it) stops, and
+ * says so to whoever made it, so the method it serves fails visibly instead of going quiet.
  */
 public final class IoLoop implements AutoCloseable {
 
@@ -39,6 +48,14 @@ public final class IoLoop implements AutoCloseable {
     /** A turn's work longer than this held the loop: what it handled, not what it waited for. */
     private static final long HELD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /**
+     * Turns that fail, each within {@link #FAILURES_APART_NANOS} of the one before, after which
+     * the loop gives up: a selector that fails this often will not recover. Each failed turn
+     * pauses {@link #FAILED_TURN_PAUSE_NANOS}, so the count spans at least a tenth of a second.
+     */
+    private static final int FAILED_TURNS_TO_GIVE_UP = 100;
+    private static final long FAILURES_APART_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long FAILED_TURN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
      * Spin-then-block spins only this long while the connection last read is the sending end of a
      * bulk stream ({@link IoHandler#sendsInBulk}) and no frame was queued lately: all it hears is
      * an acknowledgement now and then, and spinning through the gaps takes the core the sender
@@ -51,9 +68,12 @@ public final class IoLoop implements AutoCloseable {
     private final IdleStrategy idle;
     private final long spinNanos;
     private final LongUnaryOperator tick;
+    private final ProblemLog problems;
+    private final Consumer<Throwable> stopped;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
+    private final AtomicBoolean closed = new AtomicBoolean();
     /** Set while the thread is, or is about to be, blocked in the selector: only then wake it. */
     private volatile boolean sleeping;
     /**
@@ -96,21 +116,36 @@ public final class IoLoop implements AutoCloseable {
      * woken by the socket's room, and the receiver would wait meanwhile.
      */
     private volatile long queuedAt = lastWork - TimeUnit.DAYS.toNanos(1);
+    /** Turns that failed in a row, and when the last did; loop thread only. */
+    private int failedTurns;
+    private long failedAt;
 
     /**
      * @param tick the timers: runs on the loop when due, first at once, with the nanoseconds the
      *     loop was held since the last tick (turns longer than {@link #HELD_NANOS}: long handlers,
      *     pauses), and returns the nanoseconds until it is due again; {@link #NO_TIMERS} lets an
-     *     idle loop sleep until a channel is registered or becomes ready, or a task comes
+     *     idle loop sleep until a channel is registered or becomes ready, or a task comes. It
+     *     handles what its own timers throw; what it lets through counts as a failed turn
+     * @param problems where the loop logs what handlers, tasks and turns threw
+     * @param stopped told, on the loop's thread, if the loop stops without {@link #close}: it
+     *     cannot go on, for the reason given
      */
-    public IoLoop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick) throws IOException {
+    public IoLoop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick, ProblemLog problems,
+                  Consumer<Throwable> stopped) throws IOException {
         this.selector = Selector.open();
         this.idle = idle;
         this.spinNanos = spinNanos;
         this.tick = tick;
+        this.problems = problems;
+        this.stopped = stopped;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         this.thread.start();
+    }
+
+    /** @return whether the loop's thread runs: started, and neither closed nor stopped for good */
+    public boolean alive() {
+        return running && thread.isAlive();
     }
 
     /** @return whether the caller runs on the loop's thread */
@@ -141,6 +176,12 @@ public final class IoLoop implements AutoCloseable {
         }
     }
 
+    /** Runs the timers at the end of this turn, for a handler that set one sooner than they said; on the loop. */
+    public void tickNow() {
+        ticking = true;
+        nextTick = System.nanoTime();
+    }
+
     /**
      * Registers a channel; must run on the loop (through {@link #execute}).
      *
@@ -148,8 +189,7 @@ public final class IoLoop implements AutoCloseable {
      */
     public SelectionKey register(SelectableChannel channel, int ops, IoHandler handler) {
         if (!ticking) {
-            ticking = true; // a new channel may need its timers: the tick says when
-            nextTick = System.nanoTime();
+            tickNow(); // a new channel may need its timers: the tick says when
         }
         try {
             return channel.register(selector, ops, handler);
@@ -159,12 +199,27 @@ public final class IoLoop implements AutoCloseable {
     }
 
     private void run() {
+        Throwable cause = null;
+        try {
+            turns();
+        } catch (Throwable t) {
+            cause = t;
+        } finally {
+            if (running) {
+                running = false;
+                stopped.accept(cause != null ? cause
+                    : new IllegalStateException(thread.getName() + " left its loop without being closed"));
+            }
+        }
+    }
+
+    private void turns() {
         long turnEnd = lastWork;
         long held = 0;
         while (running) {
             try {
                 SelectionKey direct = hotTurn(turnEnd);
-                boolean worked = direct != null ? ((IoHandler) direct.attachment()).poll() : selectNow(turnEnd);
+                boolean worked = direct != null ? poll(direct) : selectNow(turnEnd);
                 worked |= runTasks();
                 long now = System.nanoTime();
                 if (now - turnEnd > HELD_NANOS) {
@@ -208,8 +263,58 @@ public final class IoLoop implements AutoCloseable {
                     }
                     sleeping = false;
                 }
-            } catch (IOException | RuntimeException e) {
-                LOG.log(Level.ERROR, Thread.currentThread().getName() + " survived an unexpected failure", e);
+            } catch (ClosedSelectorException e) {
+                if (running) {
+                    throw e; // closed under the loop, not by close(): nothing left to select with
+                }
+            } catch (Throwable e) {
+                turnFailed(e);
+                turnEnd = System.nanoTime();
+            }
+        }
+    }
+
+    /**
+     * A turn threw what no handler, task or timer took: logged, and after a pause the loop goes
+     * on, unless turns have been failing in a row for too long.
+     */
+    private void turnFailed(Throwable e) {
+        long now = System.nanoTime();
+        failedTurns = now - failedAt < FAILURES_APART_NANOS ? failedTurns + 1 : 1;
+        failedAt = now;
+        if (failedTurns >= FAILED_TURNS_TO_GIVE_UP) {
+            throw new IllegalStateException(thread.getName() + " failed " + failedTurns + " turns in a row, the last "
+                + "with " + e, e);
+        }
+        problems.warn("failed turn", thread.getName() + " survived an unexpected failure and goes on: " + e, e);
+        LockSupport.parkNanos(FAILED_TURN_PAUSE_NANOS);
+    }
+
+    /** Reads the {@link #hot} key's channel directly. @return whether traffic came */
+    private boolean poll(SelectionKey key) {
+        IoHandler handler = (IoHandler) key.attachment();
+        try {
+            return handler.poll();
+        } catch (CancelledKeyException closedMeanwhile) {
+            return false;
+        } catch (Throwable e) {
+            handlerFailed(key, handler, e);
+            return false;
+        }
+    }
+
+    /** A handler threw: logged, and its channel closed by the handler, or by the loop if the handler cannot. */
+    private void handlerFailed(SelectionKey key, IoHandler handler, Throwable cause) {
+        try {
+            problems.warn("failed handler", thread.getName() + " closed " + handler + " after an unexpected "
+                + cause + "; it goes on with the others", cause);
+            handler.failed(cause);
+        } catch (Throwable again) {
+            key.cancel();
+            try {
+                key.channel().close();
+            } catch (Throwable ignored) {
+                // closed as far as it can be
             }
         }
     }
@@ -300,6 +405,8 @@ public final class IoLoop implements AutoCloseable {
             traffic |= ((IoHandler) key.attachment()).ready(key);
         } catch (CancelledKeyException closedMeanwhile) {
             // another thread closed the channel, and told whoever needs to know
+        } catch (Throwable e) {
+            handlerFailed(key, (IoHandler) key.attachment(), e);
         }
     }
 
@@ -311,16 +418,19 @@ public final class IoLoop implements AutoCloseable {
         do {
             try {
                 task.run();
-            } catch (RuntimeException e) {
-                LOG.log(Level.ERROR, "tcp I/O task failed", e);
+            } catch (Throwable e) {
+                problems.warn("failed task", thread.getName() + " survived a task that failed: " + e, e);
             }
         } while ((task = tasks.poll()) != null);
         return true;
     }
 
-    /** Stops the thread and closes the selector and every channel still registered. */
+    /** Stops the thread and closes the selector and every channel still registered; once, from any thread. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         running = false;
         selector.wakeup();
         if (!inLoop()) {
@@ -332,6 +442,9 @@ public final class IoLoop implements AutoCloseable {
             if (thread.isAlive()) {
                 LOG.log(Level.WARNING, thread.getName() + " did not stop within 5 s");
             }
+        }
+        if (!selector.isOpen()) {
+            return; // closed under the loop, which stopped for it: its channels' owners close them
         }
         for (SelectionKey key : selector.keys()) {
             if (!key.isValid()) {

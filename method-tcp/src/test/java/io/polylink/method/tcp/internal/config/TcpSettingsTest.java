@@ -65,12 +65,30 @@ class TcpSettingsTest {
     }
 
     @Test
-    void anAcceptorAgreesOnTheTimersNeitherSideDeclaresALivePeerDeadBy() {
-        TcpSettings.Link agreed = DEFAULT_LINK.agreedWith(20, 5000);
-        assertEquals(20, agreed.heartbeatIntervalMs());
-        assertEquals(5000, agreed.failureTimeoutMs());
-        TcpSettings.Link own = DEFAULT_LINK.agreedWith(0, 10);
-        assertEquals(1, own.heartbeatIntervalMs(), "at least 1 ms, whatever the peer asked");
-        assertEquals(DEFAULT_LINK.failureTimeoutMs(), own.failureTimeoutMs());
+    void aPeerMayAskForShorterTimersDownToTheFloorsNeverForLongerOnes() {
+        TcpSettings settings = TcpSettings.read(Map.of());
+        TcpSettings.Link asked = settings.limits().agree(DEFAULT_LINK, 100, 500);
+        assertEquals(100, asked.heartbeatIntervalMs());
+        assertEquals(500, asked.failureTimeoutMs());
+        TcpSettings.Link floors = settings.limits().agree(DEFAULT_LINK, 1, 1);
+        assertEquals(50, floors.heartbeatIntervalMs(), "heartbeatMs=1 gets the floor");
+        assertEquals(200, floors.failureTimeoutMs(), "failureMs=1 gets the floor");
+        TcpSettings.Link own = settings.limits().agree(DEFAULT_LINK, 1L << 31, 1L << 31);
+        assertEquals(DEFAULT_LINK.heartbeatIntervalMs(), own.heartbeatIntervalMs(), "never longer than this side's");
+        assertEquals(DEFAULT_LINK.failureTimeoutMs(), own.failureTimeoutMs(), "failureMs=2^31 gets this side's own");
+        TcpSettings.Link below = settings.limits().agree(DEFAULT_LINK, 900, 200);
+        assertEquals(199, below.heartbeatIntervalMs(), "the interval stays below the timeout");
+        TcpSettings.Link tight = TcpSettings.read(Map.of("heartbeatIntervalMs", 10, "failureTimeoutMs", 40)).link();
+        TcpSettings.Link ownFloors = settings.limits().agree(tight, 1, 1);
+        assertEquals(10, ownFloors.heartbeatIntervalMs(), "this side's own timers are floors too, if lower");
+        assertEquals(40, ownFloors.failureTimeoutMs());
+    }
+
+    @Test
+    void theFloorsAreCheckedAsTheTimersAre() {
+        InvalidSettingException floors = assertThrows(InvalidSettingException.class,
+            () -> TcpSettings.read(Map.of("minHeartbeatIntervalMs", 300)));
+        assertEquals("io.polylink.method.tcp: minHeartbeatIntervalMs='300' is not below minFailureTimeoutMs (200)",
+            floors.getMessage());
     }
 }

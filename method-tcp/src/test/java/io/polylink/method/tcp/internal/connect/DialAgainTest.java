@@ -1,8 +1,9 @@
 package io.polylink.method.tcp.internal.connect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import io.polylink.method.tcp.internal.TcpMethod;
 import io.polylink.method.tcp.internal.TestMethodContext;
 import io.polylink.method.tcp.internal.address.TcpAddress;
 import io.polylink.method.tcp.internal.config.TcpSettings;
+import io.polylink.method.tcp.internal.connection.FrameLimits;
 import io.polylink.method.tcp.internal.connection.TcpConnection;
 import io.polylink.method.tcp.internal.loop.IdleStrategy;
 import io.polylink.method.tcp.internal.loop.IoLoop;
@@ -22,6 +24,8 @@ import io.polylink.spi.HostIdentity;
 import io.polylink.spi.MethodContext;
 import io.polylink.spi.ProblemLog;
 import io.polylink.testkit.Await;
+import io.polylink.testkit.LogCapture;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -45,24 +49,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A peer that dials again replaces the connection it dialled before, and this side's links move
- * onto the new one as soon as they hear the old one closed: before the new one is answered, in
- * BundleUpdatesInNodeIT, which left the node's echo link on a connection that was never started.
+ * A peer that dials again replaces the connection it dialled before once that one is shown gone,
+ * and a dial claiming a context whose connection is alive is refused; the rules that settle two
+ * contexts dialling each other at once; and dials to peers gone silent.
  */
 class DialAgainTest {
 
     private static final ContextId SELF = ContextId.random();
     private static final ContextId PEER = ContextId.random();
     private static final long LIMIT_MS = 10_000;
+    private static final ProblemLog PROBLEMS = TestMethodContext.logging();
 
     private final TcpMethod method = new TcpMethod(Map.of("bindAddress", "127.0.0.1"));
-    private final CountDownLatch replacedClosing = new CountDownLatch(1);
-    private final CountDownLatch sentOnTheNewOne = new CountDownLatch(1);
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void close() throws IOException {
-        sentOnTheNewOne.countDown();
         for (Socket s : sockets) {
             s.close();
         }
@@ -70,23 +72,62 @@ class DialAgainTest {
         Await.noThreads("polylink-tcp");
     }
 
+    /**
+     * The peer's end of its connection is gone (its method was replaced, say), and it dials again:
+     * the old connection is found gone, and the new one answered, before any frame goes on it.
+     */
     @Test
-    void theDiallerReadsTheWelcomeBeforeAFrameFromALinkLeavingTheConnectionItReplaces() throws Exception {
-        AtomicInteger opened = new AtomicInteger();
-        method.start(context(connection -> opened.incrementAndGet() == 1 ? new Replaced() : new Quiet()));
+    void aDialFromAPeerWhoseEndIsGoneReplacesItsConnectionAndTheWelcomeComesFirst() throws Exception {
+        method.start(context(connection -> new Quiet()));
         Socket first = dial();
-        assertEquals(Handshake.Status.ACCEPTED, welcome(first).status());
+        assertEquals(Handshake.Status.ACCEPTED, RawPeer.welcome(first).status());
+        Connection old = method.connect(PEER, method.localAddress(), Map.of());
+        first.close();
 
         Socket second = dial();
-        assertTrue(replacedClosing.await(LIMIT_MS, TimeUnit.MILLISECONDS), "the first connection was not replaced");
-        // What a link does that hears its connection closed: it takes the peer's connection and sends.
+        assertEquals(Handshake.Status.ACCEPTED, RawPeer.welcome(second).status());
+        assertFalse(old.isOpen(), "the connection whose end is gone is still open beside the new one");
         Connection fresh = method.connect(PEER, method.localAddress(), Map.of());
+        assertNotSame(old, fresh);
         fresh.send(ByteBuffer.wrap(new byte[12]), ByteBuffer.wrap(new byte[8]));
-        sentOnTheNewOne.countDown();
+        DataInputStream in = new DataInputStream(second.getInputStream());
+        int length;
+        do {
+            length = in.readInt();
+        } while (length == 0); // heartbeats
+        assertEquals(20, length, "the frame after the welcome");
+    }
 
-        Handshake.Welcome answer = welcome(second);
-        assertEquals(Handshake.Status.ACCEPTED, answer.status());
-        assertTrue(fresh.isOpen(), "the connection the link took closed");
+    /**
+     * Context ids are public: a stranger dials claiming a connected peer's. The live connection
+     * does not fail its probes, so the stranger is refused and the peer keeps its connection.
+     */
+    @Test
+    void aDialClaimingAContextWithALiveConnectionIsRefusedAndTheConnectionKept() throws Exception {
+        TcpMethod patient = new TcpMethod(Map.of("bindAddress", "127.0.0.1", "failureTimeoutMs", "60000"));
+        try (LogCapture log = new LogCapture("io.polylink.method.tcp")) {
+            patient.start(context(connection -> new Quiet()));
+            Socket real = RawPeer.connect(TcpAddress.decode(patient.localAddress()).get(0));
+            sockets.add(real);
+            assertEquals(Handshake.Status.ACCEPTED, RawPeer.dial(real, PEER, SELF, 250, 60_000, null).status());
+            Connection live = patient.connect(PEER, patient.localAddress(), Map.of());
+
+            Socket impostor = RawPeer.connect(TcpAddress.decode(patient.localAddress()).get(0));
+            sockets.add(impostor);
+            long start = System.nanoTime();
+            assertEquals(Handshake.Status.IN_USE, RawPeer.dial(impostor, PEER, SELF, 250, 60_000, null).status());
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(ms < 1500, "refused after " + ms + " ms; the probes last half the 2 s connect timeout");
+            assertTrue(live.isOpen(), "the live connection was given up for a stranger's claim");
+            assertSame(live, patient.connect(PEER, patient.localAddress(), Map.of()));
+            Await.until(() -> log.lines().stream().anyMatch(l -> l.matches("refused tcp connection from /127\\.0\\.0"
+                + "\\.1:\\d+: context " + PEER + " has a live connection here \\(tcp connection to " + PEER + " at "
+                + "127\\.0\\.0\\.1:\\d+\\) that did not fail through \\d+ ms of probes; a new dial takes a "
+                + "connected context's place only once its old connection is closed or silent")),
+                Duration.ofSeconds(5), () -> "no line names the refusal: " + log.lines());
+        } finally {
+            patient.stop();
+        }
     }
 
     /**
@@ -95,12 +136,13 @@ class DialAgainTest {
      */
     @Test
     void aConnectionThatClosedBeforeItStartedTellsItsReceiverWhenItStarts() throws Exception {
-        try (IoLoop loop = new IoLoop("polylink-tcp-io", IdleStrategy.BLOCK, 0, held -> IoLoop.NO_TIMERS);
+        try (IoLoop loop = new IoLoop("polylink-tcp-io", IdleStrategy.BLOCK, 0, held -> IoLoop.NO_TIMERS, PROBLEMS,
+                 cause -> { });
              ServerSocketChannel server = ServerSocketChannel.open()
                  .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
              SocketChannel socket = SocketChannel.open(server.getLocalAddress())) {
             TcpConnection connection = new TcpConnection(socket, PEER, false, 0, TcpSettings.read(Map.of()).link(),
-                1 << 20, loop, new Connections());
+                new FrameLimits(1 << 20, 1 << 20), loop, new Connections());
             connection.close();
             CountDownLatch told = new CountDownLatch(1);
             connection.start(new Quiet() {
@@ -121,20 +163,12 @@ class DialAgainTest {
     void aDialAnsweredAfterTheMethodStoppedClosesItsSocket() throws Exception {
         method.start(context(connection -> new Quiet()));
         try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            byte[] address = TcpAddress.encode(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                peer.getLocalPort())));
-            CompletableFuture<Object> dialled = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return method.connect(PEER, address, Map.of());
-                } catch (RuntimeException e) {
-                    return e;
-                }
-            });
+            CompletableFuture<Object> dialled = RawPeer.dialTo(method, PEER, peer);
             try (Socket accepted = peer.accept()) {
                 accepted.setSoTimeout((int) LIMIT_MS);
-                accepted.getInputStream().readNBytes(Handshake.hello(SELF, PEER, 0, 250, 1000).remaining());
+                accepted.getInputStream().readNBytes(Handshake.HELLO_LENGTH);
                 method.stop();
-                accepted.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, PEER).array());
+                accepted.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, PEER, 250, 1000).array());
                 Object result = dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
                 assertTrue(result instanceof LinkException e && e.getMessage().contains("stopped while connecting"),
                     String.valueOf(result));
@@ -151,17 +185,18 @@ class DialAgainTest {
      * BundleUpdatesInNodeIT's aead phase, where aead closes a connection whose session restarted.
      */
     @Test
-    void aDialFromAPeerWithTheLowerIdReplacesTheConnectionThisSideDialled() throws Exception {
+    void aDialFromAPeerWithTheLowerIdReplacesTheConnectionThisSideDialledOnceItsEndIsGone() throws Exception {
         ContextId self = new ContextId(0, 2);
         ContextId lower = new ContextId(0, 1);
         method.start(context(self, connection -> new Quiet()));
         try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Connection ours = dialledBy(peer, lower, self);
+            Connection ours = dialledBy(peer, lower);
+            sockets.get(sockets.size() - 1).close(); // the peer's end of it
             Socket theirs = dial(lower, self);
-            assertEquals(Handshake.Status.ACCEPTED, welcome(theirs).status());
+            assertEquals(Handshake.Status.ACCEPTED, RawPeer.welcome(theirs).status());
             Await.until(() -> !ours.isOpen(), Duration.ofMillis(LIMIT_MS),
                 () -> "the connection this side dialled was kept beside the peer's");
-            Connection now = method.connect(lower, addressOf(peer), Map.of());
+            Connection now = method.connect(lower, RawPeer.addressOf(peer), Map.of());
             assertTrue(now != ours && now.isOpen(), "links do not get the peer's connection: " + now);
         }
     }
@@ -176,7 +211,7 @@ class DialAgainTest {
         method.start(context(connection -> new Quiet()));
         try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedForSilence(peer);
-            LinkException refused = assertThrows(LinkException.class, () -> method.connect(PEER, addressOf(peer), Map.of()));
+            LinkException refused = assertThrows(LinkException.class, () -> method.connect(PEER, RawPeer.addressOf(peer), Map.of()));
             String said = refused.getMessage();
             assertTrue(said.contains("went silent (no heartbeat for 1000 ms); it is dialled in the background, not on "
                 + "the sender's thread (next in "), said);
@@ -207,7 +242,7 @@ class DialAgainTest {
                 assertTrue(attempt < 200, "no dial reached the peer in the background after " + attempt + " sends");
                 long start = System.nanoTime();
                 LinkException refused = assertThrows(LinkException.class,
-                    () -> method.connect(PEER, addressOf(peer), Map.of()));
+                    () -> method.connect(PEER, RawPeer.addressOf(peer), Map.of()));
                 longest = Math.max(longest, System.nanoTime() - start);
                 assertTrue(refused.getMessage().contains("went silent"), refused.getMessage());
                 try {
@@ -221,11 +256,10 @@ class DialAgainTest {
             Socket answering = backgroundDial.get(LIMIT_MS, TimeUnit.MILLISECONDS);
             sockets.add(answering);
             answering.setSoTimeout((int) LIMIT_MS);
-            answering.getInputStream().readNBytes(Handshake.hello(SELF, PEER, 0, 250, 1000).remaining());
-            answering.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, PEER).array());
+            RawPeer.answer(answering, PEER, Handshake.Status.ACCEPTED);
             Await.until(() -> {
                 try {
-                    return method.connect(PEER, addressOf(peer), Map.of()).isOpen();
+                    return method.connect(PEER, RawPeer.addressOf(peer), Map.of()).isOpen();
                 } catch (LinkException stillSilent) {
                     return false;
                 }
@@ -241,11 +275,11 @@ class DialAgainTest {
         ContextId higher = new ContextId(0, 2);
         method.start(context(self, connection -> new Quiet()));
         try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Connection ours = dialledBy(peer, higher, self);
+            Connection ours = dialledBy(peer, higher);
             Socket theirs = dial(higher, self);
-            assertEquals(Handshake.Status.DUPLICATE, welcome(theirs).status());
+            assertEquals(Handshake.Status.DUPLICATE, RawPeer.welcome(theirs).status());
             assertTrue(ours.isOpen(), "the connection both sides use was closed");
-            assertTrue(method.connect(higher, addressOf(peer), Map.of()) == ours, "links left the connection");
+            assertTrue(method.connect(higher, RawPeer.addressOf(peer), Map.of()) == ours, "links left the connection");
         }
     }
 
@@ -263,11 +297,10 @@ class DialAgainTest {
         try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             peer.setSoTimeout((int) LIMIT_MS);
             CompletableFuture<Connection> dialled = CompletableFuture.supplyAsync(
-                () -> method.connect(lower, addressOf(peer), Map.of()));
+                () -> method.connect(lower, RawPeer.addressOf(peer), Map.of()));
             try (Socket first = peer.accept()) {
                 first.setSoTimeout((int) LIMIT_MS);
-                first.getInputStream().readNBytes(Handshake.hello(self, lower, 0, 250, 1000).remaining());
-                first.getOutputStream().write(Handshake.welcome(Handshake.Status.DUPLICATE, lower).array());
+                RawPeer.answer(first, lower, Handshake.Status.DUPLICATE);
             }
             Socket second;
             try {
@@ -277,34 +310,27 @@ class DialAgainTest {
             }
             sockets.add(second);
             second.setSoTimeout((int) LIMIT_MS);
-            second.getInputStream().readNBytes(Handshake.hello(self, lower, 0, 250, 1000).remaining());
-            second.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, lower).array());
+            RawPeer.answer(second, lower, Handshake.Status.ACCEPTED);
             Connection connection = dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
             assertTrue(connection.isOpen(), "the second dial's connection is closed");
         }
     }
 
-    /** Has the method dial {@code peer}, a raw socket answering as context {@code as}. */
-    private Connection dialledBy(ServerSocket peer, ContextId as, ContextId self) throws Exception {
-        CompletableFuture<Connection> dialled = CompletableFuture.supplyAsync(
-            () -> method.connect(as, addressOf(peer), Map.of()));
+    /** Has the method dial {@code peer}, a raw socket answering as context {@code as}; the socket is the last of {@link #sockets}. */
+    private Connection dialledBy(ServerSocket peer, ContextId as) throws Exception {
+        CompletableFuture<Object> dialled = RawPeer.dialTo(method, as, peer);
         Socket accepted = peer.accept();
         sockets.add(accepted);
         accepted.setSoTimeout((int) LIMIT_MS);
-        accepted.getInputStream().readNBytes(Handshake.hello(self, as, 0, 250, 1000).remaining());
-        accepted.getOutputStream().write(Handshake.welcome(Handshake.Status.ACCEPTED, as).array());
-        return dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
+        RawPeer.answer(accepted, as, Handshake.Status.ACCEPTED);
+        return (Connection) dialled.get(LIMIT_MS, TimeUnit.MILLISECONDS);
     }
 
     /** Has the method dial {@code peer}, which never sends a heartbeat, and close it for that. */
     private void closedForSilence(ServerSocket peer) throws Exception {
-        Connection silent = dialledBy(peer, PEER, SELF);
+        Connection silent = dialledBy(peer, PEER);
         Await.until(() -> !silent.isOpen(), Duration.ofMillis(LIMIT_MS),
             () -> "a peer that never sent a heartbeat was not closed");
-    }
-
-    private static byte[] addressOf(ServerSocket peer) {
-        return TcpAddress.encode(List.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), peer.getLocalPort())));
     }
 
     /** A raw socket that sends a hello from {@link #PEER}, as a peer context dialling does. */
@@ -313,20 +339,10 @@ class DialAgainTest {
     }
 
     private Socket dial(ContextId from, ContextId to) throws IOException {
-        Socket raw = new Socket();
+        Socket raw = RawPeer.connect(TcpAddress.decode(method.localAddress()).get(0));
         sockets.add(raw);
-        raw.connect(TcpAddress.decode(method.localAddress()).get(0), (int) LIMIT_MS);
-        raw.setSoTimeout((int) LIMIT_MS);
-        raw.getOutputStream().write(Handshake.hello(from, to, 0, 250, 1000).array());
+        raw.getOutputStream().write(RawPeer.hello(from, to, 250, 1000, null).array());
         return raw;
-    }
-
-    private static Handshake.Welcome welcome(Socket raw) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(raw.getInputStream().readNBytes(Handshake.WELCOME_LENGTH));
-        assertNull(Handshake.checkMagic(bytes, 0), "the dialler's first bytes are not the welcome");
-        Handshake.Welcome w = Handshake.readWelcome(bytes, 0);
-        assertNotNull(w, "the dialler's first bytes are not a welcome");
-        return w;
     }
 
     private static MethodContext context(InboundSink inbound) {
@@ -334,31 +350,7 @@ class DialAgainTest {
     }
 
     private static MethodContext context(ContextId self, InboundSink inbound) {
-        ProblemLog log = new ProblemLog() {
-            @Override
-            public void warn(String kind, String message, Throwable cause) {
-                System.getLogger("io.polylink.method.tcp").log(System.Logger.Level.WARNING, message, cause);
-            }
-
-            @Override
-            public void warn(String kind, int perSecond, String message, Throwable cause) {
-                warn(kind, message, cause);
-            }
-        };
-        return new TestMethodContext(self, inbound, 1 << 20, log, HostIdentity.named("dial-again-test"));
-    }
-
-    /** The core's side of the first connection: hearing it closed, the test's link moves. */
-    private final class Replaced extends Quiet {
-        @Override
-        public void onClosed(Throwable cause) {
-            replacedClosing.countDown();
-            try {
-                sentOnTheNewOne.await(LIMIT_MS, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return new TestMethodContext(self, inbound, 1 << 20, PROBLEMS, HostIdentity.named("dial-again-test"));
     }
 
     private static class Quiet implements FrameReceiver {

@@ -1,39 +1,26 @@
 package io.polylink.method.tcp.internal.connection;
 
-import io.polylink.ContextId;
-import io.polylink.Statistics;
 import io.polylink.method.tcp.internal.TcpMethod;
-import io.polylink.method.tcp.internal.TestMethodContext;
-import io.polylink.spi.Applicability;
+import io.polylink.method.tcp.internal.WrappedReceivers;
 import io.polylink.spi.CommunicationMethod;
-import io.polylink.spi.Connection;
 import io.polylink.spi.FrameReceiver;
-import io.polylink.spi.InboundSink;
-import io.polylink.spi.MethodContext;
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A tcp method whose connections' receivers a test watches, as the core sees them: the frames a
  * sender read aside that the core took, and those it declined, which the I/O thread then
- * delivers. Everything else goes to the method as it is.
+ * delivers.
  */
-final class AsideWatch implements CommunicationMethod {
+final class AsideWatch {
 
-    private final TcpMethod tcp;
     final AtomicLong taken = new AtomicLong();
     final AtomicLong declined = new AtomicLong();
+    /** The method to give the context. */
+    final CommunicationMethod method;
 
     AsideWatch(TcpMethod tcp) {
-        this.tcp = tcp;
-    }
-
-    @Override
-    public void start(MethodContext context) throws IOException {
-        InboundSink core = context.inbound();
-        tcp.start(TestMethodContext.with(context, connection -> watch(core.open(connection))));
+        this.method = new WrappedReceivers(tcp, (connection, receiver) -> watch(receiver));
     }
 
     private FrameReceiver watch(FrameReceiver receiver) {
@@ -55,40 +42,5 @@ final class AsideWatch implements CommunicationMethod {
                 receiver.onClosed(cause);
             }
         };
-    }
-
-    @Override
-    public String name() {
-        return tcp.name();
-    }
-
-    @Override
-    public void stop() {
-        tcp.stop();
-    }
-
-    @Override
-    public byte[] localAddress() {
-        return tcp.localAddress();
-    }
-
-    @Override
-    public Applicability applicable(ContextId peer, byte[] address) {
-        return tcp.applicable(peer, address);
-    }
-
-    @Override
-    public Connection connect(ContextId peer, byte[] address, Map<String, String> parameters) {
-        return tcp.connect(peer, address, parameters);
-    }
-
-    @Override
-    public String describe(byte[] address) {
-        return tcp.describe(address);
-    }
-
-    @Override
-    public Statistics statistics() {
-        return tcp.statistics();
     }
 }

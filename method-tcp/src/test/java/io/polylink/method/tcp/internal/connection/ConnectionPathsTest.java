@@ -317,7 +317,7 @@ class ConnectionPathsTest {
     void theSenderOfABulkStreamReadsItsAcknowledgementsAndHandsTheRestBack() {
         TcpMethod atA = new TcpMethod(TcpContexts.LOOPBACK);
         AsideWatch aside = new AsideWatch(atA);
-        Context a = tcp.open(atA, aside);
+        Context a = tcp.open(atA, aside.method);
         Context b = tcp.open();
         AtomicLong nextReply = new AtomicLong();
         List<String> problems = new CopyOnWriteArrayList<>();

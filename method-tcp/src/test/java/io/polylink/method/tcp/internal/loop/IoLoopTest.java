@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.method.tcp.internal.TestMethodContext;
+import io.polylink.spi.ProblemLog;
 import io.polylink.testkit.Await;
 import io.polylink.testkit.ThreadCpu;
 import java.io.IOException;
@@ -13,19 +15,51 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectionKey;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 class IoLoopTest {
+
+    private static final ProblemLog PROBLEMS = TestMethodContext.logging();
+
+    /** A loop whose problems go to the log, and which must never have to stop on its own. */
+    private static IoLoop loop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick)
+            throws IOException {
+        return new IoLoop(name, idle, spinNanos, tick, PROBLEMS,
+            cause -> { throw new AssertionError(name + " stopped on its own", cause); });
+    }
+
+    /** @return a handler that reads as {@code ready} says, and closes its channel if that throws */
+    private static IoHandler reading(Predicate<SelectionKey> ready) {
+        return new IoHandler() {
+            @Override
+            public boolean ready(SelectionKey key) {
+                return ready.test(key);
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                throw new AssertionError("the test's handler failed", cause);
+            }
+        };
+    }
 
     /** A handler in a conversation without end: the loop may always read it directly, and it always has bytes. */
     private static class Chatty implements IoHandler {
         final AtomicLong polls = new AtomicLong();
 
+
+        @Override
+        public void failed(Throwable cause) {
+            throw new AssertionError("the test's handler failed", cause);
+        }
         @Override
         public boolean ready(SelectionKey key) {
             drain(key);
@@ -58,6 +92,11 @@ class IoLoopTest {
             this.sendsInBulk = sendsInBulk;
         }
 
+
+        @Override
+        public void failed(Throwable cause) {
+            throw new AssertionError("the test's handler failed", cause);
+        }
         @Override
         public boolean ready(SelectionKey key) {
             drain(key);
@@ -77,6 +116,86 @@ class IoLoopTest {
             ((ReadableByteChannel) key.channel()).read(ByteBuffer.allocate(16));
         } catch (IOException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A handler that throws an Error is told to close its channel, and the loop reads the next
+     * channel's bytes: nothing one channel does ends the thread.
+     */
+    @Test
+    void aHandlerThatThrowsIsClosedAndTheLoopServesTheOthers() throws Exception {
+        IoLoop loop = loop("polylink-test-io", IdleStrategy.BLOCK, 0, held -> IoLoop.NO_TIMERS);
+        Pipe bad = Pipe.open();
+        Pipe good = Pipe.open();
+        try (loop; Pipe.SinkChannel badSink = bad.sink(); Pipe.SinkChannel goodSink = good.sink()) {
+            bad.source().configureBlocking(false);
+            good.source().configureBlocking(false);
+            CountDownLatch told = new CountDownLatch(1);
+            CountDownLatch goodRead = new CountDownLatch(1);
+            loop.execute(() -> {
+                loop.register(bad.source(), SelectionKey.OP_READ, new IoHandler() {
+                    @Override
+                    public boolean ready(SelectionKey key) {
+                        throw new StackOverflowError("thrown by the test's handler");
+                    }
+
+                    @Override
+                    public void failed(Throwable cause) {
+                        assertTrue(cause instanceof StackOverflowError, String.valueOf(cause));
+                        try {
+                            bad.source().close();
+                        } catch (IOException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        told.countDown();
+                    }
+                });
+                loop.register(good.source(), SelectionKey.OP_READ, reading(key -> {
+                    drain(key);
+                    goodRead.countDown();
+                    return true;
+                }));
+            });
+            badSink.write(ByteBuffer.wrap(new byte[] {1}));
+            assertTrue(told.await(10, TimeUnit.SECONDS), "the handler that threw was not told to close");
+            goodSink.write(ByteBuffer.wrap(new byte[] {1}));
+            assertTrue(goodRead.await(10, TimeUnit.SECONDS), "the loop stopped reading after a handler threw");
+            assertTrue(loop.alive(), "the loop's thread ended");
+        }
+    }
+
+    /** A turn that fails now and then is survived; turns failing on and on mean the loop cannot go on, and it says so. */
+    @Test
+    void aLoopWhoseTurnsKeepFailingStopsAndSaysWhy() throws Exception {
+        AtomicInteger ticks = new AtomicInteger();
+        AtomicInteger lines = new AtomicInteger();
+        ProblemLog counting = new ProblemLog() {
+            @Override
+            public void warn(String kind, String message, Throwable cause) {
+                assertEquals("polylink-test-failing survived an unexpected failure and goes on: "
+                    + "java.lang.IllegalStateException: a timer the tick let through", message);
+                lines.incrementAndGet();
+            }
+
+            @Override
+            public void warn(String kind, int perSecond, String message, Throwable cause) {
+                warn(kind, message, cause);
+            }
+        };
+        CompletableFuture<Throwable> stopped = new CompletableFuture<>();
+        IoLoop loop = new IoLoop("polylink-test-failing", IdleStrategy.BLOCK, 0, held -> {
+            if (ticks.incrementAndGet() > 3) {
+                throw new IllegalStateException("a timer the tick let through");
+            }
+            return TimeUnit.MILLISECONDS.toNanos(1);
+        }, counting, stopped::complete);
+        try (loop) {
+            Throwable why = stopped.get(30, TimeUnit.SECONDS);
+            assertEquals("polylink-test-failing failed 100 turns in a row, the last with java.lang.IllegalStateException: "
+                + "a timer the tick let through", why.getMessage());
+            Await.until(() -> !loop.alive(), Duration.ofSeconds(10), () -> "the loop's thread still runs");
+            assertEquals(99, lines.get(), "each failed turn but the last is logged, and the loop went on after it");
         }
     }
 
@@ -130,7 +249,7 @@ class IoLoopTest {
      */
     @Test
     void aChannelReadDirectlyGoesUnwatchedAndIsWatchedAgainBeforeTheLoopBlocks() throws Exception {
-        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN_THEN_BLOCK, TimeUnit.MILLISECONDS.toNanos(1),
+        IoLoop loop = loop("polylink-test-io", IdleStrategy.SPIN_THEN_BLOCK, TimeUnit.MILLISECONDS.toNanos(1),
             held -> IoLoop.NO_TIMERS);
         Pipe pipe = Pipe.open();
         try (loop; Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
@@ -138,6 +257,11 @@ class IoLoopTest {
             AtomicInteger bytes = new AtomicInteger();
             AtomicBoolean readUnwatched = new AtomicBoolean();
             IoHandler conversing = new IoHandler() {
+                @Override
+                public void failed(Throwable cause) {
+                    throw new AssertionError("the test's handler failed", cause);
+                }
+
                 @Override
                 public boolean ready(SelectionKey key) {
                     return poll();
@@ -192,7 +316,8 @@ class IoLoopTest {
     private record Talk(IoLoop loop, Pipe talking, Pipe other) implements AutoCloseable {
 
         static Talk open() throws IOException {
-            IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.SPIN, 0, held -> TimeUnit.MILLISECONDS.toNanos(100));
+            IoLoop loop = IoLoopTest.loop("polylink-test-io", IdleStrategy.SPIN, 0,
+                held -> TimeUnit.MILLISECONDS.toNanos(100));
             Talk talk = new Talk(loop, Pipe.open(), Pipe.open());
             talk.talking.source().configureBlocking(false);
             talk.other.source().configureBlocking(false);
@@ -207,11 +332,11 @@ class IoLoopTest {
             CountDownLatch registered = new CountDownLatch(1);
             loop.execute(() -> {
                 loop.register(talking.source(), SelectionKey.OP_READ, chatty);
-                loop.register(other.source(), SelectionKey.OP_READ, key -> {
+                loop.register(other.source(), SelectionKey.OP_READ, reading(key -> {
                     drain(key);
                     onOther.run();
                     return true;
-                });
+                }));
                 registered.countDown();
             });
             assertTrue(registered.await(10, TimeUnit.SECONDS), "the loop never registered the channels");
@@ -236,7 +361,7 @@ class IoLoopTest {
     void aLoopWithoutTimersSleepsUntilAChannelIsRegistered() throws Exception {
         AtomicInteger ticks = new AtomicInteger();
         long fiveMillis = TimeUnit.MILLISECONDS.toNanos(5);
-        IoLoop loop = new IoLoop("polylink-test-io", IdleStrategy.BLOCK, 0,
+        IoLoop loop = loop("polylink-test-io", IdleStrategy.BLOCK, 0,
             held -> ticks.incrementAndGet() > 1 ? fiveMillis : IoLoop.NO_TIMERS);
         Pipe pipe = Pipe.open();
         try {
@@ -244,7 +369,7 @@ class IoLoopTest {
             new CountDownLatch(1).await(200, TimeUnit.MILLISECONDS); // forty tick intervals
             assertEquals(1, ticks.get(), "ticks after the tick said it has no timers");
             pipe.source().configureBlocking(false);
-            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, key -> true));
+            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, reading(key -> true)));
             Await.until(() -> ticks.get() >= 3, Duration.ofSeconds(10),
                 () -> "a registered channel did not start the ticks again: " + ticks.get());
         } finally {
@@ -256,7 +381,7 @@ class IoLoopTest {
     @Test
     void aLoopDoesNotSpinAfterAReadyKeyThatWasNoTraffic() throws Exception {
         long spinNanos = TimeUnit.MILLISECONDS.toNanos(300);
-        IoLoop loop = new IoLoop("polylink-test-quiet", IdleStrategy.SPIN_THEN_BLOCK, spinNanos,
+        IoLoop loop = loop("polylink-test-quiet", IdleStrategy.SPIN_THEN_BLOCK, spinNanos,
             held -> IoLoop.NO_TIMERS);
         Pipe pipe = Pipe.open();
         try {
@@ -264,11 +389,11 @@ class IoLoopTest {
                 .filter(t -> t.getName().equals("polylink-test-quiet")).findFirst().orElseThrow();
             CountDownLatch beat = new CountDownLatch(1);
             pipe.source().configureBlocking(false);
-            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, key -> {
+            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, reading(key -> {
                 drain(key);
                 beat.countDown();
                 return false; // a heartbeat
-            }));
+            })));
             Await.until(loop::asleep, Duration.ofSeconds(10), () -> "the loop never stopped spinning");
             pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
             assertTrue(beat.await(10, TimeUnit.SECONDS), "the loop never read the pipe");
@@ -286,7 +411,7 @@ class IoLoopTest {
         AtomicLong mostHeld = new AtomicLong();
         AtomicInteger ticks = new AtomicInteger();
         long tenMillis = TimeUnit.MILLISECONDS.toNanos(10);
-        IoLoop loop = new IoLoop("polylink-test-held", IdleStrategy.BLOCK, 0, held -> {
+        IoLoop loop = loop("polylink-test-held", IdleStrategy.BLOCK, 0, held -> {
             mostHeld.accumulateAndGet(held, Math::max);
             ticks.incrementAndGet();
             return tenMillis;
@@ -295,7 +420,7 @@ class IoLoopTest {
         try {
             CountDownLatch handled = new CountDownLatch(1);
             pipe.source().configureBlocking(false);
-            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, key -> {
+            loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, reading(key -> {
                 drain(key);
                 try {
                     new CountDownLatch(1).await(200, TimeUnit.MILLISECONDS); // a slow inline handler
@@ -304,7 +429,7 @@ class IoLoopTest {
                 }
                 handled.countDown();
                 return true;
-            }));
+            })));
             Await.until(() -> ticks.get() > 20, Duration.ofSeconds(10), () -> "the loop ticked " + ticks + " times");
             // Not 0: a turn preempted or paused for more than 10 ms counts too, rightly.
             assertTrue(mostHeld.get() < TimeUnit.MILLISECONDS.toNanos(100),
@@ -373,7 +498,7 @@ class IoLoopTest {
         }
 
         OneChannel(IdleStrategy idle, boolean sendsInBulk) throws IOException {
-            loop = new IoLoop("polylink-test-spin", idle, TimeUnit.SECONDS.toNanos(10), held -> IoLoop.NO_TIMERS);
+            loop = loop("polylink-test-spin", idle, TimeUnit.SECONDS.toNanos(10), held -> IoLoop.NO_TIMERS);
             handler = new Counting(sendsInBulk);
             pipe.source().configureBlocking(false);
             loop.execute(() -> loop.register(pipe.source(), SelectionKey.OP_READ, handler));

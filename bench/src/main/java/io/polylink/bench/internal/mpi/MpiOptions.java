@@ -1,0 +1,178 @@
+package io.polylink.bench.internal.mpi;
+
+import io.polylink.bench.internal.Sizes;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The options of {@code bench mpi}; see {@link #HELP}.
+ *
+ * @param impls the implementations, in the order each run measures them
+ * @param tests latency, bw, overlap: which to measure
+ * @param sizes the message sizes of latency and bw
+ * @param compute the overlap experiment's computations between post and wait, in microseconds
+ * @param overlapSize the overlap experiment's message size
+ * @param window the non-blocking sends per bandwidth iteration
+ * @param repeat how many runs; each measures every implementation, in the listed order and reversed
+ *     every other run
+ * @param warmup 8-byte ping-pongs before anything is measured, in each run
+ * @param csv whether to print CSV only
+ * @param out where to write mpi.csv and mpi.svg, or {@code null}
+ */
+record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, List<Integer> compute, int overlapSize,
+                  int window, int repeat, int warmup, boolean csv, Path out) {
+
+    static final List<String> IMPLS = List.of(PolylinkRanks.SHM, OpenMpi.VADER, PolylinkRanks.TCP, OpenMpi.TCP);
+    static final List<String> TESTS = List.of("latency", "bw", "overlap");
+
+    static final String HELP = """
+        usage: java -jar polylink-bench.jar mpi [options]
+
+        MPI point-to-point between two ranks on this host, in the style of the OSU micro-benchmarks,
+        Polylink's mpi bundle against Open MPI's C implementation in the same run:
+          latency   ping-pong of SIZE bytes (MPI send and recv); one-way time = round trip / 2
+          bw        windows of WINDOW non-blocking sends of SIZE bytes, then a 1-byte answer; MB/s
+                    (10^6 bytes)
+          overlap   LA-MPI-ED's experiment: a 1 MiB iSend/iRecv pair, COMPUTE us of computation that
+                    calls no MPI between post and wait, then wait; time spent in wait, each side
+
+        implementations (--impl):
+          polylink:shm    two rank JVMs as polylink mpirun starts them; selection takes shm
+          polylink:tcp    the same with tcp alone, on 127.0.0.1
+          openmpi:vader   Open MPI's mpirun and a C program compiled now with mpicc: --mca btl
+                          self,vader --mca pml ob1, unbound
+          openmpi:tcp     the same with --mca btl self,tcp on the loopback interface
+        Without mpicc and mpirun the openmpi ones are left out, saying how to install them
+        (%s).
+
+          --impl LIST      default %s
+          --tests LIST     default %s
+          --sizes LIST     message sizes, 0 allowed, k and m suffixes (default 0,8,64,512,4k,32k,256k,1m,4m)
+          --compute LIST   the overlap computation in us (default 0,100,200,500,1000,2000,5000)
+          --overlap-size N the overlap message size (default 1m)
+          --window N       sends per bandwidth window (default 64)
+          --repeat N       runs, interleaved: each measures every implementation in turn, in the order
+                           listed and reversed every other run (default 3)
+          --warmup N       8-byte ping-pongs before measuring, in every run (default 20000)
+          --csv            print CSV only (%s)
+          --out DIR        also write mpi.csv and mpi.svg (latency, bandwidth and overlap charts) there
+          --help           this text
+
+        Targets, each the median over the runs of the run's own ratio: 8 B latency <= 2.0 x Open MPI
+        over shm (vader) and <= 1.2 x over tcp; 1 MiB bandwidth >= 0.8 x Open MPI on both.
+        Iterations per size: latency 10000 up to 8 KiB, 2000 up to 64 KiB, 200 up to 1 MiB, then 50;
+        bw 200, 50, 10, then 4 windows; overlap 20 per computation. Each figure skips a tenth more first.
+        """.formatted(OpenMpi.INSTALL, String.join(",", IMPLS), String.join(",", TESTS), MpiResult.CSV_HEADER);
+
+    /**
+     * @return the options, or {@code null} if {@code --help} was asked for
+     * @throws IllegalArgumentException naming the option that is wrong
+     */
+    static MpiOptions parse(String[] args) {
+        List<String> impls = IMPLS;
+        List<String> tests = TESTS;
+        List<Integer> sizes = List.of(0, 8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20);
+        List<Integer> compute = List.of(0, 100, 200, 500, 1000, 2000, 5000);
+        int overlapSize = 1 << 20;
+        int window = 64;
+        int repeat = 3;
+        int warmup = 20_000;
+        boolean csv = false;
+        Path out = null;
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            switch (option) {
+                case "--help", "-h" -> {
+                    return null;
+                }
+                case "--impl" -> impls = names(option, value(args, ++i, option), IMPLS);
+                case "--tests" -> tests = names(option, value(args, ++i, option), TESTS);
+                case "--sizes" -> sizes = sizes(value(args, ++i, option));
+                case "--compute" -> compute = numbers(option, value(args, ++i, option), 0, 10_000_000);
+                case "--overlap-size" -> overlapSize = Sizes.parse(value(args, ++i, option), option, 1 << 30).get(0);
+                case "--window" -> window = numbers(option, value(args, ++i, option), 1, 4096).get(0);
+                case "--repeat" -> repeat = numbers(option, value(args, ++i, option), 1, 1000).get(0);
+                case "--warmup" -> warmup = numbers(option, value(args, ++i, option), 0, 100_000_000).get(0);
+                case "--csv" -> csv = true;
+                case "--out" -> out = Path.of(value(args, ++i, option));
+                default -> throw new IllegalArgumentException("unknown option '" + option + "'");
+            }
+        }
+        return new MpiOptions(impls, tests, sizes, compute, overlapSize, window, repeat, warmup, csv, out);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static List<String> names(String option, String list, List<String> known) {
+        List<String> out = new ArrayList<>();
+        for (String item : list.split(",")) {
+            String name = item.strip();
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException(option + " item '" + name + "' is not one of " + String.join(", ", known));
+            }
+            if (!out.contains(name)) {
+                out.add(name);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<Integer> sizes(String list) {
+        List<Integer> out = new ArrayList<>();
+        for (String item : list.split(",")) {
+            out.addAll(item.strip().equals("0") ? List.of(0) : Sizes.parse(item, "--sizes", 1 << 30));
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<Integer> numbers(String option, String list, int min, int max) {
+        List<Integer> out = new ArrayList<>();
+        for (String item : list.split(",")) {
+            try {
+                int n = Integer.parseInt(item.strip());
+                if (n >= min && n <= max) {
+                    out.add(n);
+                    continue;
+                }
+            } catch (NumberFormatException notANumber) {
+                // said below
+            }
+            throw new IllegalArgumentException(option + " takes whole numbers from " + min + " to " + max + ", not '"
+                + item.strip() + "'");
+        }
+        return List.copyOf(out);
+    }
+
+    /** @return the ping-pongs of one latency figure at {@code size} */
+    static int latencyIterations(int size) {
+        return size <= 8 << 10 ? 10_000 : size <= 64 << 10 ? 2_000 : size <= 1 << 20 ? 200 : 50;
+    }
+
+    /** @return the windows of one bandwidth figure at {@code size} */
+    static int bwIterations(int size) {
+        return size <= 8 << 10 ? 200 : size <= 64 << 10 ? 50 : size <= 1 << 20 ? 10 : 4;
+    }
+
+    /** The overlap iterations per computation. */
+    static final int OVERLAP_ITERATIONS = 20;
+
+    /** @return the arguments of {@code osu.c} and {@link OsuRank} for these options */
+    List<String> programArguments() {
+        List<String> sizeItems = new ArrayList<>();
+        for (int size : sizes) {
+            sizeItems.add(size + ":" + latencyIterations(size) + ":" + bwIterations(size));
+        }
+        List<String> computeItems = new ArrayList<>();
+        for (int us : compute) {
+            computeItems.add(us + ":" + OVERLAP_ITERATIONS);
+        }
+        return List.of(String.join(",", tests), String.join(",", sizeItems), Integer.toString(overlapSize),
+            String.join(",", computeItems), Integer.toString(window), Integer.toString(warmup));
+    }
+}

@@ -1,0 +1,144 @@
+package io.polylink.bench.internal.mpi;
+
+import java.nio.ByteBuffer;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+
+/**
+ * The Java side of {@code bench mpi}: the measurements of {@code osu.c}, with the same arguments
+ * and the same output, run by each of two ranks of a Polylink job. Blocking calls take a byte
+ * array, non-blocking ones a direct buffer, as the Open MPI bindings' programs do.
+ *
+ * <pre>
+ *   OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP   (see osu.c)
+ * </pre>
+ */
+public final class OsuRank {
+
+    private static final int TAG = 1;
+    private static final int ACK = 2;
+
+    private final int rank;
+    private final byte[] array;
+    private final ByteBuffer direct;
+    private final Request[] requests;
+
+    private OsuRank(int rank, int largest, int window) {
+        this.rank = rank;
+        this.array = new byte[Math.max(1, largest)];
+        this.direct = MPI.newByteBuffer(Math.max(1, largest));
+        this.requests = new Request[window];
+    }
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        if (args.length != 6) {
+            System.err.println("usage: OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP");
+            MPI.COMM_WORLD.abort(2);
+        }
+        String tests = args[0];
+        String[] sizes = args[1].split(",");
+        int overlapSize = Integer.parseInt(args[2]);
+        int window = Integer.parseInt(args[4]);
+        int largest = overlapSize;
+        for (String item : sizes) {
+            largest = Math.max(largest, Integer.parseInt(item.split(":")[0]));
+        }
+        OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), largest, window);
+        me.pingpong(8, Integer.parseInt(args[5]));
+        for (String item : sizes) {
+            String[] f = item.split(":");
+            int size = Integer.parseInt(f[0]);
+            if (tests.contains("latency")) {
+                me.latency(size, Integer.parseInt(f[1]));
+            }
+            if (tests.contains("bw") && size > 0) {
+                me.bandwidth(size, Integer.parseInt(f[2]));
+            }
+        }
+        if (tests.contains("overlap")) {
+            for (String item : args[3].split(",")) {
+                String[] f = item.split(":");
+                me.overlap(overlapSize, Integer.parseInt(f[0]), Integer.parseInt(f[1]));
+            }
+        }
+        MPI.Finalize();
+    }
+
+    private void pingpong(int size, int iterations) throws MPIException {
+        for (int i = 0; i < iterations; i++) {
+            if (rank == 0) {
+                MPI.COMM_WORLD.send(array, size, MPI.BYTE, 1, TAG);
+                MPI.COMM_WORLD.recv(array, size, MPI.BYTE, 1, TAG);
+            } else {
+                MPI.COMM_WORLD.recv(array, size, MPI.BYTE, 0, TAG);
+                MPI.COMM_WORLD.send(array, size, MPI.BYTE, 0, TAG);
+            }
+        }
+    }
+
+    private void latency(int size, int iterations) throws MPIException {
+        pingpong(size, iterations / 10 + 1);
+        MPI.COMM_WORLD.barrier();
+        long start = System.nanoTime();
+        pingpong(size, iterations);
+        double micros = (System.nanoTime() - start) / 1e3;
+        if (rank == 0) {
+            print("latency", size, 0, micros / (2.0 * iterations));
+        }
+    }
+
+    private void windows(int size, int iterations) throws MPIException {
+        byte[] ack = new byte[1];
+        for (int i = 0; i < iterations; i++) {
+            for (int w = 0; w < requests.length; w++) {
+                requests[w] = rank == 0 ? MPI.COMM_WORLD.iSend(direct, size, MPI.BYTE, 1, TAG)
+                    : MPI.COMM_WORLD.iRecv(direct, size, MPI.BYTE, 0, TAG);
+            }
+            Request.waitAll(requests);
+            if (rank == 0) {
+                MPI.COMM_WORLD.recv(ack, 1, MPI.BYTE, 1, ACK);
+            } else {
+                MPI.COMM_WORLD.send(ack, 1, MPI.BYTE, 0, ACK);
+            }
+        }
+    }
+
+    private void bandwidth(int size, int iterations) throws MPIException {
+        windows(size, iterations / 10 + 1);
+        MPI.COMM_WORLD.barrier();
+        long start = System.nanoTime();
+        windows(size, iterations);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (rank == 0) {
+            print("bw", size, 0, (double) size * requests.length * iterations / seconds / 1e6);
+        }
+    }
+
+    private void overlap(int size, int micros, int iterations) throws MPIException {
+        long waited = 0;
+        for (int i = 0; i < iterations; i++) {
+            MPI.COMM_WORLD.barrier();
+            Request request = rank == 0 ? MPI.COMM_WORLD.iSend(direct, size, MPI.BYTE, 1, TAG)
+                : MPI.COMM_WORLD.iRecv(direct, size, MPI.BYTE, 0, TAG);
+            compute(micros);
+            long before = System.nanoTime();
+            request.waitFor();
+            waited += System.nanoTime() - before;
+        }
+        print(rank == 0 ? "overlap_send_wait" : "overlap_recv_wait", size, micros, waited / 1e3 / iterations);
+    }
+
+    /** Spins on the clock, calling nothing of MPI: the application computing. */
+    private static void compute(int micros) {
+        long until = System.nanoTime() + micros * 1_000L;
+        while (System.nanoTime() - until < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void print(String test, int size, int computeMicros, double value) {
+        System.out.printf(java.util.Locale.ROOT, "result %s %d %d %.4f%n", test, size, computeMicros, value);
+    }
+}

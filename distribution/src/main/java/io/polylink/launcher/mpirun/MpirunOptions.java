@@ -1,0 +1,172 @@
+package io.polylink.launcher.mpirun;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The command line of {@code polylink mpirun}; see {@link #HELP}.
+ *
+ * @param ranks how many ranks to start
+ * @param classPath where the program's classes are; {@code null} for the default
+ * @param jar the program's jar, or {@code null} when a class is named
+ * @param mainClass the class to run, or {@code null} when a jar is named
+ * @param args the program's arguments
+ * @param output how the ranks' output is shown
+ * @param explain whether each rank says how it reaches every other
+ * @param methods the methods each rank starts, or {@code null} for the default
+ * @param transforms the transforms each rank starts, or {@code null} for none
+ * @param registry the naming registry to meet in, or {@code null} for a fresh one
+ * @param tmpdir where the job's files go, or {@code null} for {@code java.io.tmpdir}
+ */
+record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, List<String> args, Output output,
+                     boolean explain, String methods, String transforms, Path registry, Path tmpdir) {
+
+    /** The most ranks one host runs. */
+    static final int MAX_RANKS = 1024;
+
+    /** How the ranks' output reaches mpirun's. */
+    enum Output {
+        /** Each rank's lines as they come. */
+        PLAIN,
+        /** Each line starts with {@code [RANK] }. */
+        RANK_PREFIX
+    }
+
+    static final String HELP = """
+        usage: polylink mpirun -np N [options] (CLASS | -jar JAR) [ARGS...]
+
+        Runs an MPI program written against Open MPI's Java bindings (package mpi) as a job of N
+        ranks on this host, each rank a JVM of its own with its own Polylink runtime. The ranks
+        find each other in a naming registry under a job id of their own, and reach each other by
+        shm, or by tcp on 127.0.0.1. Compile programs against lib/mpi/polylink-mpi.jar:
+
+          javac -cp "$POLYLINK_HOME/lib/mpi/polylink-mpi.jar" Ring.java
+          polylink mpirun -np 4 -cp . Ring
+
+          -np N, -n N        the number of ranks, 1 to %d (required)
+          -cp PATH, -classpath PATH, --class-path PATH
+                             where the program's classes are, as java takes it (default: $CLASSPATH,
+                             else the current directory); lib/mpi/ comes first
+          -jar JAR           run the Main-Class of JAR, with JAR (and its Class-Path) on the class path
+          --output MODE      plain: each rank's lines as they come (the default); rank-prefix: each
+                             line of a rank starts with [RANK]
+          --explain          each rank prints, once MPI.Init is done, which method stack it reaches
+                             every other rank by, and why
+          --methods LIST     the methods each rank's runtime starts (default tcp,shm)
+          --transforms LIST  the transforms each rank's runtime starts, for stacks such as lz4/tcp
+                             pinned by a communicator's polylink.stack hint (default none)
+          --registry DIR     the naming registry the ranks meet in (default: a fresh one in the job's
+                             directory); the job's names are withdrawn from it at the end
+          --tmpdir DIR       where the job's directory goes (default java.io.tmpdir): the registry,
+                             each rank's runtime; the shm segments go to /dev/shm/polylink-mpirun-JOB
+          --help             this text
+
+        Everything after CLASS or -jar JAR goes to the program unchanged. POLYLINK_MPI_JAVA_OPTS
+        holds JVM options for the ranks (e.g. -Xmx2g); the ranks get the rest of the environment as
+        it is, with POLYLINK_MPI_JOB, _RANK, _SIZE and _REGISTRY set (see docs/mpi.md).
+
+        Exit status: 0 if every rank exited with 0; else that of the first rank that failed, which
+        is named (after a failure the other ranks have %d s to end by themselves, then they are
+        stopped); 2 for a wrong command line. Ctrl-C stops every rank. Whatever way the job ends,
+        every process and file it made is gone.""".formatted(MAX_RANKS, Mpirun.GRACE_SECONDS);
+
+    private static final Pattern NAMES = Pattern.compile("[a-z0-9][a-z0-9-]*(,[a-z0-9][a-z0-9-]*)*");
+
+    /**
+     * @return the options, or {@code null} if {@code --help} was asked for
+     * @throws IllegalArgumentException naming every option that is wrong, or what is missing
+     */
+    static MpirunOptions parse(String[] argv) {
+        Integer ranks = null;
+        String classPath = null;
+        Path jar = null;
+        String mainClass = null;
+        Output output = Output.PLAIN;
+        boolean explain = false;
+        String methods = null;
+        String transforms = null;
+        Path registry = null;
+        Path tmpdir = null;
+        List<String> unknown = new ArrayList<>();
+        int i = 0;
+        for (; i < argv.length && jar == null && mainClass == null; i++) {
+            String a = argv[i];
+            switch (a) {
+                case "--help", "-h" -> {
+                    return null;
+                }
+                case "-np", "-n", "--np" -> ranks = ranks(value(argv, ++i, a));
+                case "-cp", "-classpath", "--class-path" -> classPath = value(argv, ++i, a);
+                case "-jar" -> jar = Path.of(value(argv, ++i, a));
+                case "--output" -> output = output(value(argv, ++i, a));
+                case "--explain" -> explain = true;
+                case "--methods" -> methods = names(a, value(argv, ++i, a));
+                case "--transforms" -> transforms = names(a, value(argv, ++i, a));
+                case "--registry" -> registry = Path.of(value(argv, ++i, a));
+                case "--tmpdir" -> tmpdir = Path.of(value(argv, ++i, a));
+                default -> {
+                    if (a.startsWith("-")) {
+                        unknown.add(a);
+                    } else {
+                        mainClass = a;
+                    }
+                }
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown option" + (unknown.size() == 1 ? " " : "s ") + "'"
+                + String.join("', '", unknown) + "'");
+        }
+        if (ranks == null) {
+            throw new IllegalArgumentException("how many ranks? give -np N");
+        }
+        if (jar == null && mainClass == null) {
+            throw new IllegalArgumentException("which program? name its main class, or -jar JAR");
+        }
+        if (jar != null && classPath != null) {
+            throw new IllegalArgumentException("-jar and -cp do not go together: the jar's manifest (Class-Path) "
+                + "says what else it needs");
+        }
+        List<String> args = List.copyOf(Arrays.asList(argv).subList(i, argv.length));
+        return new MpirunOptions(ranks, classPath, jar, mainClass, args, output, explain, methods, transforms,
+            registry, tmpdir);
+    }
+
+    private static String value(String[] argv, int i, String option) {
+        if (i >= argv.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return argv[i];
+    }
+
+    private static int ranks(String text) {
+        try {
+            int n = Integer.parseInt(text);
+            if (n >= 1 && n <= MAX_RANKS) {
+                return n;
+            }
+        } catch (NumberFormatException notANumber) {
+            // said below
+        }
+        throw new IllegalArgumentException("-np takes a number of ranks from 1 to " + MAX_RANKS + ", not '" + text + "'");
+    }
+
+    private static Output output(String text) {
+        return switch (text) {
+            case "plain" -> Output.PLAIN;
+            case "rank-prefix" -> Output.RANK_PREFIX;
+            default -> throw new IllegalArgumentException("--output takes plain or rank-prefix, not '" + text + "'");
+        };
+    }
+
+    private static String names(String option, String text) {
+        if (!NAMES.matcher(text).matches()) {
+            throw new IllegalArgumentException(option + " takes names separated by commas, such as tcp,shm; not '"
+                + text + "'");
+        }
+        return text;
+    }
+}
