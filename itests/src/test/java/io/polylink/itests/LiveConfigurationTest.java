@@ -2,6 +2,7 @@ package io.polylink.itests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.Context;
 import io.polylink.ContextId;
@@ -55,6 +56,7 @@ class LiveConfigurationTest {
     ConfigurationAdmin configurations;
 
     private final String name = "live-" + UUID.randomUUID();
+    private final List<LoopMethod> loops = new ArrayList<>();
     private final List<ServiceRegistration<CommunicationMethod>> methods = new ArrayList<>();
     private Configuration core;
 
@@ -63,7 +65,9 @@ class LiveConfigurationTest {
         for (String method : List.of("loop-a", "loop-b")) {
             Hashtable<String, Object> properties = new Hashtable<>();
             properties.put(CommunicationMethod.NAME_PROPERTY, method);
-            methods.add(bundle.registerService(CommunicationMethod.class, new LoopMethod(method), properties));
+            LoopMethod loop = new LoopMethod(method);
+            loops.add(loop);
+            methods.add(bundle.registerService(CommunicationMethod.class, loop, properties));
         }
         core = configurations.getConfiguration("io.polylink.core", coreBundle().getLocation());
         configure(Map.of("name", name, "table", "loop-a,loop-b"));
@@ -102,6 +106,33 @@ class LiveConfigurationTest {
             assertEquals(List.of("abandonAfterMs, handlerThreads, quietAckMs, table of io.polylink.core applies in "
                 + "place; " + context + " keeps its links"), log.lines());
             assertEquals(List.of("local", "loop-b", "loop-a"), stacks(context.descriptorTable().entries()));
+        } finally {
+            endpoint.close();
+        }
+    }
+
+    @Test
+    void aRequiredStackAppliesInPlaceAndMovesTheLinksOffWhatItNoLongerAdmits() throws Exception {
+        Context context = Udp.context(bundle);
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Endpoint endpoint = context.createEndpoint().register(1, (e, m) -> seen.add(m.getInt()));
+        Startpoint link = endpoint.startpoint().forbid("local");
+        LoopMethod b = loops.get(1);
+        try (LogCapture log = new LogCapture("io.polylink.core")) {
+            IntStream.range(0, 50).forEach(i -> link.send(1, context.allocateBuffer(4).putInt(i)));
+            Await.until(() -> seen.size() == 50, LIMIT, () -> seen.size() + " of 50 arrived over loop-a");
+            assertEquals(0, b.frames(), "loop-a comes first");
+
+            configure(Map.of("name", name, "table", "loop-a,loop-b", "require", "loop-b"));
+            awaitPublished(List.of("local", "loop-b"));
+            IntStream.range(50, 100).forEach(i -> link.send(1, context.allocateBuffer(4).putInt(i)));
+
+            Await.until(() -> seen.size() == 100, LIMIT, () -> seen.size() + " of 100 arrived");
+            assertEquals(IntStream.range(0, 100).boxed().toList(), seen, "every RSR once, in order, across the change");
+            assertTrue(b.frames() > 0, "the link moved to loop-b");
+            assertSame(context, Udp.context(bundle), "the same context");
+            assertEquals(List.of("require of io.polylink.core applies in place; " + context + " keeps its links, and "
+                + "its connections open again so their stacks are checked against it"), log.lines());
         } finally {
             endpoint.close();
         }

@@ -11,6 +11,7 @@ import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
 import java.io.File;
 import java.lang.System.Logger.Level;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -78,7 +79,8 @@ public final class ContextComponent {
         ContextId before = running.runtime.id();
         if (restart.isEmpty()) {
             LOG.log(Level.INFO, String.join(", ", changed) + " of " + CoreSettings.PID + " applies in place; "
-                + running.runtime + " keeps its links");
+                + running.runtime + (Collections.disjoint(changed, CoreUpdate.RECHECKED) ? " keeps its links"
+                : " keeps its links, and its connections open again so their stacks are checked against it"));
             running.runtime.reconfigure(next.settings().withId(before));
             running.rename(name(next.config()));
             return;

@@ -30,6 +30,7 @@ import io.polylink.core.internal.registry.MethodContextImpl;
 import io.polylink.core.internal.select.StackSelector;
 import io.polylink.core.internal.wire.FrameHeader;
 import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.Connection;
 import io.polylink.spi.Transform;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
@@ -87,7 +88,7 @@ final class ContextRuntime implements Context {
         channels.attach(flows, buffers);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
         this.system = SystemEndpoint.create(this,
-            settings.systemTargets() == SystemTargets.ANY ? peer -> true : channels::linked, problems);
+            peer -> this.settings.systemTargets() == SystemTargets.ANY || channels.linked(peer), problems);
     }
 
     /** For the problem log, made before the timer it says what it held back on. */
@@ -97,16 +98,24 @@ final class ContextRuntime implements Context {
 
     /**
      * Applies what of {@code next} can change while the context runs: the table, the handler
-     * threads, and how long flows wait for acknowledgements and for a way to their peer. Links
-     * select again on their next send if the table changed. The other settings must be those the
-     * context was made with; a change of them needs a new context.
+     * threads, how long flows wait for acknowledgements and for a way to their peer, the stacks
+     * required of peers and whom the system endpoint sends to. Links select again on their next
+     * send if the table or the requirements changed; when the requirements changed, every open
+     * connection closes too, so the stacks its peer announced are checked again as it comes back,
+     * and the flows replay what it had not delivered. The other settings must be those the context
+     * was made with; a change of them needs a new context.
      */
     void reconfigure(CoreSettings next) {
+        settings = next;
         installed.configure(next.table());
         handlers.resize(next.handlerThreads());
         flows.abandonAfterMs(next.abandonAfterMs());
         channels.quietAckMs(next.quietAckMs());
-        settings = next;
+        if (!next.required().equals(installed.required())) {
+            installed.require(next.required());
+            installed.methodNames().stream().filter(method -> !method.equals(LocalMethod.NAME))
+                .forEach(method -> channels.connections(method).forEach(Connection::close));
+        }
     }
 
     /** For the endpoints, made before the startpoints they hand out, which send through the flows. */

@@ -66,7 +66,6 @@ public final class ChannelReceiver implements FrameReceiver {
     private final TransformSessions sessions;
     private final ContextId self;
     private final Installed installed;
-    private final RequiredStacks required;
     private final Endpoints endpoints;
     private final OutboundFlows flows;
     private final InboundFlows inbound;
@@ -113,7 +112,6 @@ public final class ChannelReceiver implements FrameReceiver {
         this.sessions = sessions;
         this.self = owner.self;
         this.installed = owner.installed;
-        this.required = owner.installed.required();
         this.endpoints = owner.endpoints;
         this.flows = owner.flows;
         this.inbound = owner.inbound;
@@ -416,7 +414,7 @@ public final class ChannelReceiver implements FrameReceiver {
             flow == null ? null : new AckLane.Slot(flow));
         stacks[id] = stack;
         String why = flow == null ? connection.peer() + " has " + InboundFlows.PER_PEER + " flows open here already"
-            : required.refusal(connection.method(), announced.names(), channel.said());
+            : installed.required().refusal(connection.method(), announced.names(), channel.said());
         if (why != null) {
             refuse(id, stack, why);
         }
@@ -428,7 +426,7 @@ public final class ChannelReceiver implements FrameReceiver {
      * will not serve this peer, is refused.
      */
     private ReceiveStack resolve(int id, ReceiveStack stack) {
-        String why = required.refusal(connection.method(), stack.names(), channel.said());
+        String why = installed.required().refusal(connection.method(), stack.names(), channel.said());
         TransformSession[] chain = new TransformSession[stack.names().size()];
         for (int i = 0; why == null && i < chain.length; i++) {
             String name = stack.names().get(i);

@@ -35,7 +35,12 @@ public record CoreUpdate(CoreConfig config, CoreSettings settings, Map<String, O
      * and where it is applied.
      */
     public static final Set<String> LIVE = Set.of("table", "abandonAfterMs", "quietAckMs", "handlerThreads", "name",
-        "repository", "install.enabled", "install.allowed");
+        RequiredStacks.EVERYONE, RequiredStacks.OTHER_HOST, RequiredStacks.OTHER_SITE, "systemTargets", "repository",
+        "install.enabled", "install.allowed");
+
+    /** Live keys whose change closes every open connection, so its stacks are checked again as it reopens. */
+    public static final Set<String> RECHECKED = Set.of(RequiredStacks.EVERYONE, RequiredStacks.OTHER_HOST,
+        RequiredStacks.OTHER_SITE);
 
     public CoreUpdate {
         properties = Map.copyOf(properties);

@@ -30,7 +30,7 @@ public final class Installed {
     private final OwnTable own;
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
     private final Origin origin;
-    private final RequiredStacks required;
+    private volatile RequiredStacks required;
     private volatile EncodedTable table;
     private volatile int generation;
 
@@ -147,6 +147,18 @@ public final class Installed {
      */
     public void configure(List<String> stacks) {
         tableChanged(change(() -> own.configure(stacks)));
+    }
+
+    /**
+     * Accepts RSRs on, and sends them on, the stacks {@code next} admits from now on: links select
+     * again on their next send, and the table lists only stacks every peer may use. Stacks peers
+     * announced before are not checked again; the caller reopens their connections.
+     */
+    public void require(RequiredStacks next) {
+        tableChanged(change(() -> {
+            required = next;
+            return own.require(next);
+        }));
     }
 
     /**

@@ -24,7 +24,7 @@ final class OwnTable {
 
     private List<String> configured;
     private final Origin origin;
-    private final RequiredStacks required;
+    private RequiredStacks required;
     private final DeployedStacks deployed = new DeployedStacks();
 
     /**
@@ -53,6 +53,13 @@ final class OwnTable {
         List<String> before = configured;
         configured = List.copyOf(stacks);
         return !configured.equals(before);
+    }
+
+    /** @return whether the table may change: whether {@code next} differs from what was required before */
+    boolean require(RequiredStacks next) {
+        RequiredStacks before = required;
+        required = next;
+        return !next.equals(before);
     }
 
     /** @return the table for these methods and transforms */

@@ -43,15 +43,20 @@ class CoreUpdateTest {
     }
 
     @Test
-    void theTableTimeoutsThreadsNameAndProvisioningApplyInPlaceAndEverythingElseNeedsARestart() {
+    void theTableLimitsScopesNameAndProvisioningApplyInPlaceAndEverythingElseNeedsARestart() {
         CoreUpdate before = CoreUpdate.read(Map.of(), Map.of());
-        CoreUpdate after = CoreUpdate.read(Map.of("table", "tcp", "abandonAfterMs", 5000, "quietAckMs", 0,
-            "handlerThreads", 4, "name", "beta", "repository", "repo/index.xml", "install.enabled", false,
-            "install.allowed", "udp", "maxMessageSize", 65536, "site", "lab-b"), before.properties());
+        CoreUpdate after = CoreUpdate.read(Map.ofEntries(Map.entry("table", "tcp"), Map.entry("abandonAfterMs", 5000),
+            Map.entry("quietAckMs", 0), Map.entry("handlerThreads", 4), Map.entry("name", "beta"),
+            Map.entry("require", "aead,shm"), Map.entry("require.other-host", "aead"),
+            Map.entry("require.other-site", "aead"), Map.entry("systemTargets", "ANY"),
+            Map.entry("repository", "repo/index.xml"), Map.entry("install.enabled", false),
+            Map.entry("install.allowed", "udp"), Map.entry("maxMessageSize", 65536), Map.entry("site", "lab-b")),
+            before.properties());
 
         Set<String> changed = after.changedFrom(before);
-        assertEquals(Set.of("table", "abandonAfterMs", "quietAckMs", "handlerThreads", "name", "repository",
-            "install.enabled", "install.allowed", "maxMessageSize", "site"), changed);
+        assertEquals(Set.of("table", "abandonAfterMs", "quietAckMs", "handlerThreads", "name", "require",
+            "require.other-host", "require.other-site", "systemTargets", "repository", "install.enabled",
+            "install.allowed", "maxMessageSize", "site"), changed);
         assertEquals(Set.of("maxMessageSize", "site"), CoreUpdate.needingRestart(changed));
         assertEquals(Set.of(), after.changedFrom(CoreUpdate.read(after.properties(), after.properties())));
     }
