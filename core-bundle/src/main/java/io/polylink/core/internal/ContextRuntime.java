@@ -91,8 +91,8 @@ final class ContextRuntime implements Context {
             peer -> this.settings.systemTargets() == SystemTargets.ANY || channels.linked(peer), problems);
     }
 
-    /** For the problem log, made before the timer it says what it held back on. */
-    private void later(Runnable task, long delayMs) {
+    /** Runs a short task on the retry thread: for the problem log, made before the timer, and for JMX. */
+    void later(Runnable task, long delayMs) {
         timer.later(task, delayMs);
     }
 

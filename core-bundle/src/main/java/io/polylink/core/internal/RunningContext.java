@@ -4,6 +4,7 @@ import io.polylink.Context;
 import io.polylink.core.internal.channel.PeerChannels;
 import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.core.internal.flow.Flows;
+import io.polylink.core.internal.jmx.ManagedBeans;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.StackSelector;
 import io.polylink.spi.CommunicationMethod;
@@ -16,9 +17,10 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 
 /**
- * One runtime of the context as the OSGi component runs it: the runtime, its name published, and
- * the services it is registered as: the {@link Context}, then the parts the bundle's own
- * components use (the registry of installed methods, selection, the flows and the channels).
+ * One runtime of the context as the OSGi component runs it: the runtime, its name published, its
+ * JMX beans, and the services it is registered as: the {@link Context}, then the parts the
+ * bundle's own components use (the registry of installed methods, selection, the flows and the
+ * channels).
  *
  * <p>The services are registered by hand rather than as the component's own, so each service
  * object is the part itself, never a half-activated component, and a runtime can be replaced
@@ -33,6 +35,7 @@ final class RunningContext {
     private final Runnable republish;
     private final ServiceRegistration<Context> registration;
     private final List<ServiceRegistration<?>> parts;
+    private final ManagedBeans beans;
 
     /**
      * Makes a runtime, gives it what is bound, publishes it and registers its services.
@@ -52,6 +55,7 @@ final class RunningContext {
             bundle.registerService(StackSelector.class, runtime.selector, null),
             bundle.registerService(Flows.class, runtime.flows, null),
             bundle.registerService(PeerChannels.class, runtime.channels, null));
+        beans = new ManagedBeans(runtime, publication::name, runtime.flows, task -> runtime.later(task, 0));
     }
 
     /** Starts a method and adds it; one that fails to start is logged and left out. */
@@ -134,6 +138,7 @@ final class RunningContext {
      *     of the same context takes over
      */
     void close(boolean withdrawName) {
+        beans.close();
         publication.end(withdrawName);
         runtime.installed.unwatch(republish);
         parts.forEach(RunningContext::unregister);
