@@ -614,8 +614,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         lock.lock();
         try {
             RoundTrips.Snapshot rtt = roundTrips.snapshot();
-            return String.format("%016x %-36s %-12s %8d %8d %10s %10s", id, key.peer(), binder.where(), next - 1,
-                unacknowledged(), rtt.p50(), rtt.p99());
+            return String.format("%016x %-36s %-12s %10s %10s %8d %8d", id, key.peer(), binder.where(), rtt.p50(),
+                rtt.p99(), next - 1, unacknowledged());
         } finally {
             unlockAndHandOver();
         }

@@ -83,11 +83,11 @@ public final class ShellCommands {
      * the stack each travels on now, the last sequence number sent, how many wait for the peer's
      * acknowledgement, and the round trips timed on its acknowledgements.
      */
-    @Descriptor("lists this context's links (flows to peers): the stack each is on, RSRs sent and unacknowledged, "
-        + "and the median and 99th percentile round trip timed on its acknowledgements")
+    @Descriptor("lists this context's links (flows to peers): the stack each is on, the median and 99th percentile "
+        + "round trip timed on its acknowledgements, and RSRs sent and unacknowledged")
     public String links() {
-        StringBuilder out = new StringBuilder(String.format("%-16s %-36s %-12s %8s %8s %10s %10s%n",
-            "LINK", "PEER", "STACK", "SENT", "UNACKED", "RTT p50", "RTT p99"));
+        StringBuilder out = new StringBuilder(String.format("%-16s %-36s %-12s %10s %10s %8s %8s%n",
+            "LINK", "PEER", "STACK", "RTT p50", "RTT p99", "SENT", "UNACKED"));
         flows.describe().forEach(line -> out.append(line).append('\n'));
         return out.toString();
     }
