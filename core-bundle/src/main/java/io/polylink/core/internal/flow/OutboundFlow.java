@@ -8,6 +8,7 @@ import io.polylink.core.internal.channel.OutboundFlows;
 import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.endpoint.Endpoints;
+import io.polylink.core.internal.observe.RoundTrips;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.LinkOptions;
 import io.polylink.core.internal.wire.EncodedTable;
@@ -91,6 +92,11 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private int next = 1;
     private int lastRequest;
     private long bytesSinceRequest;
+    private final RoundTrips roundTrips = new RoundTrips();
+    /** The RSR whose acknowledgement is timed now, set under the lock before {@link #probeSentAt}. */
+    private int probeSequence;
+    /** When the timed RSR was sent, from {@link System#nanoTime()}; 0 while none is timed. */
+    private volatile long probeSentAt;
     private volatile Thread waiter;
     private volatile boolean retired;
 
@@ -380,6 +386,10 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             flags |= FrameHeader.FLAG_ACK_REQUEST;
             lastRequest = sequence;
             bytesSinceRequest = 0;
+            if (probeSentAt == 0) {
+                probeSequence = sequence;
+                probeSentAt = System.nanoTime();
+            }
         }
         bytesSinceRequest += length;
         binding.sender().send(binding.stack(), endpoint, handler, flags, sequence, payload, tables, tableCount);
@@ -399,6 +409,11 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
     @Override
     public void acknowledged(int sequence) {
+        long sentAt = probeSentAt;
+        if (sentAt != 0 && sequence - probeSequence >= 0) {
+            probeSentAt = 0;
+            roundTrips.record(System.nanoTime() - sentAt);
+        }
         if (store.acknowledged(sequence)) {
             Thread w = waiter;
             if (w != null) {
@@ -510,6 +525,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      */
     void recover() {
         lock.lock();
+        probeSentAt = 0; // what is sent again is acknowledged late: no round trip to time
         binder.moving(true);
         try {
             store.trim();
@@ -597,11 +613,37 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     String describe() {
         lock.lock();
         try {
-            return String.format("%016x %-36s %-12s %8d %8d", id, key.peer(), binder.where(), next - 1,
-                unacknowledged());
+            RoundTrips.Snapshot rtt = roundTrips.snapshot();
+            return String.format("%016x %-36s %-12s %10s %10s %8d %8d", id, key.peer(), binder.where(), rtt.p50(),
+                rtt.p99(), next - 1, unacknowledged());
         } finally {
             unlockAndHandOver();
         }
+    }
+
+    /** @return the peer this flow sends to */
+    public ContextId peer() {
+        return key.peer();
+    }
+
+    /** @return the stack the flow is on now, {@code lz4/tcp} say, or {@code unbound} */
+    public String stack() {
+        return binder.where();
+    }
+
+    /** @return RSRs numbered so far: every RSR the flow took, acknowledged or not */
+    public long sent() {
+        lock.lock();
+        try {
+            return next - 1;
+        } finally {
+            unlockAndHandOver();
+        }
+    }
+
+    /** @return the round trips timed on this flow's acknowledgements */
+    public RoundTrips roundTrips() {
+        return roundTrips;
     }
 
     @Override
