@@ -407,12 +407,17 @@ public abstract class MethodContractTest {
         return Set.copyOf(Thread.getAllStackTraces().keySet());
     }
 
-    /** @return the threads alive now, in the test's thread group, that were not before the test */
+    /**
+     * @return the threads alive now, in the test's thread group, that were not before the test;
+     *     not the test's own, which JUnit may have started for it (a timeout run in a thread of its own)
+     */
     private Set<String> newThreads() {
-        ThreadGroup group = Thread.currentThread().getThreadGroup();
+        Thread self = Thread.currentThread();
+        ThreadGroup group = self.getThreadGroup();
         Set<String> names = new TreeSet<>();
         for (Thread t : liveThreads()) {
-            if (!threadsBefore.contains(t) && t.getThreadGroup() == group && !t.getName().equals(JUNIT_WATCHER)) {
+            if (t != self && !threadsBefore.contains(t) && t.getThreadGroup() == group
+                && !t.getName().equals(JUNIT_WATCHER)) {
                 names.add(t.getName());
             }
         }
