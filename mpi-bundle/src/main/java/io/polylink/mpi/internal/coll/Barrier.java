@@ -1,0 +1,82 @@
+package io.polylink.mpi.internal.coll;
+
+import io.polylink.mpi.internal.coll.schedule.Plan;
+import io.polylink.mpi.internal.datatype.Kind;
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.datatype.Typemap;
+import io.polylink.mpi.internal.request.Operation;
+import java.util.stream.IntStream;
+
+/**
+ * {@code MPI_Barrier}: a dissemination barrier (Hensgen, Finkel and Manber): in round {@code k}
+ * each rank tells the rank {@code 2^k} above it that it arrived and waits to hear from the rank
+ * {@code 2^k} below; after {@code ceil(log2 n)} rounds every rank has heard, directly or not,
+ * from all. Over several hosts each host's ranks first tell their leader, up a binomial tree;
+ * the leaders run the dissemination among themselves; then each leader tells its host's ranks.
+ */
+public final class Barrier {
+
+    /** A message of no data. */
+    static final Region NOTHING = new Region(null, Typemap.basic(Kind.BYTE), 0);
+
+    private Barrier() {}
+
+    /** Starts a barrier; it completes once every rank of the communicator started one. */
+    public static Operation start(Collectives c) {
+        boolean hierarchical = c.hierarchical();
+        c.chose(Collective.BARRIER, "MPI_Barrier", hierarchical
+            ? new Choice("MPI_Barrier", "hierarchical dissemination", "ranks on " + c.placement().hosts()
+                + " hosts: each host's ranks meet at their leader, the leaders by dissemination")
+            : new Choice("MPI_Barrier", "dissemination", c.size() + " ranks on one host"
+                + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")));
+        Plan plan = c.plan();
+        if (c.size() > 1) {
+            if (hierarchical) {
+                hierarchical(plan, c.placement());
+            } else {
+                dissemination(plan, IntStream.range(0, c.size()).toArray(), c.rank(), Plan.NONE);
+            }
+        }
+        return plan.start();
+    }
+
+    /**
+     * Adds a dissemination barrier among {@code members} (ranks of the communicator).
+     *
+     * @param me this rank's index in {@code members}
+     * @param after the step this rank's arrival waits for
+     * @return the step after which every member arrived
+     */
+    static int dissemination(Plan plan, int[] members, int me, int after) {
+        int n = members.length;
+        int heard = after;
+        for (int distance = 1; distance < n; distance <<= 1) {
+            plan.send(members[(me + distance) % n], NOTHING, heard);
+            heard = plan.receive(members[Math.floorMod(me - distance, n)], NOTHING, heard);
+        }
+        return heard;
+    }
+
+    private static void hierarchical(Plan plan, Placement placement) {
+        int me = plan.rank();
+        int host = placement.hostOf(me);
+        int[] local = placement.ranksOn(host);
+        Trees.Tree tree = Trees.binomial(local, 0, Trees.indexOf(local, me));
+        int[] arrived = new int[tree.children().length];
+        for (int i = 0; i < arrived.length; i++) {
+            arrived[i] = plan.receive(tree.children()[i], NOTHING);
+        }
+        int all = plan.join(arrived);
+        int released;
+        if (tree.parent() >= 0) {
+            plan.send(tree.parent(), NOTHING, all);
+            released = plan.receive(tree.parent(), NOTHING, all);
+        } else {
+            int[] leaders = placement.leaders(0);
+            released = dissemination(plan, leaders, host, all);
+        }
+        for (int child : tree.children()) {
+            plan.send(child, NOTHING, released);
+        }
+    }
+}
