@@ -218,6 +218,7 @@ public final class Session implements ControlListener {
     private void close() {
         mainWatch.stop();
         liveness.close();
+        world.close();
         forgetEnding();
         Wireup.withdraw(transport.context(), settings);
         transport.close();

@@ -212,84 +212,50 @@ public final class AllReduce {
         }
     }
 
+    /**
+     * The power-of-two part halves the vector's blocks recursively: in round {@code k} each rank
+     * keeps the half of its window that bit {@code k} of its rank picks, sends the other half to
+     * the partner whose rank differs in that bit, and combines what the partner sent for its own
+     * half; once each rank holds one block's result, the rounds run backwards, each rank sending
+     * its window and receiving its partner's, until every rank has every block.
+     */
     private static int rabenseifner(Plan plan, int[] members, int me, Partial partial, int after) {
         Fold f = Fold.of(members.length, me);
         int done = fold(plan, members, me, f, partial, after);
         if (f.newRank() >= 0) {
             int pof2 = f.pof2();
-            int newRank = f.newRank();
             Blocks b = Blocks.of(partial.count, pof2);
             Operand in = partial.fresh();
             Operand mine = partial.current();
+            int rounds = Integer.numberOfTrailingZeros(pof2);
+            int[] low = new int[rounds + 1];
+            int[] high = new int[rounds + 1];
+            low[0] = 0;
+            high[0] = pof2;
             List<Integer> sends = new ArrayList<>();
-            int sendIdx = 0;
-            int recvIdx = 0;
-            int lastIdx = pof2;
-            int mask = 1;
-            while (mask < pof2) {
-                int partner = members[f.member(newRank ^ mask)];
-                int half = pof2 / (mask * 2);
-                int sendFrom;
-                int sendTo;
-                int recvFrom;
-                int recvTo;
-                if (newRank < (newRank ^ mask)) {
-                    sendIdx = recvIdx + half;
-                    sendFrom = sendIdx;
-                    sendTo = lastIdx;
-                    recvFrom = recvIdx;
-                    recvTo = sendIdx;
-                } else {
-                    recvIdx = sendIdx + half;
-                    sendFrom = sendIdx;
-                    sendTo = recvIdx;
-                    recvFrom = recvIdx;
-                    recvTo = lastIdx;
-                }
-                long first = b.displs()[recvFrom];
-                long n = b.span(recvFrom, recvTo);
-                sends.add(plan.send(partner, mine.slice(b.displs()[sendFrom], b.span(sendFrom, sendTo)), done));
+            for (int k = 0; k < rounds; k++) {
+                int partner = members[f.member(f.newRank() ^ 1 << k)];
+                int mid = (low[k] + high[k]) / 2;
+                boolean keepLow = (f.newRank() & 1 << k) == 0;
+                low[k + 1] = keepLow ? low[k] : mid;
+                high[k + 1] = keepLow ? mid : high[k];
+                int sentFrom = keepLow ? mid : low[k];
+                int sentTo = keepLow ? high[k] : mid;
+                long first = b.displs()[low[k + 1]];
+                long n = b.span(low[k + 1], high[k + 1]);
+                sends.add(plan.send(partner, mine.slice(b.displs()[sentFrom], b.span(sentFrom, sentTo)), done));
                 int received = plan.receive(partner, in.slice(first, n), done);
                 done = partial.absorb(plan, in, false, first, n, received, done);
-                sendIdx = recvIdx;
-                mask <<= 1;
-                if (mask < pof2) {
-                    lastIdx = recvIdx + pof2 / mask;
-                }
             }
             sends.add(done);
             done = plan.join(sends);
-            mask >>= 1;
-            while (mask > 0) {
-                int partner = members[f.member(newRank ^ mask)];
-                int half = pof2 / (mask * 2);
-                int sendFrom;
-                int sendTo;
-                int recvFrom;
-                int recvTo;
-                if (newRank < (newRank ^ mask)) {
-                    if (mask != pof2 / 2) {
-                        lastIdx = lastIdx + half;
-                    }
-                    recvIdx = sendIdx + half;
-                    sendFrom = sendIdx;
-                    sendTo = recvIdx;
-                    recvFrom = recvIdx;
-                    recvTo = lastIdx;
-                } else {
-                    recvIdx = sendIdx - half;
-                    sendFrom = sendIdx;
-                    sendTo = lastIdx;
-                    recvFrom = recvIdx;
-                    recvTo = sendIdx;
-                }
-                int sent = plan.send(partner, mine.slice(b.displs()[sendFrom], b.span(sendFrom, sendTo)), done);
-                int received = plan.receive(partner, mine.slice(b.displs()[recvFrom], b.span(recvFrom, recvTo)), done);
+            for (int k = rounds - 1; k >= 0; k--) {
+                int partner = members[f.member(f.newRank() ^ 1 << k)];
+                int otherFrom = low[k + 1] == low[k] ? high[k + 1] : low[k];
+                int otherTo = low[k + 1] == low[k] ? high[k] : low[k + 1];
+                int sent = plan.send(partner, mine.slice(b.displs()[low[k + 1]], b.span(low[k + 1], high[k + 1])), done);
+                int received = plan.receive(partner, mine.slice(b.displs()[otherFrom], b.span(otherFrom, otherTo)), done);
                 done = plan.join(sent, received);
-                if (newRank > (newRank ^ mask)) {
-                    sendIdx = recvIdx;
-                }
-                mask >>= 1;
             }
         }
         return unfold(plan, members, me, f, partial, done);

@@ -29,6 +29,7 @@ public final class Plan {
     private final int[] sent;
     private final int[] received;
     private final List<Step> steps = new ArrayList<>();
+    private final Senders senders;
 
     /**
      * @param context the communicator's collective context id
@@ -36,8 +37,9 @@ public final class Plan {
      * @param rank this rank in the communicator
      * @param size the communicator's size
      * @param sequence the collective's number on the communicator, the same at every rank
+     * @param senders the rank's thread for sends an arrival makes due
      */
-    public Plan(PointToPoint p2p, int context, RankMap ranks, int rank, int size, int sequence) {
+    public Plan(PointToPoint p2p, int context, RankMap ranks, int rank, int size, int sequence, Senders senders) {
         this.p2p = p2p;
         this.context = context;
         this.ranks = ranks;
@@ -45,6 +47,7 @@ public final class Plan {
         this.sequence = sequence;
         this.sent = new int[size];
         this.received = new int[size];
+        this.senders = senders;
     }
 
     /** @return this rank in the communicator */
@@ -104,6 +107,6 @@ public final class Plan {
      * @return the schedule, complete once all its steps are, or at the first that fails
      */
     public Schedule start() {
-        return new Schedule(p2p, context, ranks, rank, steps.toArray(Step[]::new)).start();
+        return new Schedule(p2p, context, ranks, rank, steps.toArray(Step[]::new), senders).start();
     }
 }
