@@ -20,7 +20,8 @@ import java.util.logging.Logger;
  *
  * <p>Besides the launch variables of {@link LaunchSettings}, it reads these, each optional:
  * {@value #METHODS} (the methods to start, comma-separated; {@code tcp,shm} by default),
- * {@value #TRANSFORMS} (the transforms to start; none by default), {@value #STORAGE} (the runtime's
+ * {@value #TRANSFORMS} (the transforms to start; none by default), {@code POLYLINK_MPI_HOST} (the host
+ * the rank runs on, as the core's {@code hostId}), {@value #STORAGE} (the runtime's
  * storage directory; a fresh one by default), {@value #SHM_DIRECTORY} (the shm method's segment
  * directory) and {@value #TCP_ADDRESS} (the address tcp listens on).
  */
@@ -58,11 +59,17 @@ final class EmbeddedRankHost implements RankHost {
         List<String> methods = value(env, METHODS).map(list -> List.of(names(METHODS, list)))
             .orElse(PolylinkSettings.DEFAULT_METHODS);
         b.methods(methods.toArray(String[]::new));
+        Map<String, Object> core = new java.util.HashMap<>();
         value(env, TRANSFORMS).ifPresent(list -> {
             String[] transforms = names(TRANSFORMS, list);
             b.transforms(transforms);
-            b.configure("io.polylink.core", Map.of("table", table(methods, transforms)));
+            core.put("table", table(methods, transforms));
         });
+        // The core's host identity follows the launcher's: shm links exactly the ranks collectives group as one host.
+        value(env, LaunchSettings.HOST).ifPresent(host -> core.put("hostId", host));
+        if (!core.isEmpty()) {
+            b.configure("io.polylink.core", core);
+        }
         value(env, STORAGE).ifPresent(dir -> b.storage(Path.of(dir)));
         if (launch.registry() != null) {
             b.configure("io.polylink.registry", Map.of("directory", launch.registry().toString()));

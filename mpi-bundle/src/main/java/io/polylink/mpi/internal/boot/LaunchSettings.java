@@ -28,10 +28,12 @@ import java.util.regex.Pattern;
  *     nowhere
  * @param explain whether the rank prints how it reaches every other once it started
  * @param limits the engine's parameters
+ * @param host the host the rank runs on, as {@value #HOST} names it (by default this machine's
+ *     name): ranks of one host share memory, and collectives go through one leader per host
  */
 public record LaunchSettings(String job, int rank, int size, Path registry, Duration wireupTimeout,
                              Duration finalizeTimeout, Duration livenessPeriod, Path abortRecord, boolean explain,
-                             Limits limits) {
+                             Limits limits, String host) {
 
     public static final String JOB = "POLYLINK_MPI_JOB";
     public static final String RANK = "POLYLINK_MPI_RANK";
@@ -48,6 +50,7 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
     public static final String UNEXPECTED_MESSAGES = "POLYLINK_MPI_UNEXPECTED_MESSAGES";
     public static final String SPINS = "POLYLINK_MPI_SPINS";
     public static final String YIELDS = "POLYLINK_MPI_YIELDS";
+    public static final String HOST = "POLYLINK_MPI_HOST";
 
     private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -76,9 +79,10 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
             (int) number(env, UNEXPECTED_MESSAGES, Limits.DEFAULT_UNEXPECTED_MESSAGES, 0, Integer.MAX_VALUE),
             new Idle((int) number(env, SPINS, Idle.DEFAULT.spins(), 0, Integer.MAX_VALUE),
                 (int) number(env, YIELDS, Idle.DEFAULT.yields(), 0, Integer.MAX_VALUE)));
+        String host = host(env);
         if (present.isEmpty()) {
             return new LaunchSettings("singleton-" + ProcessHandle.current().pid(), 0, 1, null, wireup, finalize,
-                liveness, abortRecord, explain, limits);
+                liveness, abortRecord, explain, limits, host);
         }
         if (present.size() < 3) {
             List<String> missing = new ArrayList<>(List.of(JOB, RANK, SIZE));
@@ -98,7 +102,23 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Dura
                 + " find each other in a naming registry directory they all share");
         }
         return new LaunchSettings(job, rank, size, dir == null || dir.isBlank() ? null : Path.of(dir), wireup,
-            finalize, liveness, abortRecord, explain, limits);
+            finalize, liveness, abortRecord, explain, limits, host);
+    }
+
+    /** @return {@value #HOST}, or this machine's name */
+    private static String host(Map<String, String> env) {
+        String text = env.get(HOST);
+        if (text != null && !text.isBlank()) {
+            if (text.length() > 255 || text.chars().anyMatch(Character::isISOControl)) {
+                throw invalid(HOST + " names a host in 1 to 255 printable characters");
+            }
+            return text.trim();
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "localhost";
+        }
     }
 
     private static long number(Map<String, String> env, String name, long fallback, long min, long max) {

@@ -65,7 +65,7 @@ public final class Session implements ControlListener {
         Limits limits = settings.limits().fitting(context.maxMessageSize());
         this.transport = new Transport(context, settings.rank(), limits);
         this.p2p = new PointToPoint(transport, limits, this);
-        this.world = new World(p2p, settings.rank(), settings.size());
+        this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null);
         this.commWorld = Communicator.world(world);
         this.commSelf = Communicator.self(world);
         this.liveness = new Liveness(transport, settings.livenessPeriod(), () -> finalizing || p2p.waiting(),
@@ -92,6 +92,9 @@ public final class Session implements ControlListener {
         try {
             Session s = new Session(host, settings, context);
             s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint()));
+            if (settings.size() > 1) {
+                s.world.meet(settings.host());
+            }
             Runtime.getRuntime().addShutdownHook(s.endingHook);
             s.liveness.start();
             s.mainWatch.start();
@@ -220,6 +223,7 @@ public final class Session implements ControlListener {
     private void close() {
         mainWatch.stop();
         liveness.close();
+        world.close();
         forgetEnding();
         Wireup.withdraw(transport.context(), settings);
         transport.close();
