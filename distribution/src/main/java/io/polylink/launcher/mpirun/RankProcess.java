@@ -54,15 +54,23 @@ final class RankProcess {
         }
         Process p = b.start();
         if (firstLine != null) {
-            p.getOutputStream().write((firstLine + "\n").getBytes(StandardCharsets.US_ASCII));
-            p.getOutputStream().flush();
+            try {
+                p.getOutputStream().write((firstLine + "\n").getBytes(StandardCharsets.US_ASCII));
+                p.getOutputStream().flush();
+            } catch (IOException endedAtOnce) {
+                // the launcher failed before reading its command: its exit status says how, naming the host
+            }
         }
         if (rank == 0 && firstLine != null) {
             Thread input = new Thread(() -> forwardInput(p), "polylink-mpirun-input");
             input.setDaemon(true);
             input.start();
         } else if (rank != 0) {
-            p.getOutputStream().close();
+            try {
+                p.getOutputStream().close();
+            } catch (IOException endedAtOnce) {
+                // as above
+            }
         }
         List<LinePump> pumps = new ArrayList<>();
         if (prefix) {
