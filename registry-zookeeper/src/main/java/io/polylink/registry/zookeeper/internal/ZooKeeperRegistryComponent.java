@@ -66,7 +66,9 @@ public final class ZooKeeperRegistryComponent {
         this.bundle = bundle;
         for (Logger l : quiet) {
             if (l.getLevel() == null) {
-                l.setLevel(Level.WARNING); // their INFO lines (every connection) are not a context's news
+                // Their lines (every connection, every failed attempt while ZooKeeper is away) are not a context's
+                // news: the registry says itself what failed, and when the session is lost.
+                l.setLevel(Level.SEVERE);
             }
         }
         start(config);
