@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -34,13 +35,14 @@ public final class Mpirun {
 
     private final MpirunOptions options;
     private final Path home;
-    private final List<RankProcess> ranks = new ArrayList<>();
+    /** Appended while the job starts; read by the supervisor, the rendezvous and Ctrl-C. */
+    private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
     private JobFiles files;
     /** Where ranks on other hosts report, or {@code null} when every rank runs on this host. */
     private Rendezvous rendezvous;
     private RemoteRanks remote;
-    /** Ranks mpirun gave up on while they ran (silent), for the supervisor. */
-    private final BlockingQueue<RankProcess> lost = new LinkedBlockingQueue<>();
+    /** Ranks whose process ended, and ranks mpirun gave up on while they ran, for the supervisor. */
+    private final BlockingQueue<Ended> events = new LinkedBlockingQueue<>();
     private boolean finished;
     /** Set by Ctrl-C: the ranks' ends are then not failures to report. */
     private volatile boolean interrupted;
@@ -158,12 +160,9 @@ public final class Mpirun {
 
     /** A rank on another host went silent: its host or the network went; the job fails for it. */
     private void silent(int rank, String why) {
-        RankProcess r;
-        synchronized (this) {
-            r = ranks.get(rank);
-        }
+        RankProcess r = ranks.get(rank);
         r.lost(r.name() + " " + why + ": its host or the network between is down");
-        lost.add(r);
+        events.add(new Ended(r, false));
     }
 
     /**
@@ -227,29 +226,9 @@ public final class Mpirun {
      * at once, as they are when not every rank reported to the rendezvous within the wire-up time.
      */
     private int supervise() throws InterruptedException {
-        BlockingQueue<Ended> events = new LinkedBlockingQueue<>();
         for (RankProcess r : ranks) {
             r.process().onExit().thenRun(() -> events.add(new Ended(r, true)));
         }
-        Thread lostRanks = new Thread(() -> {
-            try {
-                while (true) {
-                    events.add(new Ended(lost.take(), false));
-                }
-            } catch (InterruptedException done) {
-                // the job ended
-            }
-        }, "polylink-mpirun-lost");
-        lostRanks.setDaemon(true);
-        lostRanks.start();
-        try {
-            return supervise(events);
-        } finally {
-            lostRanks.interrupt();
-        }
-    }
-
-    private int supervise(BlockingQueue<Ended> events) throws InterruptedException {
         List<RankProcess> failures = new ArrayList<>();
         long grace = 0;
         long wireup = System.nanoTime() + TimeUnit.SECONDS.toNanos(WIREUP_SECONDS);
@@ -273,6 +252,8 @@ public final class Mpirun {
                     System.err.println("polylink mpirun: " + missing.size() + " rank" + (missing.size() == 1 ? "" : "s")
                         + " did not report to mpirun within " + WIREUP_SECONDS + " s (" + String.join(", ",
                         missing.stream().map(r -> ranks.get(r).name()).toList()) + "); stopping the job");
+                } else {
+                    continue; // wired up just as the wait ended
                 }
                 stopAll();
                 stopping = true;

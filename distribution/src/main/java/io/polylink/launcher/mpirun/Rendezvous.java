@@ -200,8 +200,8 @@ final class Rendezvous implements AutoCloseable {
             s.setSoTimeout(0);
             for (String line = line(in); line != null; line = line(in)) {
                 link.heard = System.nanoTime();
-                if (line.startsWith("ABORT ") && line.split(" ", 3).length >= 3) {
-                    String[] parts = line.split(" ", 3);
+                String[] parts = line.split(" ", 3);
+                if (parts.length == 3 && parts[0].equals("ABORT") && parts[1].matches("-?\\d{1,9}")) {
                     abort.compareAndSet(null, link.rank + " " + parts[1] + " " + parts[2]);
                 } else if (!line.equals("ALIVE")) {
                     return; // not a rank's line: the connection is not one to keep

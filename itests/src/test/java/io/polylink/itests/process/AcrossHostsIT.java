@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.testkit.NetworkNamespaces;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code polylink mpirun} across two hosts of a LAN, each a network namespace this test makes
  * (with a machine id of its own) and enters by {@code --launcher 'ip netns exec {host}'}: ranks on
  * one host reach each other by shm and the others by tcp, saying why; the Ring and Connectivity
- * programs run across them; a host torn down mid-job ends the job within seconds naming it, and
- * leaves no process; a rank that cannot start fails the job naming its host. Skipped, saying why,
+ * programs run across them; a hostfile's sites reach the ranks; a host torn down mid-job ends the job
+ * within seconds naming it, and leaves no process; a rank that cannot start fails the job naming its
+ * host. Skipped, saying why,
  * where namespaces cannot be made.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -86,6 +88,24 @@ class AcrossHostsIT {
                     + " reaches rank " + pair[1] + " by tcp") && l.contains("tcp chosen (reachable at " + other + ":")),
                     "rank " + pair[0] + " reaches rank " + pair[1] + " at its host's address " + other + ":\n" + out);
             }
+            leftovers.assertNone(out);
+        }
+    }
+
+    @Test
+    void aHostfileGivesEachHostItsSiteAndExplainSaysWhereEachRankRuns() throws Exception {
+        Path programs = MpiPrograms.compile(work, "Connectivity");
+        Path hostfile = Files.writeString(work.resolve("hosts"), "# two sites\n" + lan.host(0) + " slots=2 site=lab\n"
+            + lan.host(1) + " slots=1 site=cloud\n");
+        try (MpirunProcess run = MpirunProcess.mpirun(programs, "--hostfile", hostfile.toString(), "--launcher",
+                "ip netns exec {host}", "--explain", "--output", "rank-prefix", "-cp", ".", "Connectivity")) {
+            assertEquals(0, run.awaitExit(JOB), run.output());
+            String out = run.output();
+            assertTrue(out.contains("[0] connectivity: 3 pairs of 3 ranks reach each other; rank 0 by local,shm,tcp"), out);
+            assertTrue(out.lines().anyMatch(l -> l.startsWith("[0] polylink mpi: rank 0 reaches rank 2 by tcp")
+                && l.endsWith("site cloud; here site lab)")), out);
+            assertTrue(out.lines().anyMatch(l -> l.startsWith("[2] polylink mpi: rank 2 reaches rank 1 by tcp")
+                && l.endsWith("site lab; here site cloud)")), out);
             leftovers.assertNone(out);
         }
     }
