@@ -135,7 +135,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         String name = host(i);
         if (!removed.contains(name)) {
             removed.add(name);
-            remove(name);
+            remove(name, tag + "v" + i);
         }
     }
 
@@ -143,10 +143,12 @@ public final class NetworkNamespaces implements AutoCloseable {
     @Override
     public void close() throws IOException {
         List<String> failed = new ArrayList<>();
-        for (String name : hosts) {
+        for (int i = 0; i < hosts.size(); i++) {
+            String name = hosts.get(i);
             if (!removed.contains(name)) {
+                removed.add(name);
                 try {
-                    remove(name);
+                    remove(name, tag + "v" + i);
                 } catch (IOException e) {
                     failed.add(e.getMessage());
                 }
@@ -161,12 +163,24 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
     }
 
-    private static void remove(String name) throws IOException {
+    /**
+     * Kills the namespace's processes, deletes its veth pair by the end outside ({@code veth}, or
+     * {@code null} if there is none), then the namespace. The kernel tears a deleted namespace
+     * down later, in the background, and the veth inside it with it; deleting the pair first frees
+     * its names at once, so a LAN made again under the same names does not find them taken.
+     */
+    private static void remove(String name, String veth) throws IOException {
         for (long pid : pids(name)) {
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         }
         for (long pid : pids(name)) {
             ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(10, TimeUnit.SECONDS).join());
+        }
+        if (veth != null) {
+            String gone = run("ip", "link", "del", veth);
+            if (gone != null && !gone.contains("Cannot find device")) {
+                throw new IOException("ip link del " + veth + ": " + gone.strip());
+            }
         }
         String deleted = run("ip", "netns", "del", name);
         delete(NETNS_ETC.resolve(name));
@@ -189,12 +203,6 @@ public final class NetworkNamespaces implements AutoCloseable {
         String out = new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         await(list, "ip netns list");
         out.lines().map(l -> l.split("\\s+")[0]).forEach(names::add);
-        for (String name : names) {
-            Matcher m = OURS.matcher(name);
-            if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
-                remove(name);
-            }
-        }
         Process links = new ProcessBuilder("ip", "-o", "link", "show").redirectErrorStream(true).start();
         String shown = new String(links.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         await(links, "ip link show");
@@ -202,6 +210,12 @@ public final class NetworkNamespaces implements AutoCloseable {
         while (m.find()) {
             if (ProcessHandle.of(Long.parseLong(m.group(2))).isEmpty()) {
                 run("ip", "link", "del", m.group(1));
+            }
+        }
+        for (String name : names) {
+            Matcher n = OURS.matcher(name);
+            if (n.matches() && ProcessHandle.of(Long.parseLong(n.group(1))).isEmpty()) {
+                remove(name, null);
             }
         }
         if (Files.isDirectory(NETNS_ETC)) {

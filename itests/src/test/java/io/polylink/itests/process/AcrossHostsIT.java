@@ -140,7 +140,9 @@ class AcrossHostsIT {
             assertEquals(List.of(), lan.processes(0), "host 0 still runs processes:\n" + out);
             leftovers.assertNone(out);
         } finally {
-            lan.close();
+            NetworkNamespaces torn = lan;
+            lan = null;
+            torn.close();
             lan = NetworkNamespaces.create(2);
         }
     }

@@ -14,9 +14,7 @@ import io.polylink.core.internal.select.LinkOptions;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -65,17 +63,6 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private static final int ACK_MIN = 4;
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-    /**
-     * What RSRs handed off to the lock's holder may hold, payloads and {@link #PER_HAND_OFF} each,
-     * before an inline handler's send fails instead: the holder may wait for the peer for seconds,
-     * and the peer may keep sending what the handlers answer meanwhile.
-     */
-    static final long MAX_HAND_OFF_BYTES = 4L << 20;
-    private static final int PER_HAND_OFF = 128;
-
-    /** An RSR a receiving thread handed off, with its own copy of the message, and what it costs. */
-    private record HandOff(int endpoint, int handler, MessageBufferImpl message, long cost) {}
-
     private final Flows owner;
     private final Installed installed;
     private final Endpoints endpoints;
@@ -84,19 +71,14 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private final long id;
     final ReentrantLock lock = new ReentrantLock();
     /** RSRs from receiving threads that found the lock held: see {@link #handOff}. */
-    private final ConcurrentLinkedQueue<HandOff> handOffs = new ConcurrentLinkedQueue<>();
-    private final AtomicLong handOffBytes = new AtomicLong();
+    private final HandOffs handOffs = new HandOffs();
     final CopyPool copies;
     private final RetransmitStore store;
     private final FlowBinder binder;
     private int next = 1;
     private int lastRequest;
     private long bytesSinceRequest;
-    private final RoundTrips roundTrips = new RoundTrips();
-    /** The RSR whose acknowledgement is timed now, set under the lock before {@link #probeSentAt}. */
-    private int probeSequence;
-    /** When the timed RSR was sent, from {@link System#nanoTime()}; 0 while none is timed. */
-    private volatile long probeSentAt;
+    private final AckTimer ackTimer = new AckTimer();
     private volatile Thread waiter;
     private volatile boolean retired;
 
@@ -205,17 +187,10 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * it once stalled flows for whole handshake timeouts. The RSR, copied, goes out when the
      * holder lets go of the lock, before anything sent after it.
      *
-     * @throws LinkException if RSRs handed off already hold {@value #MAX_HAND_OFF_BYTES} bytes
+     * @throws LinkException if RSRs handed off already hold {@value HandOffs#MAX_BYTES} bytes
      */
     private void handOff(int endpoint, int handler, MessageBufferImpl message) {
-        long cost = PER_HAND_OFF + message.length();
-        if (handOffBytes.addAndGet(cost) > MAX_HAND_OFF_BYTES) {
-            handOffBytes.addAndGet(-cost);
-            throw new LinkException(this + ": RSRs sent from inline handlers already wait for the sender that holds "
-                + "the link (" + MAX_HAND_OFF_BYTES + " bytes), so this one is refused: an inline handler cannot wait "
-                + "for it; give the handler Delivery.EXECUTOR to let it wait");
-        }
-        handOffs.add(new HandOff(endpoint, handler, message.sendableCopy(), cost));
+        handOffs.add(this, endpoint, handler, message);
         if (lock.tryLock()) {
             release();
         }
@@ -223,8 +198,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
     /** Sends the RSRs handed off while the lock was held, in order. Caller holds the lock. */
     private void sendHandOffs() {
-        HandOff h;
-        while (!retired && (h = nextHandOff()) != null) {
+        HandOffs.HandOff h;
+        while (!retired && (h = handOffs.poll()) != null) {
             try {
                 if (!sendLocked(h.endpoint(), h.handler(), h.message())) {
                     forward(h);
@@ -235,16 +210,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         }
     }
 
-    private HandOff nextHandOff() {
-        HandOff h = handOffs.poll();
-        if (h != null) {
-            handOffBytes.addAndGet(-h.cost());
-        }
-        return h;
-    }
-
     /** An RSR handed off to a flow that retired meanwhile goes to its successor, as a send would. */
-    private void forward(HandOff h) {
+    private void forward(HandOffs.HandOff h) {
         try {
             owner.send(owner.flow(key.peer(), table, key.options()), h.endpoint(), h.handler(), h.message());
         } catch (RuntimeException e) {
@@ -265,8 +232,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             }
         } while (!handOffs.isEmpty() && !retired && lock.tryLock());
         if (retired && !lock.isHeldByCurrentThread()) {
-            HandOff h;
-            while ((h = nextHandOff()) != null) {
+            HandOffs.HandOff h;
+            while ((h = handOffs.poll()) != null) {
                 forward(h);
             }
         }
@@ -386,10 +353,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             flags |= FrameHeader.FLAG_ACK_REQUEST;
             lastRequest = sequence;
             bytesSinceRequest = 0;
-            if (probeSentAt == 0) {
-                probeSequence = sequence;
-                probeSentAt = System.nanoTime();
-            }
+            ackTimer.requested(sequence);
         }
         bytesSinceRequest += length;
         binding.sender().send(binding.stack(), endpoint, handler, flags, sequence, payload, tables, tableCount);
@@ -409,11 +373,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
     @Override
     public void acknowledged(int sequence) {
-        long sentAt = probeSentAt;
-        if (sentAt != 0 && sequence - probeSequence >= 0) {
-            probeSentAt = 0;
-            roundTrips.record(System.nanoTime() - sentAt);
-        }
+        ackTimer.acknowledged(sequence);
         if (store.acknowledged(sequence)) {
             Thread w = waiter;
             if (w != null) {
@@ -525,7 +485,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      */
     void recover() {
         lock.lock();
-        probeSentAt = 0; // what is sent again is acknowledged late: no round trip to time
+        ackTimer.forget();
         binder.moving(true);
         try {
             store.trim();
@@ -613,7 +573,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     String describe() {
         lock.lock();
         try {
-            RoundTrips.Snapshot rtt = roundTrips.snapshot();
+            RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
             return String.format("%016x %-36s %-12s %10s %10s %8d %8d", id, key.peer(), binder.where(), rtt.p50(),
                 rtt.p99(), next - 1, unacknowledged());
         } finally {
@@ -643,7 +603,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
     /** @return the round trips timed on this flow's acknowledgements */
     public RoundTrips roundTrips() {
-        return roundTrips;
+        return ackTimer.roundTrips();
     }
 
     @Override
