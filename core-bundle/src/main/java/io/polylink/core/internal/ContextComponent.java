@@ -107,7 +107,7 @@ public final class ContextComponent {
     /** Starts a runtime of the configuration in force with this id, publishing under this name (if any). */
     private RunningContext start(ContextId id, String name) {
         identity.record(id);
-        return new RunningContext(bundle, config.settings().withId(id), name, bound);
+        return new RunningContext(bundle, config.settings().withId(id), name, bound::applyTo);
     }
 
     /** @return the name to publish under: the configured one, else the framework's {@code polylink.name}; or null */

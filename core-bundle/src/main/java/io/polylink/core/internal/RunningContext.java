@@ -13,6 +13,7 @@ import java.lang.System.Logger.Level;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
+import java.util.function.Consumer;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 
@@ -42,13 +43,14 @@ final class RunningContext {
      *
      * @param settings the settings, the id chosen
      * @param name the name to publish under, or {@code null}
+     * @param bound gives the new runtime the services bound so far, before it is published
      */
-    RunningContext(BundleContext bundle, CoreSettings settings, String name, BoundServices bound) {
+    RunningContext(BundleContext bundle, CoreSettings settings, String name, Consumer<RunningContext> bound) {
         runtime = new ContextRuntime(settings);
         publication = new NamePublication(runtime, name);
         republish = publication::publish;
         runtime.installed.watch(republish);
-        bound.applyTo(this);
+        bound.accept(this);
         publication.publish();
         registration = bundle.registerService(Context.class, runtime, properties());
         parts = List.of(bundle.registerService(Installed.class, runtime.installed, null),
