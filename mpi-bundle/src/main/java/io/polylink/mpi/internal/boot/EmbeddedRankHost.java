@@ -46,6 +46,20 @@ final class EmbeddedRankHost implements RankHost {
     public static final String HOST_ID = "POLYLINK_MPI_HOST_ID";
     public static final String BUNDLES = "POLYLINK_MPI_BUNDLES";
     static final String ZOOKEEPER_BUNDLE = "polylink-registry-zookeeper.jar";
+    private static final String SHM_PID = "io.polylink.method.shm";
+    private static final String TCP_PID = "io.polylink.method.tcp";
+
+    /**
+     * How a rank's methods idle: their threads wait in the kernel (the shm poller parks as soon as
+     * its ring is empty, the tcp I/O thread blocks in its selector), and the application thread,
+     * which waits by yielding ({@link io.polylink.mpi.internal.request.Idle}), keeps the cores. A
+     * method thread that spins after each message holds a core the waiting thread needs, on a host
+     * with fewer cores than busy threads, until the scheduler takes it away a time slice later.
+     * See docs/performance-notes.md#mpi-latency.
+     */
+    static final Map<String, Map<String, Object>> IDLING = Map.of(
+        SHM_PID, Map.of("idleStrategy", "park"),
+        TCP_PID, Map.of("idleStrategy", "block"));
 
     /** Held, so that the level set on it stays: java.util.logging keeps loggers weakly. */
     private final Logger runtimeLog = Logger.getLogger("io.polylink");
@@ -60,15 +74,26 @@ final class EmbeddedRankHost implements RankHost {
         if (runtimeLog.getLevel() == null) {
             runtimeLog.setLevel(Level.WARNING);
         }
-        runtime = Polylink.start(settings(environment(), settings));
+        runtime = Polylink.start(settings(environment(), settings, IDLING));
         return runtime.context();
     }
 
     /**
-     * @return what {@link Polylink#start} starts for the rank {@code launch} describes
+     * @return what the environment alone asks {@link Polylink#start} to start for the rank
+     *     {@code launch} describes: its methods idle as their defaults say
      * @throws IllegalArgumentException naming the variable whose value is not a valid setting
      */
     static PolylinkSettings settings(Map<String, String> env, LaunchSettings launch) {
+        return settings(env, launch, Map.of());
+    }
+
+    /**
+     * @param idling configuration of methods by PID that the environment's values add to
+     * @return what {@link Polylink#start} starts for the rank {@code launch} describes
+     * @throws IllegalArgumentException naming the variable whose value is not a valid setting
+     */
+    static PolylinkSettings settings(Map<String, String> env, LaunchSettings launch,
+                                     Map<String, Map<String, Object>> idling) {
         PolylinkSettings.Builder b = PolylinkSettings.builder();
         List<String> methods = value(env, METHODS).map(list -> List.of(names(METHODS, list)))
             .orElse(PolylinkSettings.DEFAULT_METHODS);
@@ -104,8 +129,13 @@ final class EmbeddedRankHost implements RankHost {
                 b.bundle(zookeeperBundle());
             }
         }
-        value(env, SHM_DIRECTORY).ifPresent(dir -> b.configure("io.polylink.method.shm", Map.of("directory", dir)));
-        value(env, TCP_ADDRESS).ifPresent(a -> b.configure("io.polylink.method.tcp", Map.of("bindAddress", a)));
+        Map<String, Map<String, Object>> configured = new HashMap<>();
+        idling.forEach((pid, properties) -> configured.put(pid, new HashMap<>(properties)));
+        value(env, SHM_DIRECTORY).ifPresent(dir -> configured.computeIfAbsent(SHM_PID, pid -> new HashMap<>())
+            .put("directory", dir));
+        value(env, TCP_ADDRESS).ifPresent(a -> configured.computeIfAbsent(TCP_PID, pid -> new HashMap<>())
+            .put("bindAddress", a));
+        configured.forEach((pid, properties) -> b.configure(pid, properties));
         return b.build();
     }
 

@@ -9,8 +9,15 @@ package io.polylink.mpi.internal.request;
  */
 public record Idle(int spins, int yields) {
 
-    /** The default: some microseconds of spinning, then a few yields. */
-    public static final Idle DEFAULT = new Idle(2_000, 20);
+    /**
+     * The default: a moment of spinning, then yields for some tens of milliseconds. A rank's threads
+     * and its methods' threads often outnumber the cores; a waiter that spins holds its core until
+     * the scheduler takes it away, hundreds of microseconds later, while the thread that would
+     * complete it waits for that core. A yielding waiter gives the core to whichever thread has work
+     * and still sees its completion within microseconds, without a wake-up. See
+     * docs/performance-notes.md#mpi-latency.
+     */
+    public static final Idle DEFAULT = new Idle(100, 100_000);
 
     public Idle {
         if (spins < 0 || yields < 0) {
