@@ -223,6 +223,16 @@ final class NodeProcess implements AutoCloseable {
 
     /** @return the names of the node's threads, as a thread dump ({@code jcmd Thread.print}) lists them */
     Set<String> threads() throws IOException, InterruptedException {
+        Set<String> names = new TreeSet<>();
+        Matcher m = THREAD.matcher(threadDump());
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    /** @return the node's thread dump ({@code jcmd Thread.print}) */
+    String threadDump() throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
             .redirectErrorStream(true).start();
@@ -231,12 +241,29 @@ final class NodeProcess implements AutoCloseable {
             dump.destroyForcibly();
             throw new AssertionError("no thread dump of node " + name + ": " + out);
         }
-        Set<String> names = new TreeSet<>();
-        Matcher m = THREAD.matcher(out);
-        while (m.find()) {
-            names.add(m.group(1));
+        return out;
+    }
+
+    /**
+     * @return what a failing test says of the node: its links, log and threads, each as far as
+     *     the node still answers
+     */
+    String diagnosis() {
+        StringBuilder out = new StringBuilder("\n=== node " + name + " ===\n");
+        try {
+            out.append(String.join("\n", shell("polylink:links", Duration.ofSeconds(30))));
+        } catch (AssertionError e) {
+            out.append("(no links: ").append(e.getMessage().lines().findFirst().orElse("")).append(')');
         }
-        return names;
+        out.append("\n--- console, then log:\n").append(log());
+        try {
+            out.append("\n--- threads:\n").append(threadDump());
+        } catch (IOException | AssertionError e) {
+            out.append("(no thread dump: ").append(e.getMessage()).append(')');
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return out.toString();
     }
 
     /** kill -9. */

@@ -30,6 +30,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,6 +50,12 @@ class ShmFaultsIT {
     /** The threads of a node's methods that must outlive any fault of one connection or segment. */
     private static final Set<String> METHOD_THREADS = Set.of("polylink-shm-io", "polylink-shm-timer",
         "polylink-tcp-io");
+    /** A handler the fault's InternalError landed in, and how many more like it the core held back. */
+    private static final Pattern FAULT_IN_HANDLER = Pattern.compile("io\\.polylink\\.core: handler \\d+ of .* threw "
+        + "java\\.lang\\.InternalError: a fault occurred in .*?(?: \\((\\d+) more like it held back\\))?$");
+    /** The core's line for handlers that threw InternalErrors it held back. */
+    private static final Pattern FAULTS_HELD_BACK = Pattern.compile("io\\.polylink\\.core: handler failed: "
+        + "java\\.lang\\.InternalError: (\\d+) more like it held back$");
 
     @TempDir
     Path temp;
@@ -84,11 +92,31 @@ class ShmFaultsIT {
         assertTrue(node.log().lines().noneMatch(l -> l.startsWith("Exception in thread")), node.log());
     }
 
-    /** @return how many handlers the JVM's error from a fault on a mapping landed in, as the nodes' logs say */
+    /**
+     * @return how many handlers the JVM's error from a fault on a mapping landed in, as the nodes'
+     *     logs say: the lines that name it, and the lines of its kind the core held back
+     */
     private static long handlerFaults(NodeProcess... nodes) {
-        return Stream.of(nodes).flatMap(n -> n.log().lines())
-            .filter(l -> l.startsWith("WARNING: handler ") && l.contains("threw java.lang.InternalError: a fault "
-                + "occurred in a recent unsafe memory access operation")).count();
+        return Stream.of(nodes).flatMap(n -> n.log().lines()).mapToLong(ShmFaultsIT::handlerFaults).sum();
+    }
+
+    private static long handlerFaults(String line) {
+        Matcher named = FAULT_IN_HANDLER.matcher(line);
+        if (named.find()) {
+            return 1 + (named.group(1) == null ? 0 : Long.parseLong(named.group(1)));
+        }
+        Matcher heldBack = FAULTS_HELD_BACK.matcher(line);
+        return heldBack.find() ? Long.parseLong(heldBack.group(1)) : 0;
+    }
+
+    /** @return what a failing test says of the driver's links and of each node */
+    private static String diagnosis(Driver driver, NodeProcess... nodes) {
+        StringBuilder out = new StringBuilder("\n=== driver's links ===\n")
+            .append(String.join("\n", driver.embedded().links()));
+        for (NodeProcess n : nodes) {
+            out.append(n.diagnosis());
+        }
+        return out.toString();
     }
 
     /** @return the stack node {@code node}'s link to {@code peer} travels on now, from polylink:links */
@@ -131,7 +159,8 @@ class ShmFaultsIT {
         Object before = null;
         for (long seq = 0; seq < total; seq++) {
             long inFlight = seq;
-            Driver.awaitWindow(() -> inFlight - check.delivered() < 2_000, () -> check.summary(inFlight));
+            Driver.awaitWindow(() -> inFlight - check.delivered() < 2_000,
+                () -> check.summary(inFlight) + diagnosis(driver, a, b));
             relayAtA.send(Driver.RELAY, message.clear().putStartpoint(echoAtB).putInt(Driver.ECHO)
                 .putStartpoint(back).putInt(SINK).putLong(seq));
             if (seq == cutAt) {
@@ -146,14 +175,16 @@ class ShmFaultsIT {
         // that met it: where that is an inline handler on a's or b's poller, the core counts it as
         // that handler's failure, and its RSR goes no further. Every other RSR arrives once, in order.
         Driver.await(() -> check.delivered() + handlerFaults(a, b) >= total, Duration.ofMinutes(2),
-            () -> check.summary(total));
+            () -> check.summary(total) + "; handlers that met the fault's InternalError: " + handlerFaults(a, b)
+                + diagnosis(driver, a, b));
         long faults = handlerFaults(a, b);
         long lost = total - (check.delivered() - check.duplicated());
         System.out.println("b's inbox cut short under a stream relayed by a: " + check.summary(total) + "; handlers "
             + "that met the fault's InternalError: " + faults);
         assertEquals(0, check.duplicated(), check.summary(total));
         assertEquals(0, check.reordered(), check.summary(total));
-        assertTrue(lost <= faults, check.summary(total) + "; handlers that met the fault: " + faults);
+        assertTrue(lost <= faults, () -> check.summary(total) + "; handlers that met the fault: " + faults
+            + diagnosis(driver, a, b));
 
         String cut = "shm inbox " + inboxOfB + " was cut short to 4096 bytes while mapped";
         Driver.await(() -> b.log().contains(cut), Duration.ofSeconds(10), b::log);
