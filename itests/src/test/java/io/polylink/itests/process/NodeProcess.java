@@ -32,6 +32,8 @@ final class NodeProcess implements AutoCloseable {
     /** What a failed Gogo command prints. */
     private static final String GOGO_ERROR = "gogo: ";
     private static final String PROMPT = "g! ";
+    /** A link's line in {@code polylink:links}: its id first. */
+    private static final Pattern LINK_ID = Pattern.compile("^([0-9a-f]{16}) ");
 
     private final String name;
     private final Path home;
@@ -245,13 +247,21 @@ final class NodeProcess implements AutoCloseable {
     }
 
     /**
-     * @return what a failing test says of the node: its links, log and threads, each as far as
-     *     the node still answers
+     * @return what a failing test says of the node: its links and why each is on its stack, its
+     *     log and its threads, each as far as the node still answers
      */
     String diagnosis() {
         StringBuilder out = new StringBuilder("\n=== node " + name + " ===\n");
         try {
-            out.append(String.join("\n", shell("polylink:links", Duration.ofSeconds(30))));
+            List<String> links = shell("polylink:links", Duration.ofSeconds(30));
+            out.append(String.join("\n", links));
+            for (String link : links) {
+                Matcher id = LINK_ID.matcher(link);
+                if (id.find()) {
+                    out.append('\n').append(String.join("\n", shell("polylink:explain " + id.group(1),
+                        Duration.ofSeconds(30))));
+                }
+            }
         } catch (AssertionError e) {
             out.append("(no links: ").append(e.getMessage().lines().findFirst().orElse("")).append(')');
         }
