@@ -550,6 +550,30 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         }
     }
 
+    /**
+     * On the retry thread, while the flow is on a later entry than one it failed to connect to:
+     * looks for that entry as a send would, and moves to it once it works. A flow a sender holds
+     * is looked at again later: the sender looks as it sends.
+     */
+    void probeIdle() {
+        if (!lock.tryLock()) {
+            binder.probeIdleAgainLater();
+            return;
+        }
+        binder.moving(true);
+        try {
+            if (!retired && !owner.closing() && binder.idleProbeDue()) {
+                binder.rebind();
+            }
+        } catch (RuntimeException noRoute) {
+            strandIfPending(noRoute);
+        } finally {
+            binder.moving(false);
+            binder.probeIdleLater();
+            unlockAndHandOver();
+        }
+    }
+
     /** Moves the flow again, from the context's retry thread. */
     void retry() {
         lock.lock();
