@@ -16,6 +16,9 @@ import org.osgi.annotation.versioning.ConsumerType;
  * sequences of at most {@link MethodContext#maxFrameSize()} bytes, delivered whole, once, and
  * in order per connection. It runs its own threads for receiving, so progress never waits for the
  * application, and hands every complete frame to the core's {@link InboundSink}.
+ *
+ * <p>The kit {@code io.polylink:polylink-method-tck} checks a method against this contract in the
+ * method's own build ({@code docs/writing-a-method.md}).
  */
 @ConsumerType
 public interface CommunicationMethod {
@@ -55,6 +58,19 @@ public interface CommunicationMethod {
      * timeout. The core shares the connection among all links to {@code peer} with equal
      * parameters and calls this again after the connection closes.
      *
+     * <p>The accepting side learns who dialled from the method itself: the dialling side sends
+     * its own {@link MethodContext#contextId()} in the method's opening exchange, before any frame
+     * (tcp in its handshake, shm in the producer slot it claims, a datagram method in every
+     * datagram), and the accepting side's {@link Connection#peer()} returns it. The core keys
+     * flows, acknowledgements and required stacks by that id, so a method that can prove it does
+     * (tcp with a pre-shared key), and one that cannot says so in its documentation.
+     *
+     * <p>Two contexts may dial each other at once. The method need not make one connection of
+     * the two: the core takes frames from every connection announced to it, whichever side
+     * opened it, and sends on the one {@code connect} returned. A method that does keep only one
+     * (tcp does, by a rule both ends apply) must never close a live connection on a peer's word
+     * alone, or a peer could take another's place.
+     *
      * @param peer the context to reach
      * @param address its address for this method
      * @param parameters per-link overrides of the method's configured parameters; unknown keys are
@@ -71,6 +87,10 @@ public interface CommunicationMethod {
      */
     String describe(byte[] address);
 
-    /** @return frames and bytes this method sent and received, and its errors */
+    /**
+     * @return frames and bytes this method sent and received, and its errors, over its open
+     *     connections and those that closed; bytes count frames as {@link Connection#statistics()}
+     *     does
+     */
     Statistics statistics();
 }

@@ -1,14 +1,17 @@
 package io.polylink.bench.internal.mpi;
 
 import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.stream.Stream;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 
 /**
  * The Java side of {@code bench mpi}: the measurements of {@code osu.c}, with the same arguments
- * and the same output, run by each of two ranks of a Polylink job. Blocking calls take a byte
- * array, non-blocking ones a direct buffer, as the Open MPI bindings' programs do.
+ * and the same output, run by each rank of a Polylink job (two for the point-to-point tests).
+ * Blocking calls take arrays, non-blocking ones a direct buffer, as the Open MPI bindings'
+ * programs do.
  *
  * <pre>
  *   OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP   (see osu.c)
@@ -19,13 +22,24 @@ public final class OsuRank {
     private static final int TAG = 1;
     private static final int ACK = 2;
 
+    /** Calls of each collective at 8 bytes before any is measured, so that the JIT compiled their paths. */
+    private static final int COLLECTIVE_WARMUP = 2_000;
+
     private final int rank;
+    private final int size;
     private final byte[] array;
     private final ByteBuffer direct;
     private final Request[] requests;
+    private final int largest;
+    private byte[] sendAll = new byte[0];
+    private byte[] recvAll = new byte[0];
+    private double[] doubles = new double[0];
+    private double[] sums = new double[0];
 
-    private OsuRank(int rank, int largest, int window) {
+    private OsuRank(int rank, int size, int largest, int window) {
         this.rank = rank;
+        this.size = size;
+        this.largest = largest;
         this.array = new byte[Math.max(1, largest)];
         this.direct = MPI.newByteBuffer(Math.max(1, largest));
         this.requests = new Request[window];
@@ -45,8 +59,18 @@ public final class OsuRank {
         for (String item : sizes) {
             largest = Math.max(largest, Integer.parseInt(item.split(":")[0]));
         }
-        OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), largest, window);
-        me.pingpong(8, Integer.parseInt(args[5]));
+        OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize(), largest, window);
+        List<String> collectives = Stream.of("bcast", "allreduce", "alltoall").filter(tests::contains).toList();
+        if (tests.contains("latency") || tests.contains("bw") || tests.contains("overlap")) {
+            me.pingpong(8, Integer.parseInt(args[5]));
+        }
+        if (tests.contains("barrier")) {
+            me.collective("barrier", 0, COLLECTIVE_WARMUP);
+            me.timed("barrier", 0, COLLECTIVE_WARMUP);
+        }
+        for (String c : collectives) {
+            me.collective(c, 8, COLLECTIVE_WARMUP);
+        }
         for (String item : sizes) {
             String[] f = item.split(":");
             int size = Integer.parseInt(f[0]);
@@ -55,6 +79,11 @@ public final class OsuRank {
             }
             if (tests.contains("bw") && size > 0) {
                 me.bandwidth(size, Integer.parseInt(f[2]));
+            }
+            if (size >= 8) {
+                for (String c : collectives) {
+                    me.timed(c, size, Integer.parseInt(f[3]));
+                }
             }
         }
         if (tests.contains("overlap")) {
@@ -75,6 +104,61 @@ public final class OsuRank {
                 MPI.COMM_WORLD.recv(array, size, MPI.BYTE, 0, TAG);
                 MPI.COMM_WORLD.send(array, size, MPI.BYTE, 0, TAG);
             }
+        }
+    }
+
+    /** Calls collective {@code test} of {@code size} bytes {@code iterations} times, untimed. */
+    private void collective(String test, int size, int iterations) throws MPIException {
+        for (int i = 0; i < iterations; i++) {
+            call(test, size);
+        }
+    }
+
+    private void call(String test, int bytes) throws MPIException {
+        switch (test) {
+            case "barrier" -> MPI.COMM_WORLD.barrier();
+            case "bcast" -> MPI.COMM_WORLD.bcast(array, bytes, MPI.BYTE, 0);
+            case "allreduce" -> {
+                if (doubles.length * 8 < bytes) {
+                    doubles = new double[largest / 8 + 1];
+                    sums = new double[doubles.length];
+                }
+                MPI.COMM_WORLD.allReduce(doubles, sums, bytes / 8, MPI.DOUBLE, MPI.SUM);
+            }
+            default -> {
+                if (sendAll.length < bytes * size) {
+                    sendAll = new byte[largest * size];
+                    recvAll = new byte[largest * size];
+                }
+                MPI.COMM_WORLD.allToAll(sendAll, bytes, MPI.BYTE, recvAll, bytes, MPI.BYTE);
+            }
+        }
+    }
+
+    /**
+     * Times {@code iterations} calls of collective {@code test} as the OSU benchmarks do: each rank
+     * times each call, with a barrier between calls, after a tenth more untimed; rank 0 prints the
+     * ranks' average time per call as {@code result TEST_RANKS SIZE 0 US}.
+     */
+    private void timed(String test, int bytes, int iterations) throws MPIException {
+        int skip = iterations / 10 + 1;
+        long total = 0;
+        for (int i = 0; i < skip + iterations; i++) {
+            long start = System.nanoTime();
+            call(test, bytes);
+            long took = System.nanoTime() - start;
+            if (i >= skip) {
+                total += took;
+            }
+            if (!test.equals("barrier")) {
+                MPI.COMM_WORLD.barrier();
+            }
+        }
+        double[] mine = {total / 1e3 / iterations};
+        double[] all = new double[1];
+        MPI.COMM_WORLD.reduce(mine, all, 1, MPI.DOUBLE, MPI.SUM, 0);
+        if (rank == 0) {
+            print(test + "_" + size, bytes, 0, all[0] / size);
         }
     }
 

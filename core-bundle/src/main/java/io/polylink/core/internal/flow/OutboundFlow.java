@@ -8,14 +8,13 @@ import io.polylink.core.internal.channel.OutboundFlows;
 import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.endpoint.Endpoints;
+import io.polylink.core.internal.observe.RoundTrips;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.LinkOptions;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -64,17 +63,6 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private static final int ACK_MIN = 4;
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-    /**
-     * What RSRs handed off to the lock's holder may hold, payloads and {@link #PER_HAND_OFF} each,
-     * before an inline handler's send fails instead: the holder may wait for the peer for seconds,
-     * and the peer may keep sending what the handlers answer meanwhile.
-     */
-    static final long MAX_HAND_OFF_BYTES = 4L << 20;
-    private static final int PER_HAND_OFF = 128;
-
-    /** An RSR a receiving thread handed off, with its own copy of the message, and what it costs. */
-    private record HandOff(int endpoint, int handler, MessageBufferImpl message, long cost) {}
-
     private final Flows owner;
     private final Installed installed;
     private final Endpoints endpoints;
@@ -83,14 +71,14 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private final long id;
     final ReentrantLock lock = new ReentrantLock();
     /** RSRs from receiving threads that found the lock held: see {@link #handOff}. */
-    private final ConcurrentLinkedQueue<HandOff> handOffs = new ConcurrentLinkedQueue<>();
-    private final AtomicLong handOffBytes = new AtomicLong();
+    private final HandOffs handOffs = new HandOffs();
     final CopyPool copies;
     private final RetransmitStore store;
     private final FlowBinder binder;
     private int next = 1;
     private int lastRequest;
     private long bytesSinceRequest;
+    private final AckTimer ackTimer = new AckTimer();
     private volatile Thread waiter;
     private volatile boolean retired;
 
@@ -199,17 +187,10 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * it once stalled flows for whole handshake timeouts. The RSR, copied, goes out when the
      * holder lets go of the lock, before anything sent after it.
      *
-     * @throws LinkException if RSRs handed off already hold {@value #MAX_HAND_OFF_BYTES} bytes
+     * @throws LinkException if RSRs handed off already hold {@value HandOffs#MAX_BYTES} bytes
      */
     private void handOff(int endpoint, int handler, MessageBufferImpl message) {
-        long cost = PER_HAND_OFF + message.length();
-        if (handOffBytes.addAndGet(cost) > MAX_HAND_OFF_BYTES) {
-            handOffBytes.addAndGet(-cost);
-            throw new LinkException(this + ": RSRs sent from inline handlers already wait for the sender that holds "
-                + "the link (" + MAX_HAND_OFF_BYTES + " bytes), so this one is refused: an inline handler cannot wait "
-                + "for it; give the handler Delivery.EXECUTOR to let it wait");
-        }
-        handOffs.add(new HandOff(endpoint, handler, message.sendableCopy(), cost));
+        handOffs.add(this, endpoint, handler, message);
         if (lock.tryLock()) {
             release();
         }
@@ -217,8 +198,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
     /** Sends the RSRs handed off while the lock was held, in order. Caller holds the lock. */
     private void sendHandOffs() {
-        HandOff h;
-        while (!retired && (h = nextHandOff()) != null) {
+        HandOffs.HandOff h;
+        while (!retired && (h = handOffs.poll()) != null) {
             try {
                 if (!sendLocked(h.endpoint(), h.handler(), h.message())) {
                     forward(h);
@@ -229,16 +210,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         }
     }
 
-    private HandOff nextHandOff() {
-        HandOff h = handOffs.poll();
-        if (h != null) {
-            handOffBytes.addAndGet(-h.cost());
-        }
-        return h;
-    }
-
     /** An RSR handed off to a flow that retired meanwhile goes to its successor, as a send would. */
-    private void forward(HandOff h) {
+    private void forward(HandOffs.HandOff h) {
         try {
             owner.send(owner.flow(key.peer(), table, key.options()), h.endpoint(), h.handler(), h.message());
         } catch (RuntimeException e) {
@@ -259,8 +232,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             }
         } while (!handOffs.isEmpty() && !retired && lock.tryLock());
         if (retired && !lock.isHeldByCurrentThread()) {
-            HandOff h;
-            while ((h = nextHandOff()) != null) {
+            HandOffs.HandOff h;
+            while ((h = handOffs.poll()) != null) {
                 forward(h);
             }
         }
@@ -380,6 +353,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             flags |= FrameHeader.FLAG_ACK_REQUEST;
             lastRequest = sequence;
             bytesSinceRequest = 0;
+            ackTimer.requested(sequence);
         }
         bytesSinceRequest += length;
         binding.sender().send(binding.stack(), endpoint, handler, flags, sequence, payload, tables, tableCount);
@@ -399,6 +373,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
     @Override
     public void acknowledged(int sequence) {
+        ackTimer.acknowledged(sequence);
         if (store.acknowledged(sequence)) {
             Thread w = waiter;
             if (w != null) {
@@ -510,6 +485,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      */
     void recover() {
         lock.lock();
+        ackTimer.forget();
         binder.moving(true);
         try {
             store.trim();
@@ -621,11 +597,37 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     String describe() {
         lock.lock();
         try {
-            return String.format("%016x %-36s %-12s %8d %8d", id, key.peer(), binder.where(), next - 1,
-                unacknowledged());
+            RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
+            return String.format("%016x %-36s %-12s %10s %10s %8d %8d", id, key.peer(), binder.where(), rtt.p50(),
+                rtt.p99(), next - 1, unacknowledged());
         } finally {
             unlockAndHandOver();
         }
+    }
+
+    /** @return the peer this flow sends to */
+    public ContextId peer() {
+        return key.peer();
+    }
+
+    /** @return the stack the flow is on now, {@code lz4/tcp} say, or {@code unbound} */
+    public String stack() {
+        return binder.where();
+    }
+
+    /** @return RSRs numbered so far: every RSR the flow took, acknowledged or not */
+    public long sent() {
+        lock.lock();
+        try {
+            return next - 1;
+        } finally {
+            unlockAndHandOver();
+        }
+    }
+
+    /** @return the round trips timed on this flow's acknowledgements */
+    public RoundTrips roundTrips() {
+        return ackTimer.roundTrips();
     }
 
     @Override

@@ -57,6 +57,8 @@ public final class Session implements ControlListener {
     private volatile boolean ending;
     private final Thread endingHook = new Thread(() -> ending = true, "polylink-mpi-ending");
     private volatile Abort abort;
+    /** The link to the mpirun that started this rank on another host, or {@code null}. */
+    private volatile MpirunLink mpirun;
 
     private Session(RankHost host, LaunchSettings settings, Context context) {
         this.host = host;
@@ -65,7 +67,7 @@ public final class Session implements ControlListener {
         Limits limits = settings.limits().fitting(context.maxMessageSize());
         this.transport = new Transport(context, settings.rank(), limits);
         this.p2p = new PointToPoint(transport, limits, this);
-        this.world = new World(p2p, settings.rank(), settings.size());
+        this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null);
         this.commWorld = Communicator.world(world);
         this.commSelf = Communicator.self(world);
         this.liveness = new Liveness(transport, settings.livenessPeriod(), () -> finalizing || p2p.waiting(),
@@ -89,9 +91,17 @@ public final class Session implements ControlListener {
             throw new MpiError(ErrorClass.ERR_OTHER, "MPI.Init: rank " + settings.rank() + " of job " + settings.job()
                 + " could not open its Polylink context: " + e.getMessage(), e);
         }
+        Session s = null;
         try {
-            Session s = new Session(host, settings, context);
-            s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint()));
+            s = new Session(host, settings, context);
+            if (settings.mpirun() != null) {
+                s.mpirun = MpirunLink.open(settings, s.transport.startpoint().toText());
+                s.mpirun.listen(s.new MpirunListener());
+            }
+            s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint(), s.mpirun));
+            if (settings.size() > 1) {
+                s.world.meet(settings.host());
+            }
             Runtime.getRuntime().addShutdownHook(s.endingHook);
             s.liveness.start();
             s.mainWatch.start();
@@ -100,9 +110,32 @@ public final class Session implements ControlListener {
             }
             return s;
         } catch (RuntimeException e) {
+            if (s != null && s.mpirun != null) {
+                s.mpirun.close();
+            }
             Wireup.withdraw(context, settings);
             host.close();
             throw e;
+        }
+    }
+
+    /** What mpirun tells a rank it started on another host. */
+    private final class MpirunListener implements MpirunLink.Listener {
+        /** As SIGTERM ends a rank on mpirun's own host. */
+        private static final int STOPPED = 128 + 15;
+
+        @Override
+        public void stopped() {
+            host.exit(STOPPED);
+        }
+
+        @Override
+        public void mpirunLost(String why) {
+            if (!finalizing && abort == null && !ending) {
+                err.println("polylink mpi: rank " + settings.rank() + " of job " + settings.job() + settings.onHost()
+                    + " lost polylink mpirun, which " + why + "; the rank ends");
+                host.exit(1);
+            }
         }
     }
 
@@ -220,8 +253,13 @@ public final class Session implements ControlListener {
     private void close() {
         mainWatch.stop();
         liveness.close();
+        world.close();
         forgetEnding();
         Wireup.withdraw(transport.context(), settings);
+        MpirunLink link = mpirun;
+        if (link != null) {
+            link.close();
+        }
         transport.close();
         host.close();
     }
@@ -254,6 +292,10 @@ public final class Session implements ControlListener {
         err.println("polylink mpi: rank " + settings.rank() + " of job " + settings.job() + " aborts the job with code "
             + code + ": " + reason);
         record(a, reason);
+        MpirunLink link = mpirun;
+        if (link != null) {
+            link.abort(code, reason);
+        }
         for (int r = 0; r < settings.size(); r++) {
             if (r != settings.rank()) {
                 try {

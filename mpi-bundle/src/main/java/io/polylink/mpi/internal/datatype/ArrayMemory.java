@@ -20,6 +20,23 @@ final class ArrayMemory implements Memory {
         this.base = base;
     }
 
+    /** @return this memory from {@code elements} further in */
+    ArrayMemory from(int elements) {
+        return new ArrayMemory(array, kind, length, base + elements);
+    }
+
+    Object array() {
+        return array;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    int base() {
+        return base;
+    }
+
     @Override
     public long capacity() {
         return (long) (length - base) * kind.size();

@@ -64,6 +64,26 @@ public final class Memories {
         return new ByteArrayMemory(bytes, offset);
     }
 
+    /**
+     * @param memory a memory, or {@code null}
+     * @param offset bytes from its start
+     * @return the memory seen from {@code offset} bytes in; {@code null} for {@code null}
+     */
+    public static Memory shifted(Memory memory, long offset) {
+        if (memory == null || offset == 0) {
+            return memory;
+        }
+        if (offset <= Integer.MAX_VALUE) {
+            if (memory instanceof ArrayMemory a && offset % a.kind().size() == 0) {
+                return a.from((int) (offset / a.kind().size()));
+            }
+            if (memory instanceof ByteArrayMemory b) {
+                return b.from((int) offset);
+            }
+        }
+        return new Shifted(memory, offset);
+    }
+
     private static Memory ofBuffer(Buffer buffer, boolean writable) {
         if (writable && buffer.isReadOnly()) {
             throw new MpiError(ErrorClass.ERR_BUFFER, "cannot receive into a read-only " + buffer.getClass().getSimpleName());

@@ -1,0 +1,135 @@
+package io.polylink.mpi.internal.coll;
+
+import io.polylink.mpi.internal.coll.schedule.Plan;
+import io.polylink.mpi.internal.datatype.LocalCopy;
+import io.polylink.mpi.internal.datatype.Memory;
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.datatype.Typemap;
+import io.polylink.mpi.internal.request.Operation;
+
+/**
+ * {@code MPI_Allgather} and {@code MPI_Allgatherv}: every rank's block to every rank.
+ *
+ * <ul>
+ *   <li>{@code recursive-doubling}: for a power-of-two number of ranks, in round {@code k} each
+ *       rank swaps the {@code 2^k} blocks it has with the rank {@code 2^k} away: {@code log2 n}
+ *       rounds, for small blocks.
+ *   <li>{@code ring}: each rank passes the block it received last to the next rank: {@code n - 1}
+ *       rounds, every link busy in each; for large blocks and any number of ranks. Always for
+ *       {@code MPI_Allgatherv}.
+ * </ul>
+ */
+public final class AllGather {
+
+    /** Up to this many bytes in all, a power-of-two number of ranks gathers by recursive doubling. */
+    static final long DOUBLING_LIMIT = 64 * 1024;
+
+    private AllGather() {}
+
+    /**
+     * Starts an allgather.
+     *
+     * @param recvbuf {@code size * recvcount} elements
+     * @param inPlace whether this rank's block is in place in {@code recvbuf} already
+     */
+    public static Operation allGather(Collectives c, Object sendbuf, int sendcount, Typemap sendtype, Object recvbuf,
+                                      int recvcount, Typemap recvtype, boolean inPlace) {
+        int n = c.size();
+        Region send = inPlace ? null : Arguments.buffer(sendbuf, sendcount, sendtype, false, "the send buffer");
+        Arguments.count(recvcount, "the receive buffer");
+        Region recv = Arguments.buffer(recvbuf, Math.multiplyExact(recvcount, n), recvtype, true, "the receive buffer");
+        long total = recv.bytes();
+        Choice choice = choose(c, total);
+        c.chose(Collective.ALLGATHER, "MPI_Allgather of " + total + " bytes", choice);
+        Plan plan = c.plan();
+        Region[] blocks = new Region[n];
+        for (int i = 0; i < n; i++) {
+            blocks[i] = recv.slice((long) i * recvcount, recvcount);
+        }
+        int own = send == null ? Plan.NONE : plan.local(() -> LocalCopy.copy(send, blocks[c.rank()]));
+        if (choice.algorithm().equals("recursive-doubling")) {
+            doubling(plan, (first, count) -> recv.slice((long) first * recvcount, (long) count * recvcount), own);
+        } else {
+            ring(plan, blocks, own);
+        }
+        return plan.start();
+    }
+
+    /**
+     * Starts an allgather of blocks of different sizes ({@code MPI_Allgatherv}), by the ring.
+     *
+     * @param recvcounts elements from each rank
+     * @param displs where each rank's block starts in {@code recvbuf}, in elements of {@code recvtype}
+     */
+    public static Operation allGatherv(Collectives c, Object sendbuf, int sendcount, Typemap sendtype,
+                                       Object recvbuf, int[] recvcounts, int[] displs, Typemap recvtype,
+                                       boolean inPlace) {
+        int n = c.size();
+        Region send = inPlace ? null : Arguments.buffer(sendbuf, sendcount, sendtype, false, "the send buffer");
+        Arguments.counts(recvcounts, displs, n, "the receive buffer");
+        Memory memory = Arguments.memory(recvbuf, true);
+        Region[] blocks = new Region[n];
+        for (int i = 0; i < n; i++) {
+            blocks[i] = Arguments.part(memory, recvtype, displs[i], recvcounts[i], i, "the receive buffer");
+        }
+        c.chose(Collective.ALLGATHER, "MPI_Allgatherv", new Choice("MPI_Allgatherv", "ring",
+            "blocks of different sizes go round the ring"));
+        Plan plan = c.plan();
+        int own = send == null ? Plan.NONE : plan.local(() -> LocalCopy.copy(send, blocks[c.rank()]));
+        ring(plan, blocks, own);
+        return plan.start();
+    }
+
+    private static Choice choose(Collectives c, long total) {
+        String forced = c.tuning().forced(Collective.ALLGATHER);
+        boolean pof2 = Integer.bitCount(c.size()) == 1;
+        if (forced != null && (pof2 || forced.equals("ring"))) {
+            return new Choice("MPI_Allgather", forced, Tuning.PREFIX + "allgather=" + forced);
+        }
+        if (forced != null) {
+            return new Choice("MPI_Allgather", "ring", Tuning.PREFIX + "allgather=" + forced + " needs a power of two "
+                + "ranks, not " + c.size());
+        }
+        if (pof2 && total <= DOUBLING_LIMIT) {
+            return new Choice("MPI_Allgather", "recursive-doubling", total + " bytes <= " + DOUBLING_LIMIT + " among a "
+                + "power of two ranks: fewest rounds");
+        }
+        return new Choice("MPI_Allgather", "ring", pof2 ? total + " bytes > " + DOUBLING_LIMIT + ": every link busy "
+            + "in every round" : c.size() + " ranks is not a power of two");
+    }
+
+    /** The region of blocks {@code first} to {@code first + count - 1}, adjacent in the receive buffer. */
+    @FunctionalInterface
+    interface Blocks {
+        Region of(int first, int count);
+    }
+
+    /** @param own the step that put this rank's block in place */
+    private static void doubling(Plan plan, Blocks blocks, int own) {
+        int me = plan.rank();
+        int have = own;
+        for (int distance = 1; distance < plan.size(); distance <<= 1) {
+            int partner = me ^ distance;
+            plan.send(partner, blocks.of(me & -distance, distance), have);
+            have = plan.join(have, plan.receive(partner, blocks.of(partner & -distance, distance)));
+        }
+    }
+
+    /**
+     * Adds the ring: in round {@code k} each rank sends the block of the rank {@code k} below it to
+     * the next rank and receives the block of the rank {@code k + 1} below it from the previous.
+     *
+     * @param own the step that put this rank's block in place
+     */
+    static void ring(Plan plan, Region[] blocks, int own) {
+        int n = plan.size();
+        int me = plan.rank();
+        int right = (me + 1) % n;
+        int left = (me - 1 + n) % n;
+        int have = own;
+        for (int k = 0; k < n - 1; k++) {
+            plan.send(right, blocks[Math.floorMod(me - k, n)], have);
+            have = plan.receive(left, blocks[Math.floorMod(me - k - 1, n)]);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.polylink.mpi.internal.coll;
+
+/**
+ * The algorithm a collective call took, and why.
+ *
+ * @param collective the MPI function, e.g. {@code MPI_Bcast}
+ * @param algorithm e.g. {@code pipeline}, {@code hierarchical binomial}
+ * @param reason what made it the one: the size, the ranks, their hosts, the operation, a hint
+ */
+public record Choice(String collective, String algorithm, String reason) {
+
+    @Override
+    public String toString() {
+        return algorithm + " (" + reason + ")";
+    }
+}

@@ -1,0 +1,43 @@
+package io.polylink.mpi.internal.coll;
+
+import java.util.List;
+
+/** The collectives whose algorithm a communicator's info may choose, with the algorithms each has. */
+public enum Collective {
+    BARRIER("MPI_Barrier", "barrier", "dissemination"),
+    BCAST("MPI_Bcast", "bcast", "binomial", "pipeline", "segmented-binomial"),
+    GATHER("MPI_Gather", "gather", "linear", "binomial"),
+    SCATTER("MPI_Scatter", "scatter", "linear", "binomial"),
+    ALLGATHER("MPI_Allgather", "allgather", "ring", "recursive-doubling"),
+    ALLTOALL("MPI_Alltoall", "alltoall", "bruck", "pairwise", "linear"),
+    REDUCE("MPI_Reduce", "reduce", "binomial"),
+    ALLREDUCE("MPI_Allreduce", "allreduce", "recursive-doubling", "rabenseifner", "ring"),
+    REDUCE_SCATTER("MPI_Reduce_scatter", "reducescatter", "ring", "reduce-scatterv"),
+    SCAN("MPI_Scan", "scan", "recursive-doubling"),
+    NEIGHBOR("MPI_Neighbor_*", "neighbor", "linear");
+
+    private final String function;
+    private final String key;
+    private final List<String> algorithms;
+
+    Collective(String function, String key, String... algorithms) {
+        this.function = function;
+        this.key = key;
+        this.algorithms = List.of(algorithms);
+    }
+
+    /** @return the MPI function, e.g. {@code MPI_Bcast} */
+    public String function() {
+        return function;
+    }
+
+    /** @return its name in info keys and in {@value Tuning#CHOICES}, e.g. {@code bcast} */
+    public String key() {
+        return key;
+    }
+
+    /** @return the names of its algorithms */
+    public List<String> algorithms() {
+        return algorithms;
+    }
+}
