@@ -144,13 +144,13 @@ public final class PeerChannel {
     }
 
     /**
-     * A transform session or the connection threw an Error while this side sent: the channel is
-     * broken, so the connection closes and its flows move, and whoever sent hears a
-     * {@link LinkException}, as for any failed connection.
+     * A transform session or the connection threw an Error while this side sent, or a flow met one
+     * between numbering an RSR and keeping it: the channel is broken, so the connection closes and
+     * its flows move, and whoever sent hears a {@link LinkException}, as for any failed connection.
      *
      * @return the exception to throw
      */
-    LinkException broken(Throwable cause) {
+    public LinkException broken(Throwable cause) {
         LinkException failed = new LinkException(this + " broke while sending: " + cause + "; closing it", cause);
         badFrame(failed, cause);
         closeConnection();
