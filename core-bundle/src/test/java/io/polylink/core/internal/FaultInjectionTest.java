@@ -116,6 +116,21 @@ class FaultInjectionTest {
     }
 
     @Test
+    void eachConnectionAnErrorBrokeIsNamedInTheLogThoughSeveralBreakInOneSecond() {
+        stream(100);
+        faultB.nextDecode.set(new InjectedError("a first decode"));
+        stream(100);
+        faultB.nextDecode.set(new InjectedError("a second decode"));
+        stream(100);
+
+        // As the JVM's report of a fault on a mapping can end several connections at once.
+        for (String which : List.of("first", "second")) {
+            awaitLine("closing pipe connection to " + a.context().id() + ": receiving a frame threw "
+                + InjectedError.class.getName() + ": injected into a " + which + " decode");
+        }
+    }
+
+    @Test
     void anErrorSendingOnTheControlThreadClosesThatConnectionAndTheThreadSendsForOthersAfter() {
         pipeB.declineTrySend = true; // every acknowledgement b owes goes from its control thread
         stream(100);

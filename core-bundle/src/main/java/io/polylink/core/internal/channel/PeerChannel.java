@@ -18,6 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class PeerChannel {
 
+    /** Lines a second saying a connection broke of an Error this side met, each naming its connection. */
+    private static final int BROKEN_PER_SECOND = 10;
+
     private final PeerChannels owner;
     private final Connection connection;
     private final boolean deliversOnSend;
@@ -140,7 +143,14 @@ public final class PeerChannel {
      * @param trace what to log the stack trace of: an Error that broke a transform or the method, else {@code null}
      */
     void badFrame(RuntimeException why, Throwable trace) {
-        owner.problems.error("bad frame", "closing " + this + ": " + why.getMessage(), trace);
+        String line = "closing " + this + ": " + why.getMessage();
+        if (trace instanceof Error) {
+            // This side broke, not the peer's input: such as the JVM's report of a fault on a
+            // mapping, which can end several connections at once, each of which must be named.
+            owner.problems.error("connection broke", BROKEN_PER_SECOND, line, trace);
+        } else {
+            owner.problems.error("bad frame", line, trace);
+        }
     }
 
     /**
