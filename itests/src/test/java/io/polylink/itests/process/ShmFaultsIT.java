@@ -300,13 +300,18 @@ class ShmFaultsIT {
          */
         void awaitSettled(Driver driver, NodeProcess a, NodeProcess b, Supplier<String> diagnosis) {
             AtomicLong lastLook = new AtomicLong(-1);
-            Driver.awaitSlowly(() -> {
-                long arrived = check.delivered() + damaged.get();
-                boolean unmoved = lastLook.getAndSet(arrived) == arrived;
-                return unacknowledged(driver.embedded().links()) == 0
-                    && unacknowledged(a.shell("polylink:links", Duration.ofSeconds(30))) == 0
-                    && unacknowledged(b.shell("polylink:links", Duration.ofSeconds(30))) == 0 && unmoved;
-            }, Duration.ofMinutes(1), () -> "the stream did not settle: " + check.summary(sent) + diagnosis.get());
+            try {
+                Driver.awaitSlowly(() -> {
+                    long arrived = check.delivered() + damaged.get();
+                    boolean unmoved = lastLook.getAndSet(arrived) == arrived;
+                    return unacknowledged(driver.embedded().links()) == 0
+                        && unacknowledged(a.shell("polylink:links", Duration.ofSeconds(30))) == 0
+                        && unacknowledged(b.shell("polylink:links", Duration.ofSeconds(30))) == 0 && unmoved;
+                }, Duration.ofMinutes(1), () -> "the stream did not settle: " + check.summary(sent));
+            } catch (AssertionError e) {
+                // A node that cannot list its links says why in its threads.
+                throw new AssertionError(e.getMessage().lines().findFirst().orElse("") + diagnosis.get(), e);
+            }
         }
     }
 
