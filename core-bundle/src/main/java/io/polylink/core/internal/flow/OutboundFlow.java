@@ -224,13 +224,20 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * again after unlocking, and taking the lock again if needed, leaves no RSR behind.
      */
     private void release() {
-        do {
-            try {
+        int outer = lock.getHoldCount() - 1;
+        try {
+            do {
                 sendHandOffs();
-            } finally {
+                lock.unlock();
+            } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        } finally {
+            // The JVM raises a fault on a mapping at a later point of the thread that met it, such
+            // as the turn after the lock was taken again (docs/methods.md#shm): held, it would stall
+            // the flow for good.
+            while (lock.getHoldCount() > outer) {
                 lock.unlock();
             }
-        } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        }
         if (retired && !lock.isHeldByCurrentThread()) {
             HandOffs.HandOff h;
             while ((h = handOffs.poll()) != null) {
