@@ -121,9 +121,25 @@ public final class ChannelSender {
      * Sends one RSR of a flow; the tables of startpoints in it go first if the peer lacks them.
      *
      * @param flags {@link FrameHeader#FLAG_SEQUENCED}, perhaps with {@link FrameHeader#FLAG_ACK_REQUEST}
+     * @throws LinkException if the channel did not take the frame, or broke: an Error thrown anywhere
+     *     in the send leaves unknown whether the frame went, so it closes the channel, and the flow
+     *     sends the RSR again elsewhere, as for any connection that failed
      */
     public void send(StackBinding stack, int endpoint, int handler, int flags, int sequence, ByteBuffer payload,
                      EncodedTable[] tables, int tableCount) {
+        try {
+            sendOrDefer(stack, endpoint, handler, flags, sequence, payload, tables, tableCount);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            // Not only from the method or a transform: the JVM raises a fault on a mapping at some
+            // later point of the thread that met it, such as the control frames' flush after the write.
+            throw channel.broken(t);
+        }
+    }
+
+    private void sendOrDefer(StackBinding stack, int endpoint, int handler, int flags, int sequence,
+                             ByteBuffer payload, EncodedTable[] tables, int tableCount) {
         if (!sendLock.tryLock()) {
             if (receiving()) {
                 // The holder may be waiting for a handshake this thread has yet to read.

@@ -224,13 +224,20 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * again after unlocking, and taking the lock again if needed, leaves no RSR behind.
      */
     private void release() {
-        do {
-            try {
+        int outer = lock.getHoldCount() - 1;
+        try {
+            do {
                 sendHandOffs();
-            } finally {
+                lock.unlock();
+            } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        } finally {
+            // The JVM raises a fault on a mapping at a later point of the thread that met it, such
+            // as the turn after the lock was taken again (docs/methods.md#shm): held, it would stall
+            // the flow for good.
+            while (lock.getHoldCount() > outer) {
                 lock.unlock();
             }
-        } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        }
         if (retired && !lock.isHeldByCurrentThread()) {
             HandOffs.HandOff h;
             while ((h = handOffs.poll()) != null) {
@@ -276,7 +283,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         if (sentBeforeCopy(binding, endpoint, handler, message)) {
             return true;
         }
-        Pending p = store.keep(endpoint, handler, message, next++);
+        Pending p = keep(binding, endpoint, handler, message, next++);
         try {
             transmit(p, false);
         } catch (RuntimeException failed) {
@@ -329,9 +336,40 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             }
             message.releasePayload();
             throw failed; // refused and still usable: the sender hears of it, nothing was numbered
+        } catch (Error e) {
+            keptThrough(e, binding, endpoint, handler, message, sequence); // the RSR may have gone
+            return true;
         }
-        store.keep(endpoint, handler, message, sequence); // takes the payload from its start again
+        keep(binding, endpoint, handler, message, sequence); // takes the payload from its start again
         return true;
+    }
+
+    /** Keeps an RSR numbered {@code sequence}, whatever Error comes meanwhile. Caller holds the lock. */
+    private Pending keep(BoundStack binding, int endpoint, int handler, MessageBufferImpl message, int sequence) {
+        try {
+            return store.keep(endpoint, handler, message, sequence);
+        } catch (Error e) {
+            return keptThrough(e, binding, endpoint, handler, message, sequence);
+        }
+    }
+
+    /**
+     * An Error came between numbering an RSR and keeping it, out of the channel's send, such as
+     * the JVM's report of a fault on a mapping, which it raises at a later point of the thread that
+     * met it (docs/methods.md#shm). A number given and not kept would leave the peer waiting for
+     * that RSR for good, and the flow stalled behind it: so the RSR is kept, and the channel is
+     * broken as for an Error in its send, so the flow moves and sends it again. Caller holds the
+     * lock.
+     *
+     * @return the RSR as kept
+     */
+    private Pending keptThrough(Error e, BoundStack binding, int endpoint, int handler, MessageBufferImpl message,
+                                int sequence) {
+        Pending last = store.last();
+        Pending kept = last != null && last.sequence == sequence ? last
+            : store.keep(endpoint, handler, message, sequence);
+        binding.channel().broken(e);
+        return kept;
     }
 
     /**
@@ -522,6 +560,30 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             retired = true;
             return true;
         } finally {
+            unlockAndHandOver();
+        }
+    }
+
+    /**
+     * On the retry thread, while the flow is on a later entry than one it failed to connect to:
+     * looks for that entry as a send would, and moves to it once it works. A flow a sender holds
+     * is looked at again later: the sender looks as it sends.
+     */
+    void probeIdle() {
+        if (!lock.tryLock()) {
+            binder.probeIdleAgainLater();
+            return;
+        }
+        binder.moving(true);
+        try {
+            if (!retired && !owner.closing() && binder.idleProbeDue()) {
+                binder.rebind();
+            }
+        } catch (RuntimeException noRoute) {
+            strandIfPending(noRoute);
+        } finally {
+            binder.moving(false);
+            binder.probeIdleLater();
             unlockAndHandOver();
         }
     }

@@ -367,9 +367,14 @@ public final class ShmConnection implements Connection {
         close(cause);
     }
 
-    /** The peer closed its side in order; tell ours. */
+    /**
+     * The peer said goodbye; ours ends too. A peer that gave up its inbox (cut short, or found
+     * corrupt) says goodbye as it closes its connections: this side then says why, naming the
+     * inbox, rather than ending as in order.
+     */
     public void closedByPeer() {
-        close(null);
+        String givenUp = watch.inboxGivenUp();
+        close(givenUp == null ? null : new IOException(givenUp));
     }
 
     @Override

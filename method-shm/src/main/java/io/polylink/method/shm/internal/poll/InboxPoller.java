@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * logged, the mappings are looked over ({@link #survive}), and the next turn comes. An inbox found
  * corrupt, cut short (looked at through its descriptor while the ring is idle, at most once a
  * {@link #VERIFY_NANOS}) or no longer under its name (once a second) is abandoned for a fresh one,
- * and its connections fail, so their links move with nothing lost. While no inbox can be made the
+ * and its connections fail, so their links move. While no inbox can be made the
  * poller tries again once a second. Should going on fail too, the method is told, and fails
  * visibly.
  */
