@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,6 +59,11 @@ class AcrossHostsIT {
     @BeforeEach
     void watchLeftovers() throws Exception {
         leftovers = new MpiJobLeftovers(work);
+    }
+
+    @AfterEach
+    void stopWatching() throws Exception {
+        leftovers.close();
     }
 
     private MpirunProcess acrossHosts(Path programs, String... args) throws Exception {

@@ -30,9 +30,9 @@ class MpiCollectivesIT {
 
     @Test
     void collectivesAmongFourRankProcessesGiveEveryRankTheSequentialResults() throws Exception {
-        MpiJobLeftovers leftovers = new MpiJobLeftovers(work);
         Path programs = MpiPrograms.compile(work, "Collectives");
-        try (MpirunProcess run = MpirunProcess.mpirun(programs, "-np", "4", "--explain", "--output", "rank-prefix",
+        try (MpiJobLeftovers leftovers = new MpiJobLeftovers(work);
+             MpirunProcess run = MpirunProcess.mpirun(programs, "-np", "4", "--explain", "--output", "rank-prefix",
                 "-cp", ".", "Collectives")) {
             assertEquals(0, run.awaitExit(JOB), run.output());
             String out = run.output();

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,6 +38,11 @@ class ZooKeeperIT {
     @BeforeEach
     void watchLeftovers() throws Exception {
         leftovers = new MpiJobLeftovers(work);
+    }
+
+    @AfterEach
+    void stopWatching() throws Exception {
+        leftovers.close();
     }
 
     @Test
