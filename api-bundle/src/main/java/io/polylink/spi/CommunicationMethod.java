@@ -81,6 +81,25 @@ public interface CommunicationMethod {
     Connection connect(ContextId peer, byte[] address, Map<String, String> parameters);
 
     /**
+     * Looks once for frames that came, on the calling thread, and hands them to the {@link
+     * InboundSink} on it before returning ({@link io.polylink.Context#progress} calls this). A
+     * method that can be driven so lets one thread at a time receive, its own or a caller:
+     * a call while another thread receives returns 0 at once, and never blocks. While calls keep
+     * coming, the method's own receiving threads may stand back (look less often, leave their
+     * wake-up unarmed); the method's documentation says how soon they take over once the calls
+     * stop, and it must be soon, since progress never waits for the application.
+     *
+     * <p>Called from any thread at any time, also before {@link #start} and after {@link #stop},
+     * when it returns 0. The default cannot be driven from outside and returns 0.
+     *
+     * @return how much was received (frames or parts of frames): 0 if nothing came or another
+     *     thread was receiving, more than 0 if something did
+     */
+    default int progress() {
+        return 0;
+    }
+
+    /**
      * @param address an address of this method
      * @return it in human terms, e.g. {@code 127.0.0.1:7000}; the text goes into explanations
      *     and shell tables

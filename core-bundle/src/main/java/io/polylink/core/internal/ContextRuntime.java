@@ -197,6 +197,11 @@ final class ContextRuntime implements Context {
     }
 
     @Override
+    public int progress() {
+        return installed.progress();
+    }
+
+    @Override
     public String toString() {
         return "context " + id;
     }

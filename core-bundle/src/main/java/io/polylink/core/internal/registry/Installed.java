@@ -32,6 +32,8 @@ public final class Installed {
     private final Origin origin;
     private volatile RequiredStacks required;
     private volatile EncodedTable table;
+    /** The installed methods as an array, so that {@link #progress} in a caller's wait loop allocates nothing. */
+    private volatile CommunicationMethod[] polled = {};
     private volatile int generation;
 
     /**
@@ -200,6 +202,19 @@ public final class Installed {
         return methods.values().stream().map(InstalledMethod::method).toList();
     }
 
+    /**
+     * Lets every installed method receive once on the calling thread.
+     *
+     * @return the sum of what the methods received
+     */
+    public int progress() {
+        int received = 0;
+        for (CommunicationMethod method : polled) {
+            received += method.progress();
+        }
+        return received;
+    }
+
     /** @return the installed transforms, for the context to remove them as it closes */
     public List<Transform> transforms() {
         return List.copyOf(transforms.values());
@@ -268,6 +283,7 @@ public final class Installed {
 
     /** Rebuilds the table and makes every link select again. Caller holds the lock. */
     private void changed() {
+        polled = methods.values().stream().map(InstalledMethod::method).toArray(CommunicationMethod[]::new);
         table = own.build(methods, transforms.keySet());
         generation++;
     }
