@@ -64,7 +64,8 @@ public final class Session implements ControlListener {
         this.host = host;
         this.settings = settings;
         this.farewells = new Farewells(settings.size(), settings.rank());
-        Limits limits = settings.limits().fitting(context.maxMessageSize());
+        // A waiting thread receives itself: its answer needs no hand-off from a method's thread.
+        Limits limits = settings.limits().fitting(context.maxMessageSize()).receivingWith(context::progress);
         this.transport = new Transport(context, settings.rank(), limits);
         this.p2p = new PointToPoint(transport, limits, this);
         this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null);

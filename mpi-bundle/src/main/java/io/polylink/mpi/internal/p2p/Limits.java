@@ -31,6 +31,11 @@ public record Limits(int eagerLimit, int chunk, long unexpectedBytes, int unexpe
         }
     }
 
+    /** @return these limits, a waiter receiving with {@code receiver} before each pause */
+    public Limits receivingWith(java.util.function.IntSupplier receiver) {
+        return new Limits(eagerLimit, chunk, unexpectedBytes, unexpectedMessages, idle.receivingWith(receiver));
+    }
+
     /** @return these limits with the chunk no larger than what one RSR of {@code maxMessageSize} holds */
     public Limits fitting(int maxMessageSize) {
         int room = maxMessageSize - io.polylink.mpi.internal.wire.Header.RTS_LENGTH;

@@ -178,7 +178,11 @@ public final class PointToPoint {
     /** @throws MpiError if a blocking probe waits on a lost rank */
     private Unexpected look(int context, int source, int tag, boolean block, boolean remove, RankMap ranks) {
         Unexpected u = remove ? matcher.take(context, source, tag) : matcher.peek(context, source, tag);
-        if (u != null || !block) {
+        if (u == null && !block) {
+            limits.idle().receiveOnce();
+            return remove ? matcher.take(context, source, tag) : matcher.peek(context, source, tag);
+        }
+        if (u != null) {
             return u;
         }
         Thread me = Thread.currentThread();
@@ -193,10 +197,8 @@ public final class PointToPoint {
                 if (gone != null) {
                     throw gone;
                 }
-                if (attempt > limits.idle().spins()) {
+                if (!limits.idle().pause(attempt)) {
                     LockSupport.park(matcher);
-                } else {
-                    Thread.onSpinWait();
                 }
             }
         } finally {
