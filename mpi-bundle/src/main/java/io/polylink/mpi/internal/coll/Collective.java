@@ -10,7 +10,7 @@ public enum Collective {
     SCATTER("MPI_Scatter", "scatter", "linear", "binomial"),
     ALLGATHER("MPI_Allgather", "allgather", "ring", "recursive-doubling"),
     ALLTOALL("MPI_Alltoall", "alltoall", "bruck", "pairwise", "linear"),
-    REDUCE("MPI_Reduce", "reduce", "binomial"),
+    REDUCE("MPI_Reduce", "reduce", "binomial", "pipeline", "segmented-binomial"),
     ALLREDUCE("MPI_Allreduce", "allreduce", "recursive-doubling", "rabenseifner", "ring"),
     REDUCE_SCATTER("MPI_Reduce_scatter", "reducescatter", "ring", "reduce-scatterv"),
     SCAN("MPI_Scan", "scan", "recursive-doubling"),
