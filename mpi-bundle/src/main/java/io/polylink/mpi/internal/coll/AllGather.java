@@ -17,6 +17,11 @@ import io.polylink.mpi.internal.request.Operation;
  *   <li>{@code ring}: each rank passes the block it received last to the next rank: {@code n - 1}
  *       rounds, every link busy in each; for large blocks and any number of ranks. Always for
  *       {@code MPI_Allgatherv}.
+ *   <li>{@code hierarchical}: each host's ranks gather their blocks at its leader (the lowest
+ *       rank), the leaders swap their hosts' blocks, packed in one message per pair of leaders,
+ *       and each leader broadcasts the whole result down its host: between hosts one message per
+ *       pair of hosts, each block crossing once to each other host. Chosen whenever the ranks
+ *       span hosts; {@code MPI_Allgatherv} stays on the ring.
  * </ul>
  */
 public final class AllGather {
@@ -49,6 +54,10 @@ public final class AllGather {
         int own = send == null ? Plan.NONE : plan.local(() -> LocalCopy.copy(send, blocks[c.rank()]));
         if (choice.algorithm().equals("recursive-doubling")) {
             doubling(plan, (first, count) -> recv.slice((long) first * recvcount, (long) count * recvcount), own);
+        } else if (choice.algorithm().equals(Collective.HIERARCHICAL)) {
+            long block = recvtype.size() * recvcount;
+            long perSegment = Math.max(1, c.tuning().segment() / Math.max(1, block));
+            hierarchical(plan, c.placement(), recv, blocks, block, perSegment * Math.max(1, recvcount), own);
         } else {
             ring(plan, blocks, own);
         }
@@ -81,14 +90,22 @@ public final class AllGather {
     }
 
     private static Choice choose(Collectives c, long total) {
-        String forced = c.tuning().forced(Collective.ALLGATHER);
+        String forced = Collective.ALLGATHER.forced(c.tuning());
         boolean pof2 = Integer.bitCount(c.size()) == 1;
-        if (forced != null && (pof2 || forced.equals("ring"))) {
+        if (forced != null && (pof2 || !forced.equals("recursive-doubling"))) {
             return new Choice("MPI_Allgather", forced, Tuning.PREFIX + "allgather=" + forced);
         }
         if (forced != null) {
-            return new Choice("MPI_Allgather", "ring", Tuning.PREFIX + "allgather=" + forced + " needs a power of two "
-                + "ranks, not " + c.size());
+            return auto(c, total, false).refusing(Tuning.PREFIX + "allgather=" + forced + " needs a power of two ranks, "
+                + "not " + c.size());
+        }
+        return c.unlessHierarchyOff(Collective.ALLGATHER, auto(c, total, pof2));
+    }
+
+    private static Choice auto(Collectives c, long total, boolean pof2) {
+        if (c.hierarchical()) {
+            return new Choice("MPI_Allgather", Collective.HIERARCHICAL, "ranks on " + c.placement().hosts() + " hosts: "
+                + "each host gathers at its leader, the leaders swap their hosts' blocks, each broadcasts to its host");
         }
         if (pof2 && total <= DOUBLING_LIMIT) {
             return new Choice("MPI_Allgather", "recursive-doubling", total + " bytes <= " + DOUBLING_LIMIT + " among a "
@@ -131,5 +148,52 @@ public final class AllGather {
             plan.send(right, blocks[Math.floorMod(me - k, n)], have);
             have = plan.receive(left, blocks[Math.floorMod(me - k - 1, n)]);
         }
+    }
+
+    /**
+     * Adds the hierarchical allgather; see the class comment. The broadcast within a host goes in
+     * segments of whole blocks, so that ranks whose receive types differ cut it alike.
+     *
+     * @param block bytes per rank's block
+     * @param segment elements of the receive type per segment of the broadcast within a host
+     * @param own the step that put this rank's block in place
+     */
+    private static void hierarchical(Plan plan, Placement placement, Region recv, Region[] blocks, long block,
+                                     long segment, int own) {
+        int me = plan.rank();
+        int[] leaders = placement.leaders(0);
+        int host = placement.hostOf(me);
+        int[] local = placement.ranksOn(host);
+        Trees.Tree tree = Trees.binomial(local, 0, Trees.indexOf(local, me));
+        if (leaders[host] != me) {
+            plan.send(leaders[host], blocks[me], own);
+            Broadcast.along(plan, tree, recv, segment);
+            return;
+        }
+        int[] arrived = new int[leaders.length];
+        int[] gathered = new int[local.length];
+        for (int j = 0; j < local.length; j++) {
+            gathered[j] = local[j] == me ? own : plan.receive(local[j], blocks[local[j]]);
+        }
+        arrived[host] = plan.join(gathered);
+        Packed ours = new Packed(local.length, block);
+        int packed = plan.local(() -> {
+            for (int j = 0; j < local.length; j++) {
+                LocalCopy.copy(blocks[local[j]], ours.block(j));
+            }
+        }, arrived[host]);
+        for (int k = 1; k < leaders.length; k++) {
+            int h = (host + k) % leaders.length;
+            int[] members = placement.ranksOn(h);
+            Packed theirs = new Packed(members.length, block);
+            plan.send(leaders[h], ours.blocks(0, local.length), packed);
+            int received = plan.receive(leaders[h], theirs.blocks(0, members.length));
+            arrived[h] = plan.local(() -> {
+                for (int j = 0; j < members.length; j++) {
+                    LocalCopy.copy(theirs.block(j), blocks[members[j]]);
+                }
+            }, received);
+        }
+        Broadcast.along(plan, tree, recv, segment, plan.join(arrived));
     }
 }
