@@ -76,15 +76,17 @@ public final class Reduce {
     }
 
     private static Choice choose(Collectives c, long bytes, Reduction reduction, int root) {
+        String forced = c.tuning().forced(Collective.REDUCE);
         if (!reduction.commutative()) {
-            return new Choice("MPI_Reduce", "binomial", reduction.describe() + " is not commutative: a tree from "
-                + "rank 0 combines in rank order" + (root == 0 ? "" : ", then rank 0 sends to the root"));
+            Choice ordered = new Choice("MPI_Reduce", "binomial", reduction.describe() + " is not commutative: a tree "
+                + "from rank 0 combines in rank order" + (root == 0 ? "" : ", then rank 0 sends to the root"));
+            return forced == null || forced.equals("binomial") ? ordered
+                : ordered.refusing(Tuning.PREFIX + "reduce=" + forced + " refused");
         }
         boolean hierarchical = c.hierarchical();
         String prefix = hierarchical ? "hierarchical " : "";
         String where = hierarchical ? "; each host to its leader, the " + c.placement().hosts() + " leaders to the "
             + "root" : "";
-        String forced = c.tuning().forced(Collective.REDUCE);
         if (forced != null && (forced.equals("binomial") || reduction.splits())) {
             return new Choice("MPI_Reduce", prefix + forced, Tuning.PREFIX + "reduce=" + forced + where);
         }
