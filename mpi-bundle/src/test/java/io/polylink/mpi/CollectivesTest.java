@@ -27,17 +27,18 @@ class CollectivesTest {
     }
 
     /**
-     * Ranks 0 and 2 on one host, 1 and 3 on another (and rank 4 on the first): shm within a host, tcp
-     * between them, and the collectives go through a leader per host.
+     * Ranks on two hosts, one letter per rank naming its host: hosts of 1 and 1, 1 and 4, 2 and 3,
+     * 3 and 2 ranks, and hosts whose ranks interleave. Shm within a host, tcp between them, and the
+     * collectives go through a leader per host, with roots on either host.
      */
-    @ParameterizedTest(name = "{0} ranks")
-    @ValueSource(ints = {4, 5})
-    void ranksOnTwoHostsRunTheHierarchicalAlgorithmsWithTheSameResults(int ranks) throws Exception {
-        try (Job job = Job.of(ranks, Job.Methods.SHM_AND_TCP)) {
-            for (int r = 0; r < ranks; r++) {
-                job.env(r, "POLYLINK_MPI_HOST", r % 2 == 0 ? "host-a" : "host-b");
+    @ParameterizedTest(name = "hosts {0}")
+    @ValueSource(strings = {"ab", "abbbb", "aabbb", "aaabb", "abab", "ababa"})
+    void ranksOnTwoHostsRunTheHierarchicalAlgorithmsWithTheSameResults(String hosts) throws Exception {
+        try (Job job = Job.of(hosts.length(), Job.Methods.SHM_AND_TCP)) {
+            for (int r = 0; r < hosts.length(); r++) {
+                job.env(r, "POLYLINK_MPI_HOST", "host-" + hosts.charAt(r));
             }
-            job.run(Matrix.class, "hierarchical").assertSucceeded();
+            job.run(Matrix.class, "hosts=" + hosts).assertSucceeded();
         }
     }
 

@@ -13,18 +13,24 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Random sequences of collectives, sizes and roots, each run as one job: whatever the algorithms
- * chosen for the sizes drawn (from nothing to past the eager limit and the broadcast segments),
+ * Random sequences of collectives, sizes and roots, each run as one job on one host or split over
+ * two: whatever the algorithms chosen for the sizes and placement drawn (from nothing to past the
+ * eager limit and the segments of broadcasts and reductions, flat or through the hosts' leaders),
  * every rank gets what the sequential computation gives ({@link Cases}). A few tries only: each
  * is a job of up to five ranks.
  */
 class RandomCollectivesTest {
 
-    @Property(tries = 4)
-    void randomCollectivesOfRandomSizesAndRootsMatchTheSequentialComputation(
-            @ForAll @IntRange(min = 1, max = 5) int ranks, @ForAll("cases") @Size(min = 1, max = 12) List<String> cases)
-            throws Exception {
-        try (Job job = Job.of(ranks, Job.Methods.SHM)) {
+    /** @param firstHost the ranks on the first host; as many as there are, or more: all on one */
+    @Property(tries = 10)
+    void randomCollectivesOfRandomSizesRootsAndHostsMatchTheSequentialComputation(
+            @ForAll @IntRange(min = 1, max = 5) int ranks, @ForAll @IntRange(min = 1, max = 5) int firstHost,
+            @ForAll("cases") @Size(min = 1, max = 12) List<String> cases) throws Exception {
+        boolean split = firstHost < ranks;
+        try (Job job = Job.of(ranks, split ? Job.Methods.SHM_AND_TCP : Job.Methods.SHM)) {
+            for (int r = 0; split && r < ranks; r++) {
+                job.env(r, "POLYLINK_MPI_HOST", r < firstHost ? "host-a" : "host-b");
+            }
             job.run(Cases.class, cases.toArray(String[]::new)).assertSucceeded();
         }
     }

@@ -9,7 +9,7 @@ import java.util.List;
  * The options of {@code bench mpi}; see {@link #HELP}.
  *
  * @param impls the implementations, in the order each run measures them
- * @param tests latency, bw, overlap (two ranks), barrier, bcast, allreduce, alltoall: which to measure
+ * @param tests latency, bw, overlap (two ranks), barrier, bcast, reduce, allreduce, alltoall: which to measure
  * @param sizes the message sizes of latency, bw and the collectives
  * @param ranks the numbers of ranks the collectives run with
  * @param compute the overlap experiment's computations between post and wait, in microseconds
@@ -25,7 +25,8 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
                   int overlapSize, int window, int repeat, int warmup, boolean csv, Path out) {
 
     static final List<String> IMPLS = List.of(PolylinkRanks.SHM, OpenMpi.VADER, PolylinkRanks.TCP, OpenMpi.TCP);
-    static final List<String> TESTS = List.of("latency", "bw", "overlap", "barrier", "bcast", "allreduce", "alltoall");
+    static final List<String> TESTS = List.of("latency", "bw", "overlap", "barrier", "bcast", "reduce", "allreduce",
+        "alltoall");
     /** The tests between two ranks; the others are collectives, run with each number of ranks. */
     static final List<String> POINT_TO_POINT = List.of("latency", "bw", "overlap");
 
@@ -39,11 +40,12 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
                     (10^6 bytes)
           overlap   LA-MPI-ED's experiment: a 1 MiB iSend/iRecv pair, COMPUTE us of computation that
                     calls no MPI between post and wait, then wait; time spent in wait, each side
-        Collectives among each number of RANKS, as osu_barrier, osu_bcast, osu_allreduce and
-        osu_alltoall time them: each rank times each call, a barrier between calls, and the figure
+        Collectives among each number of RANKS, as osu_barrier, osu_bcast, osu_reduce,
+        osu_allreduce and osu_alltoall time them: each rank times each call, a barrier between calls, and the figure
         is the ranks' average, in us per call:
           barrier   MPI barrier
           bcast     broadcast of SIZE bytes from rank 0
+          reduce    sum of SIZE / 8 doubles to rank 0
           allreduce sum of SIZE / 8 doubles
           alltoall  SIZE bytes from every rank to every rank
 

@@ -34,7 +34,7 @@ record MpiReport(List<Map<String, List<MpiResult>>> runs) {
         new Target("bw", 1 << 20, PolylinkRanks.TCP, 0.8, false));
 
     /** The collectives' tests, each measured among each number of ranks as {@code TEST_RANKS}. */
-    static final List<String> COLLECTIVES = List.of("barrier", "bcast", "allreduce", "alltoall");
+    static final List<String> COLLECTIVES = List.of("barrier", "bcast", "reduce", "allreduce", "alltoall");
 
     /** @return the targets of the point-to-point tests, and those of bcast and allreduce among each of {@code ranks} */
     private static List<Target> targets(List<Integer> ranks) {

@@ -51,7 +51,7 @@ public final class OsuRank {
             System.err.println("usage: OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP");
             MPI.COMM_WORLD.abort(2);
         }
-        String tests = args[0];
+        List<String> tests = List.of(args[0].split(","));
         String[] sizes = args[1].split(",");
         int overlapSize = Integer.parseInt(args[2]);
         int window = Integer.parseInt(args[4]);
@@ -60,7 +60,7 @@ public final class OsuRank {
             largest = Math.max(largest, Integer.parseInt(item.split(":")[0]));
         }
         OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize(), largest, window);
-        List<String> collectives = Stream.of("bcast", "allreduce", "alltoall").filter(tests::contains).toList();
+        List<String> collectives = Stream.of("bcast", "reduce", "allreduce", "alltoall").filter(tests::contains).toList();
         if (tests.contains("latency") || tests.contains("bw") || tests.contains("overlap")) {
             me.pingpong(8, Integer.parseInt(args[5]));
         }
@@ -118,13 +118,8 @@ public final class OsuRank {
         switch (test) {
             case "barrier" -> MPI.COMM_WORLD.barrier();
             case "bcast" -> MPI.COMM_WORLD.bcast(array, bytes, MPI.BYTE, 0);
-            case "allreduce" -> {
-                if (doubles.length * 8 < bytes) {
-                    doubles = new double[largest / 8 + 1];
-                    sums = new double[doubles.length];
-                }
-                MPI.COMM_WORLD.allReduce(doubles, sums, bytes / 8, MPI.DOUBLE, MPI.SUM);
-            }
+            case "reduce" -> MPI.COMM_WORLD.reduce(doubles(bytes), sums, bytes / 8, MPI.DOUBLE, MPI.SUM, 0);
+            case "allreduce" -> MPI.COMM_WORLD.allReduce(doubles(bytes), sums, bytes / 8, MPI.DOUBLE, MPI.SUM);
             default -> {
                 if (sendAll.length < bytes * size) {
                     sendAll = new byte[largest * size];
@@ -133,6 +128,15 @@ public final class OsuRank {
                 MPI.COMM_WORLD.allToAll(sendAll, bytes, MPI.BYTE, recvAll, bytes, MPI.BYTE);
             }
         }
+    }
+
+    /** @return doubles for {@code bytes / 8} of them, with as many sums */
+    private double[] doubles(int bytes) {
+        if (doubles.length * 8 < bytes) {
+            doubles = new double[largest / 8 + 1];
+            sums = new double[doubles.length];
+        }
+        return doubles;
     }
 
     /**

@@ -4,7 +4,7 @@
  * OpenMpi.java.
  *
  * usage: osu TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP
- *   TESTS        latency,bw,overlap,barrier,bcast,allreduce,alltoall (any of them)
+ *   TESTS        latency,bw,overlap,barrier,bcast,reduce,allreduce,alltoall (any of them)
  *   SIZES        SIZE:LATENCY_ITERATIONS:BW_ITERATIONS:COLLECTIVE_ITERATIONS,...
  *   OVERLAP_SIZE bytes of the overlap experiment's message
  *   COMPUTE_US   US:ITERATIONS,... the computation between post and wait
@@ -15,8 +15,8 @@
  * (round trip / 2), bw in MB/s (10^6 bytes), overlap_send_wait and overlap_recv_wait in
  * microseconds per iteration. Rank 0 prints all but overlap_recv_wait, which rank 1 prints. A
  * collective's line is "result TEST_RANKS SIZE 0 US": the ranks' average time per call, each rank
- * timing each call with a barrier between calls, as the OSU benchmarks do (allreduce sums SIZE / 8
- * doubles; alltoall sends SIZE bytes to every rank).
+ * timing each call with a barrier between calls, as the OSU benchmarks do (reduce and allreduce sum
+ * SIZE / 8 doubles, reduce to rank 0; alltoall sends SIZE bytes to every rank).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -33,6 +33,17 @@ static char *all_send;
 static char *all_recv;
 static double *doubles;
 static double *sums;
+
+/* Whether the comma-separated list names test: "reduce" is not "allreduce". */
+static int has(const char *tests, const char *test) {
+    size_t n = strlen(test);
+    for (const char *item = tests; item != NULL; item = strchr(item, ',') ? strchr(item, ',') + 1 : NULL) {
+        if (strncmp(item, test, n) == 0 && (item[n] == ',' || item[n] == '\0')) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static void compute(double us) {
     double until = MPI_Wtime() + us * 1e-6;
@@ -117,6 +128,8 @@ static void call(const char *test, char *buf, int size) {
         MPI_Barrier(MPI_COMM_WORLD);
     } else if (strcmp(test, "bcast") == 0) {
         MPI_Bcast(buf, size, MPI_BYTE, 0, MPI_COMM_WORLD);
+    } else if (strcmp(test, "reduce") == 0) {
+        MPI_Reduce(doubles, sums, size / 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     } else if (strcmp(test, "allreduce") == 0) {
         MPI_Allreduce(doubles, sums, size / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     } else {
@@ -172,19 +185,19 @@ int main(int argc, char **argv) {
     all_recv = calloc((size_t) (largest > 0 ? largest : 1) * ranks, 1);
     doubles = calloc(largest / 8 + 1, sizeof(double));
     sums = calloc(largest / 8 + 1, sizeof(double));
-    const char *collectives[] = {"bcast", "allreduce", "alltoall"};
-    if (strstr(tests, "latency") != NULL || strstr(tests, "bw") != NULL || strstr(tests, "overlap") != NULL) {
+    const char *collectives[] = {"bcast", "reduce", "allreduce", "alltoall"};
+    if (has(tests, "latency") || has(tests, "bw") || has(tests, "overlap")) {
         pingpong(buf, 8, warmup);
     }
-    if (strstr(tests, "barrier") != NULL) {
+    if (has(tests, "barrier")) {
         for (int i = 0; i < COLLECTIVE_WARMUP; i++) {
             call("barrier", buf, 0);
         }
         timed("barrier", buf, 0, COLLECTIVE_WARMUP);
         fflush(stdout);
     }
-    for (int c = 0; c < 3; c++) {
-        if (strstr(tests, collectives[c]) != NULL) {
+    for (int c = 0; c < 4; c++) {
+        if (has(tests, collectives[c])) {
             for (int i = 0; i < COLLECTIVE_WARMUP; i++) {
                 call(collectives[c], buf, 8);
             }
@@ -196,20 +209,20 @@ int main(int argc, char **argv) {
         int bwIterations = 0;
         int collectiveIterations = 0;
         sscanf(item, "%d:%d:%d:%d", &size, &latencyIterations, &bwIterations, &collectiveIterations);
-        if (strstr(tests, "latency") != NULL) {
+        if (has(tests, "latency")) {
             latency(buf, size, latencyIterations);
         }
-        if (strstr(tests, "bw") != NULL && size > 0) {
+        if (has(tests, "bw") && size > 0) {
             bandwidth(buf, size, window, bwIterations, requests);
         }
-        for (int c = 0; c < 3 && size >= 8; c++) {
-            if (strstr(tests, collectives[c]) != NULL) {
+        for (int c = 0; c < 4 && size >= 8; c++) {
+            if (has(tests, collectives[c])) {
                 timed(collectives[c], buf, size, collectiveIterations);
             }
         }
         fflush(stdout);
     }
-    if (strstr(tests, "overlap") != NULL) {
+    if (has(tests, "overlap")) {
         for (char *item = argv[4]; item != NULL && *item; item = strchr(item, ',') ? strchr(item, ',') + 1 : NULL) {
             int us = 0;
             int iterations = 0;

@@ -22,8 +22,16 @@ import java.util.List;
  *   <li>{@code linear}: every block straight to its rank, all at once.
  *   <li>{@code pairwise}: in round {@code k} each rank sends to the rank {@code k} above and
  *       receives from the rank {@code k} below, one pair at a time, for large blocks.
+ *   <li>{@code hierarchical}: each rank sends its whole send buffer to its host's leader (the
+ *       lowest rank); each leader sends each other leader, in one message, the blocks its host's
+ *       ranks have for that host's ranks, and sends each of its ranks all the blocks for it:
+ *       between hosts one message per pair of hosts instead of one per pair of ranks (MagPIe's
+ *       rule), for the price of two more hops within each host and the leader's copies. Chosen for
+ *       small blocks when the ranks span hosts, where the messages' cost, not their bytes, makes
+ *       the time.
  * </ul>
- * The {@code v} and {@code w} forms exchange linearly, or pairwise when the hint says so.
+ * The {@code v} and {@code w} forms exchange linearly, or pairwise when the hint says so: a
+ * rank knows only the sizes of its own blocks, so no leader could pack its host's.
  */
 public final class AllToAll {
 
@@ -31,6 +39,8 @@ public final class AllToAll {
     static final long BRUCK_BLOCK = 256;
     /** ... among more than this many ranks. */
     static final int BRUCK_RANKS = 2;
+    /** Blocks up to this size go through the hosts' leaders when the ranks span hosts. */
+    static final long HIERARCHICAL_BLOCK = 1024;
     /** Blocks from this size on go pairwise. */
     static final long PAIRWISE_BLOCK = 128 * 1024;
 
@@ -57,6 +67,7 @@ public final class AllToAll {
         switch (choice.algorithm()) {
             case "bruck" -> bruck(plan, out, in, block);
             case "pairwise" -> exchange(plan, out, in, true);
+            case Collective.HIERARCHICAL -> hierarchical(plan, c.placement(), out, in, block);
             default -> exchange(plan, out, in, false);
         }
         return plan.start();
@@ -126,9 +137,21 @@ public final class AllToAll {
 
     private static Choice choose(Collectives c, long block, boolean varying) {
         String function = varying ? "MPI_Alltoallv" : "MPI_Alltoall";
-        String forced = c.tuning().forced(Collective.ALLTOALL);
-        if (forced != null && !(varying && forced.equals("bruck"))) {
+        String forced = Collective.ALLTOALL.forced(c.tuning());
+        boolean packs = forced != null && (forced.equals("bruck") || forced.equals(Collective.HIERARCHICAL));
+        if (forced != null && !(varying && packs)) {
             return new Choice(function, forced, Tuning.PREFIX + "alltoall=" + forced);
+        }
+        Choice auto = auto(c, function, block, varying);
+        return forced != null ? auto.refusing(Tuning.PREFIX + "alltoall=" + forced + " refused: blocks of different "
+            + "sizes") : c.unlessHierarchyOff(Collective.ALLTOALL, auto);
+    }
+
+    private static Choice auto(Collectives c, String function, long block, boolean varying) {
+        if (!varying && c.hierarchical() && block <= HIERARCHICAL_BLOCK) {
+            return new Choice(function, Collective.HIERARCHICAL, block + " bytes per pair <= " + HIERARCHICAL_BLOCK
+                + " among ranks on " + c.placement().hosts() + " hosts: one message per pair of hosts, through their "
+                + "leaders");
         }
         if (!varying && block <= BRUCK_BLOCK && c.size() > BRUCK_RANKS) {
             return new Choice(function, "bruck", block + " bytes per pair <= " + BRUCK_BLOCK + " among " + c.size()
@@ -199,5 +222,96 @@ public final class AllToAll {
                 LocalCopy.copy(rotated.block(i), in[Math.floorMod(me - i, n)]);
             }
         }, ready);
+    }
+
+    /**
+     * The hierarchical alltoall; see the class comment. A leader keeps its host's send buffers
+     * packed one after the other (rank {@code m} of the host's block for rank {@code j} at
+     * {@code m * n + j}), and from each other host the blocks for its own host's ranks (that
+     * host's rank {@code s}'s block for this host's rank {@code m} at {@code s * k + m}).
+     */
+    private static void hierarchical(Plan plan, Placement placement, Region[] out, Region[] in, long block) {
+        int n = plan.size();
+        int me = plan.rank();
+        int[] leaders = placement.leaders(0);
+        int host = placement.hostOf(me);
+        int[] local = placement.ranksOn(host);
+        if (leaders[host] != me) {
+            Packed mine = new Packed(n, block);
+            int packed = plan.local(() -> {
+                for (int j = 0; j < n; j++) {
+                    LocalCopy.copy(out[j], mine.block(j));
+                }
+            });
+            plan.send(leaders[host], mine.blocks(0, n), packed);
+            Packed result = new Packed(n, block);
+            int received = plan.receive(leaders[host], result.blocks(0, n));
+            plan.local(() -> {
+                for (int i = 0; i < n; i++) {
+                    LocalCopy.copy(result.block(i), in[i]);
+                }
+            }, received);
+            return;
+        }
+        int k = local.length;
+        Packed gathered = new Packed(k * n, block);
+        int[] steps = new int[k];
+        for (int m = 0; m < k; m++) {
+            int at = m * n;
+            steps[m] = local[m] != me ? plan.receive(local[m], gathered.blocks(at, n)) : plan.local(() -> {
+                for (int j = 0; j < n; j++) {
+                    LocalCopy.copy(out[j], gathered.block(at + j));
+                }
+            });
+        }
+        int all = plan.join(steps);
+        Packed[] from = new Packed[leaders.length];
+        int[] arrived = new int[leaders.length];
+        arrived[host] = all;
+        for (int t = 1; t < leaders.length; t++) {
+            int h = (host + t) % leaders.length;
+            int[] members = placement.ranksOn(h);
+            Packed to = new Packed(k * members.length, block);
+            int packed = plan.local(() -> {
+                for (int m = 0; m < k; m++) {
+                    for (int s = 0; s < members.length; s++) {
+                        LocalCopy.copy(gathered.block(m * n + members[s]), to.block(m * members.length + s));
+                    }
+                }
+            }, all);
+            plan.send(leaders[h], to.blocks(0, k * members.length), packed);
+            from[h] = new Packed(members.length * k, block);
+            arrived[h] = plan.receive(leaders[h], from[h].blocks(0, members.length * k));
+        }
+        int ready = plan.join(arrived);
+        int[] position = new int[n];
+        for (int h = 0; h < leaders.length; h++) {
+            int[] members = placement.ranksOn(h);
+            for (int s = 0; s < members.length; s++) {
+                position[members[s]] = s;
+            }
+        }
+        for (int m = 0; m < k; m++) {
+            Region[] sources = new Region[n];
+            for (int i = 0; i < n; i++) {
+                int h = placement.hostOf(i);
+                sources[i] = h == host ? gathered.block(position[i] * n + local[m]) : from[h].block(position[i] * k + m);
+            }
+            if (local[m] == me) {
+                plan.local(() -> {
+                    for (int i = 0; i < n; i++) {
+                        LocalCopy.copy(sources[i], in[i]);
+                    }
+                }, ready);
+            } else {
+                Packed result = new Packed(n, block);
+                int packed = plan.local(() -> {
+                    for (int i = 0; i < n; i++) {
+                        LocalCopy.copy(sources[i], result.block(i));
+                    }
+                }, ready);
+                plan.send(local[m], result.blocks(0, n), packed);
+            }
+        }
     }
 }

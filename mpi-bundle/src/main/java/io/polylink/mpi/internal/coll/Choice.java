@@ -9,6 +9,11 @@ package io.polylink.mpi.internal.coll;
  */
 public record Choice(String collective, String algorithm, String reason) {
 
+    /** @return this choice, its reason led by why the algorithm the info named was not taken */
+    Choice refusing(String why) {
+        return new Choice(collective, algorithm, why + "; " + reason);
+    }
+
     @Override
     public String toString() {
         return algorithm + " (" + reason + ")";

@@ -93,6 +93,15 @@ public final class Collectives {
         return tuning.hierarchy() && placement.hosts() > 1;
     }
 
+    /**
+     * @return {@code auto}, led by why the info's {@value Collective#HIERARCHICAL} was not taken if
+     *     it named it for {@code collective} (see {@link Collective#forced(Tuning)})
+     */
+    Choice unlessHierarchyOff(Collective collective, Choice auto) {
+        return tuning.forced(collective) == null ? auto : auto.refusing(Tuning.PREFIX + collective.key() + "="
+            + Collective.HIERARCHICAL + " refused: " + Tuning.HIERARCHY + "=false");
+    }
+
     /** @return the plan of the next collective call */
     Plan plan() {
         return new Plan(p2p, context, ranks, rank, size, sequence.getAndIncrement(), senders);

@@ -16,6 +16,10 @@ import io.polylink.mpi.internal.request.Operation;
  *   <li>{@code binomial}: up a binomial tree, each rank passing on its subtree's blocks packed in
  *       one message: {@code ceil(log2 n)} steps at the root instead of {@code n - 1} messages, for
  *       small blocks to many ranks.
+ *   <li>{@code hierarchical}: each host's ranks send their blocks to its leader (the root on the
+ *       root's host), which packs them in rank order and sends them to the root in one message:
+ *       one message per host between hosts, each block crossing once. Chosen whenever the ranks
+ *       span hosts.
  * </ul>
  */
 public final class Gather {
@@ -53,12 +57,14 @@ public final class Gather {
         Choice choice = choose(c, block);
         c.chose(Collective.GATHER, "MPI_Gather of " + block + " bytes per rank to rank " + root, choice);
         Plan plan = c.plan();
+        Region r = recv;
+        Parts parts = r == null ? null : i -> r.slice((long) i * recvcount, recvcount);
         if (choice.algorithm().equals("binomial") && n > 1) {
             binomial(plan, send, recv, recvcount, root, block);
+        } else if (choice.algorithm().equals(Collective.HIERARCHICAL)) {
+            hierarchical(plan, c.placement(), send, parts, root, block);
         } else {
-            Region r = recv;
-            Region own = r == null ? null : r.slice((long) root * recvcount, recvcount);
-            linear(plan, send, r == null ? null : i -> r.slice((long) i * recvcount, recvcount), own, root);
+            linear(plan, send, parts, root);
         }
         return plan.start();
     }
@@ -89,14 +95,22 @@ public final class Gather {
             "only the root knows the counts"));
         Plan plan = c.plan();
         Region[] p = parts;
-        linear(plan, send, p == null ? null : i -> p[i], p == null ? null : p[root], root);
+        linear(plan, send, p == null ? null : i -> p[i], root);
         return plan.start();
     }
 
     private static Choice choose(Collectives c, long block) {
-        String forced = c.tuning().forced(Collective.GATHER);
+        String forced = Collective.GATHER.forced(c.tuning());
         if (forced != null) {
             return new Choice("MPI_Gather", forced, Tuning.PREFIX + "gather=" + forced);
+        }
+        return c.unlessHierarchyOff(Collective.GATHER, auto(c, block));
+    }
+
+    private static Choice auto(Collectives c, long block) {
+        if (c.hierarchical()) {
+            return new Choice("MPI_Gather", Collective.HIERARCHICAL, "ranks on " + c.placement().hosts() + " hosts: "
+                + "each host's blocks to its leader, one message per host to the root");
         }
         if (block <= BINOMIAL_BLOCK && c.size() >= BINOMIAL_RANKS) {
             return new Choice("MPI_Gather", "binomial", block + " bytes per rank <= " + BINOMIAL_BLOCK + " from "
@@ -113,24 +127,29 @@ public final class Gather {
         Region of(int i);
     }
 
-    /**
-     * @param parts at the root, where each rank's block goes; elsewhere {@code null}
-     * @param own at the root, where its own block goes
-     */
-    private static void linear(Plan plan, Region send, Parts parts, Region own, int root) {
-        int me = plan.rank();
-        if (me != root) {
+    /** @param parts at the root, where each rank's block goes; elsewhere {@code null} */
+    private static void linear(Plan plan, Region send, Parts parts, int root) {
+        if (plan.rank() != root) {
             plan.send(root, send);
-            return;
+        } else {
+            linear(plan, send, parts, Reduce.all(plan.size()));
         }
-        for (int i = 0; i < plan.size(); i++) {
-            if (i != root) {
-                plan.receive(i, parts.of(i));
-            }
+    }
+
+    /**
+     * Adds the steps of this rank gathering the blocks of {@code members}, itself one of them
+     * (whose block is in place already if {@code send} is {@code null}).
+     *
+     * @return the steps that put each block in place
+     */
+    private static int[] linear(Plan plan, Region send, Parts parts, int[] members) {
+        int[] steps = new int[members.length];
+        for (int j = 0; j < members.length; j++) {
+            Region into = parts.of(members[j]);
+            steps[j] = members[j] != plan.rank() ? plan.receive(members[j], into)
+                : send == null ? Plan.NONE : plan.local(() -> LocalCopy.copy(send, into));
         }
-        if (send != null) {
-            plan.local(() -> LocalCopy.copy(send, own));
-        }
+        return steps;
     }
 
     /**
@@ -171,5 +190,41 @@ public final class Gather {
         Region mine = packed.block(0);
         received[tree.children().length] = plan.local(() -> LocalCopy.copy(send, mine));
         plan.send(tree.parent(), packed.blocks(0, subtree), received);
+    }
+
+    /**
+     * Each host's ranks send their blocks to its leader; a leader other than the root packs its
+     * host's blocks in rank order and sends them to the root in one message, which the root
+     * unpacks into place.
+     *
+     * @param parts at the root, where each rank's block goes; elsewhere {@code null}
+     */
+    private static void hierarchical(Plan plan, Placement placement, Region send, Parts parts, int root, long block) {
+        int me = plan.rank();
+        int[] leaders = placement.leaders(root);
+        int host = placement.hostOf(me);
+        int[] local = placement.ranksOn(host);
+        if (me == root) {
+            linear(plan, send, parts, local);
+            for (int h = 0; h < leaders.length; h++) {
+                if (h != host) {
+                    int[] members = placement.ranksOn(h);
+                    Packed packed = new Packed(members.length, block);
+                    int received = plan.receive(leaders[h], packed.blocks(0, members.length));
+                    plan.local(() -> {
+                        for (int j = 0; j < members.length; j++) {
+                            LocalCopy.copy(packed.block(j), parts.of(members[j]));
+                        }
+                    }, received);
+                }
+            }
+        } else if (me == leaders[host]) {
+            Packed packed = new Packed(local.length, block);
+            Parts into = i -> packed.block(Trees.indexOf(local, i));
+            int gathered = plan.join(linear(plan, send, into, local));
+            plan.send(root, packed.blocks(0, local.length), gathered);
+        } else {
+            plan.send(leaders[host], send);
+        }
     }
 }

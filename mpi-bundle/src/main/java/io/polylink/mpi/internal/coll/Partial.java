@@ -80,12 +80,38 @@ final class Partial {
      * @return the last step: the send to the parent, or at the root the last combination
      */
     int up(Plan plan, Trees.Tree tree, int after) {
-        int done = after;
-        for (int child : tree.children()) {
-            Operand in = fresh();
-            int received = plan.receive(child, in.region());
-            done = absorb(plan, in, false, received, done);
+        return up(plan, tree, Math.max(1, count), after);
+    }
+
+    /**
+     * Adds the steps that reduce up {@code tree} in segments of {@code segment} elements: a
+     * segment is combined and passed on as soon as the children's parts of it arrived, while
+     * later segments are still on their way, so combining overlaps with moving. More than one
+     * segment needs a commutative operation that {@linkplain Reduction#splits() splits}.
+     *
+     * @return the step after which every segment was combined here and sent to the parent
+     */
+    int up(Plan plan, Trees.Tree tree, long segment, int after) {
+        int[] children = tree.children();
+        Operand[] in = new Operand[children.length];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = fresh();
         }
-        return tree.parent() >= 0 ? plan.send(tree.parent(), current.region(), done) : done;
+        int segments = count <= segment ? 1 : (int) ((count + segment - 1) / segment);
+        if (segments > 1 && !(reduction.commutative() && reduction.splits())) {
+            throw new IllegalArgumentException(reduction.describe() + " combines whole vectors in rank order only");
+        }
+        int[] last = new int[segments];
+        for (int s = 0; s < segments; s++) {
+            long first = s * segment;
+            long n = Math.min(segment, count - first);
+            int done = after;
+            for (int i = 0; i < children.length; i++) {
+                int received = plan.receive(children[i], in[i].slice(first, n));
+                done = absorb(plan, in[i], false, first, n, received, done);
+            }
+            last[s] = tree.parent() >= 0 ? plan.send(tree.parent(), current.slice(first, n), done) : done;
+        }
+        return segments == 1 ? last[0] : plan.join(last);
     }
 }

@@ -10,8 +10,11 @@ import io.polylink.mpi.internal.request.Operation;
 /**
  * {@code MPI_Scatter} and {@code MPI_Scatterv}: a block of the root's buffer to every rank, the
  * inverse of {@link Gather}, with the same algorithms: {@code linear} (the root sends every
- * block straight to its rank; always for {@code MPI_Scatterv}) and {@code binomial} (down a
- * binomial tree, each rank receiving its subtree's blocks packed in one message).
+ * block straight to its rank; always for {@code MPI_Scatterv}), {@code binomial} (down a
+ * binomial tree, each rank receiving its subtree's blocks packed in one message) and
+ * {@code hierarchical} (the root sends each other host's leader that host's blocks packed in one
+ * message, and each leader passes them on to its host's ranks; chosen whenever the ranks span
+ * hosts).
  */
 public final class Scatter {
 
@@ -43,11 +46,14 @@ public final class Scatter {
         Choice choice = choose(c, block);
         c.chose(Collective.SCATTER, "MPI_Scatter of " + block + " bytes per rank from rank " + root, choice);
         Plan plan = c.plan();
+        Region s = send;
+        Gather.Parts parts = s == null ? null : i -> s.slice((long) i * sendcount, sendcount);
         if (choice.algorithm().equals("binomial") && n > 1) {
             binomial(plan, send, sendcount, recv, root, block);
+        } else if (choice.algorithm().equals(Collective.HIERARCHICAL)) {
+            hierarchical(plan, c.placement(), parts, recv, root, block);
         } else {
-            Region s = send;
-            linear(plan, s == null ? null : i -> s.slice((long) i * sendcount, sendcount), recv, root);
+            linear(plan, parts, recv, root);
         }
         return plan.start();
     }
@@ -83,9 +89,17 @@ public final class Scatter {
     }
 
     private static Choice choose(Collectives c, long block) {
-        String forced = c.tuning().forced(Collective.SCATTER);
+        String forced = Collective.SCATTER.forced(c.tuning());
         if (forced != null) {
             return new Choice("MPI_Scatter", forced, Tuning.PREFIX + "scatter=" + forced);
+        }
+        return c.unlessHierarchyOff(Collective.SCATTER, auto(c, block));
+    }
+
+    private static Choice auto(Collectives c, long block) {
+        if (c.hierarchical()) {
+            return new Choice("MPI_Scatter", Collective.HIERARCHICAL, "ranks on " + c.placement().hosts() + " hosts: "
+                + "one message per host from the root to its leader, which passes the blocks on");
         }
         if (block <= Gather.BINOMIAL_BLOCK && c.size() >= Gather.BINOMIAL_RANKS) {
             return new Choice("MPI_Scatter", "binomial", block + " bytes per rank <= " + Gather.BINOMIAL_BLOCK
@@ -98,19 +112,25 @@ public final class Scatter {
 
     /** @param parts at the root, each rank's block; elsewhere {@code null} */
     private static void linear(Plan plan, Gather.Parts parts, Region recv, int root) {
-        int me = plan.rank();
-        if (me != root) {
+        if (plan.rank() != root) {
             plan.receive(root, recv);
-            return;
+        } else {
+            linear(plan, parts, recv, Reduce.all(plan.size()), Plan.NONE);
         }
-        for (int i = 0; i < plan.size(); i++) {
-            if (i != root) {
-                plan.send(i, parts.of(i));
+    }
+
+    /**
+     * Adds the steps of this rank sending each of {@code members} its block, once {@code after}
+     * completed, and keeping its own (unless {@code recv} is {@code null}: in place).
+     */
+    private static void linear(Plan plan, Gather.Parts parts, Region recv, int[] members, int after) {
+        for (int member : members) {
+            Region part = parts.of(member);
+            if (member != plan.rank()) {
+                plan.send(member, part, after);
+            } else if (recv != null) {
+                plan.local(() -> LocalCopy.copy(part, recv), after);
             }
-        }
-        if (recv != null) {
-            Region own = parts.of(root);
-            plan.local(() -> LocalCopy.copy(own, recv));
         }
     }
 
@@ -149,6 +169,42 @@ public final class Scatter {
             int child = Math.floorMod(children[i] - root, n);
             int blocks = Math.min(Integer.lowestOneBit(child), n - child);
             plan.send(children[i], packed.blocks(child - base, blocks), have);
+        }
+    }
+
+    /**
+     * The root packs each other host's blocks in rank order and sends them to its leader in one
+     * message, then sends its own host's ranks their blocks; each other leader passes its host's
+     * blocks on.
+     *
+     * @param parts at the root, each rank's block; elsewhere {@code null}
+     */
+    private static void hierarchical(Plan plan, Placement placement, Gather.Parts parts, Region recv, int root,
+                                     long block) {
+        int me = plan.rank();
+        int[] leaders = placement.leaders(root);
+        int host = placement.hostOf(me);
+        int[] local = placement.ranksOn(host);
+        if (me == root) {
+            for (int h = 0; h < leaders.length; h++) {
+                if (h != host) {
+                    int[] members = placement.ranksOn(h);
+                    Packed packed = new Packed(members.length, block);
+                    int ready = plan.local(() -> {
+                        for (int j = 0; j < members.length; j++) {
+                            LocalCopy.copy(parts.of(members[j]), packed.block(j));
+                        }
+                    });
+                    plan.send(leaders[h], packed.blocks(0, members.length), ready);
+                }
+            }
+            linear(plan, parts, recv, local, Plan.NONE);
+        } else if (me == leaders[host]) {
+            Packed packed = new Packed(local.length, block);
+            int received = plan.receive(root, packed.blocks(0, local.length));
+            linear(plan, i -> packed.block(Trees.indexOf(local, i)), recv, local, received);
+        } else {
+            plan.receive(leaders[host], recv);
         }
     }
 }

@@ -11,12 +11,12 @@ import java.util.stream.Collectors;
  * What a communicator's info says about its collectives: {@code polylink.coll.<collective>} names
  * the algorithm a collective takes (or {@code auto}: chosen per call), {@value #HIERARCHY}
  * whether collectives over several hosts go through one leader per host ({@code true} by
- * default), {@value #SEGMENT} the bytes of a pipelined broadcast's segments. Every rank of the
- * communicator must give the same values.
+ * default), {@value #SEGMENT} the bytes of the segments of a pipelined broadcast or reduction.
+ * Every rank of the communicator must give the same values.
  *
  * @param forced the algorithm named for each collective that names one
  * @param hierarchy whether collectives over several hosts are hierarchical
- * @param segment bytes per segment of a pipelined broadcast
+ * @param segment bytes per segment of a pipelined broadcast or reduction
  */
 public record Tuning(Map<Collective, String> forced, boolean hierarchy, int segment) {
 

@@ -25,10 +25,21 @@ class TuningTest {
     }
 
     @Test
+    void theHierarchicalAlgorithmIsNotTakenWhenTheInfoTurnsTheHierarchyOff() {
+        Map<String, String> named = Map.of("polylink.coll.gather", "hierarchical", "polylink.coll.scatter", "linear");
+        Tuning on = Tuning.of(named);
+        assertEquals("hierarchical", Collective.GATHER.forced(on));
+        Tuning off = Tuning.of(Map.of("polylink.coll.gather", "hierarchical", "polylink.coll.scatter", "linear",
+            "polylink.coll.hierarchy", "false"));
+        assertNull(Collective.GATHER.forced(off), "chosen per call, flat");
+        assertEquals("linear", Collective.SCATTER.forced(off), "flat algorithms stay named");
+    }
+
+    @Test
     void aWrongValueOrKeyIsRefusedNamingWhatWouldDo() {
         MpiError value = assertThrows(MpiError.class, () -> Tuning.of(Map.of("polylink.coll.alltoall", "fast")));
         assertEquals(ErrorClass.ERR_INFO_VALUE, value.errorClass());
-        assertTrue(value.getMessage().contains("bruck, pairwise, linear"), value.getMessage());
+        assertTrue(value.getMessage().contains("bruck, pairwise, linear, hierarchical"), value.getMessage());
         MpiError key = assertThrows(MpiError.class, () -> Tuning.of(Map.of("polylink.coll.alltoal", "bruck")));
         assertEquals(ErrorClass.ERR_INFO_KEY, key.errorClass());
         assertEquals(ErrorClass.ERR_INFO_VALUE, assertThrows(MpiError.class,

@@ -207,6 +207,15 @@ final class Movement {
                     c.scatter(recv, count, MPI.INT, root);
                     assertArrayEquals(of(me, s, count), recv, "scatter in place");
                 }
+
+                // Sent as pairs of ints, received as ints.
+                s = ++salt;
+                Datatype pair = Datatype.createContiguous(2, MPI.INT);
+                pair.commit();
+                recv = filled(2 * count, -1);
+                c.scatter(me == root ? all(s, 2 * count) : null, count, pair, recv, 2 * count, MPI.INT, root);
+                assertArrayEquals(of(me, s, 2 * count), recv, "scatter of pairs into ints");
+                pair.free();
             }
             int s = ++salt;
             IntBuffer send = MPI.newIntBuffer(4 * n).put(all(s, 4));
@@ -268,6 +277,15 @@ final class Movement {
             put(buf, me * count, of(me, s, count));
             c.allGather(buf, count, MPI.INT);
             assertArrayEquals(all(s, count), buf, "allGather in place of " + count);
+
+            // Sent as ints, received as pairs of ints.
+            s = ++salt;
+            Datatype pair = Datatype.createContiguous(2, MPI.INT);
+            pair.commit();
+            recv = filled(2 * n * count, -1);
+            c.allGather(of(me, s, 2 * count), 2 * count, MPI.INT, recv, count, pair);
+            assertArrayEquals(all(s, 2 * count), recv, "allGather of ints into pairs, " + count);
+            pair.free();
         }
         int s = ++salt;
         IntBuffer send = MPI.newIntBuffer(3).put(of(me, s, 3));
@@ -310,6 +328,18 @@ final class Movement {
                 assertArrayEquals(of(i, s, me * count, count), slice(recv, i * count, count),
                     "allToAll of " + count + ": the block from rank " + i);
             }
+
+            // Sent as pairs of ints, received as ints.
+            s = ++salt;
+            Datatype pair = Datatype.createContiguous(2, MPI.INT);
+            pair.commit();
+            recv = filled(2 * n * count, -1);
+            c.allToAll(of(me, s, 2 * n * count), count, pair, recv, 2 * count, MPI.INT);
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(of(i, s, 2 * me * count, 2 * count), slice(recv, 2 * i * count, 2 * count),
+                    "allToAll of pairs into ints, " + count + ": the block from rank " + i);
+            }
+            pair.free();
         }
         int s = ++salt;
         IntBuffer send = MPI.newIntBuffer(2 * n).put(of(me, s, 2 * n));

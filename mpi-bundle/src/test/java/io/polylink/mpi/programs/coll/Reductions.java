@@ -71,7 +71,7 @@ final class Reductions {
 
     void reduce() throws MPIException {
         for (int root : n == 1 ? new int[] {0} : new int[] {0, n - 1}) {
-            for (int count : new int[] {0, 1, 1_000}) {
+            for (int count : new int[] {0, 1, 1_000, 20_000}) {
                 int s = ++salt;
                 int[] recv = filled(count, -1);
                 c.reduce(of(me, s, count), recv, count, MPI.INT, MPI.SUM, root);
@@ -80,10 +80,10 @@ final class Reductions {
                 }
             }
             int s = ++salt;
-            int[] buf = of(me, s, 5);
-            c.reduce(buf, 5, MPI.INT, MPI.MAX, root);
+            int[] buf = of(me, s, 20_000); // past the size where reductions go in segments
+            c.reduce(buf, 20_000, MPI.INT, MPI.MAX, root);
             if (me == root) {
-                for (int i = 0; i < 5; i++) {
+                for (int i = 0; i < 20_000; i++) {
                     int max = Integer.MIN_VALUE;
                     for (int r = 0; r < n; r++) {
                         max = Math.max(max, Data.value(r, s, i));
