@@ -68,7 +68,9 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
           --window N       sends per bandwidth window (default 64)
           --repeat N       runs, interleaved: each measures every implementation in turn, in the order
                            listed and reversed every other run (default 3)
-          --warmup N       8-byte ping-pongs before measuring, in every run (default 20000)
+          --warmup N       8-byte ping-pongs before measuring, in every run (default 20000); Polylink's
+                           ranks then go on until neither rank's JIT compiler threads used CPU
+                           through 0.5 s of them (at least 2 s, at most 15 s in all)
           --csv            print CSV only (%s)
           --out DIR        also write mpi.csv and mpi.svg (latency, bandwidth and overlap charts) there
           --help           this text

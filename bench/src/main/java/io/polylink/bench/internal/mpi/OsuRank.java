@@ -1,7 +1,9 @@
 package io.polylink.bench.internal.mpi;
 
+import io.polylink.bench.internal.CompilerActivity;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import mpi.MPI;
 import mpi.MPIException;
@@ -21,6 +23,11 @@ public final class OsuRank {
 
     private static final int TAG = 1;
     private static final int ACK = 2;
+
+    private static final int WARMUP_BATCH = 1_000;
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long WARMUP_MIN_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(15);
 
     /** Calls of each collective at 8 bytes before any is measured, so that the JIT compiled their paths. */
     private static final int COLLECTIVE_WARMUP = 2_000;
@@ -62,7 +69,7 @@ public final class OsuRank {
         OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize(), largest, window);
         List<String> collectives = Stream.of("bcast", "reduce", "allreduce", "alltoall").filter(tests::contains).toList();
         if (tests.contains("latency") || tests.contains("bw") || tests.contains("overlap")) {
-            me.pingpong(8, Integer.parseInt(args[5]));
+            me.warmUp(Integer.parseInt(args[5]));
         }
         if (tests.contains("barrier")) {
             me.collective("barrier", 0, COLLECTIVE_WARMUP);
@@ -93,6 +100,40 @@ public final class OsuRank {
             }
         }
         MPI.Finalize();
+    }
+
+    /**
+     * 8-byte ping-pongs: {@code iterations}, then batches of {@link #WARMUP_BATCH} until neither
+     * rank's JIT compiler threads used CPU through {@link #QUIET_NANOS} of them, after at least
+     * {@link #WARMUP_MIN_NANOS} and at most {@link #WARMUP_MAX_NANOS} in all (rank 0's clock). On
+     * two cores two busy ranks leave the compiler threads little time, so a fixed count can end
+     * while the paths are still being compiled, and the figures then measure the compiler.
+     */
+    private void warmUp(int iterations) throws MPIException {
+        long start = System.nanoTime();
+        pingpong(8, iterations);
+        CompilerActivity jit = CompilerActivity.of(ProcessHandle.current().pid());
+        long[] word = new long[3]; // compiled in this window, the window is over, give up
+        long windowStart = System.nanoTime();
+        long ticks = jit.ticks();
+        while (true) {
+            pingpong(8, WARMUP_BATCH);
+            long now = System.nanoTime();
+            word[0] = jit.ticks() != ticks ? 1 : 0;
+            word[1] = rank == 0 && now - windowStart >= QUIET_NANOS ? 1 : 0;
+            word[2] = rank == 0 && now - start >= WARMUP_MAX_NANOS ? 1 : 0;
+            MPI.COMM_WORLD.allReduce(word, 3, MPI.LONG, MPI.MAX);
+            if (word[2] == 1) {
+                return;
+            }
+            if (word[1] == 1) {
+                if (word[0] == 0 && now - start >= WARMUP_MIN_NANOS) {
+                    return;
+                }
+                windowStart = now;
+                ticks = jit.ticks();
+            }
+        }
     }
 
     private void pingpong(int size, int iterations) throws MPIException {
