@@ -196,6 +196,42 @@ class TcpProgressTest {
     }
 
     @Test
+    void writesTheSocketCouldNotTakeGoOutWhileACallerReceivesInTheIoThreadsPlace() throws Exception {
+        Context a = tcp.open();
+        Context b = tcp.open(BLOCKING);
+        SequenceCheck check = new SequenceCheck();
+        Startpoint s = in(b, a.createEndpoint().register(1, (e, m) -> {
+            long seq = m.getLong();
+            byte[] body = m.getBytes();
+            check.accept(seq, m.getLong() == checksum(seq, body));
+        }).startpoint());
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong calls = new AtomicLong();
+        Future<?> polling = callers.submit(() -> {
+            while (!stop.get()) {
+                b.progress();
+                calls.incrementAndGet();
+            }
+        });
+        int total = 5_000;
+        try {
+            MessageBuffer message = b.allocateBuffer(20_000);
+            byte[] body = new byte[16 << 10];
+            for (long i = 0; i < total; i++) {
+                Arrays.fill(body, (byte) i);
+                s.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
+            }
+            Await.until(() -> check.delivered() >= total, Duration.ofSeconds(60),
+                () -> check.delivered() + " of " + total + " arrived");
+        } finally {
+            stop.set(true);
+            polling.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertTrue(check.perfect(total), () -> check.summary(total));
+        assertTrue(calls.get() > 0, "the caller never called");
+    }
+
+    @Test
     void progressReturnsZeroBeforeStartAndAfterStopAndNoThreadOrSocketIsLeft() throws Exception {
         long socketsBefore = sockets();
         TcpMethod unstarted = new TcpMethod(BLOCKING);
