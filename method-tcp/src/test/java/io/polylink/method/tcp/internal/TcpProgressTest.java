@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.Context;
+import io.polylink.Endpoint;
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.testkit.Await;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongToIntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -154,10 +156,7 @@ class TcpProgressTest {
         SequenceCheck check = new SequenceCheck();
         AtomicLong onCaller = new AtomicLong();
         AtomicReference<Thread> caller = new AtomicReference<>();
-        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> {
-            long seq = m.getLong();
-            byte[] body = m.getBytes();
-            check.accept(seq, m.getLong() == checksum(seq, body));
+        Startpoint s = in(a, numbered(b, check, () -> {
             if (Thread.currentThread() == caller.get()) {
                 onCaller.incrementAndGet();
             }
@@ -177,21 +176,8 @@ class TcpProgressTest {
                 }
             }
         });
-        try {
-            MessageBuffer message = a.allocateBuffer(2048);
-            for (long i = 0; i < total; i++) {
-                byte[] body = new byte[(int) (i % 1500)];
-                Arrays.fill(body, (byte) i);
-                s.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
-            }
-            Await.until(() -> check.delivered() >= total, Duration.ofSeconds(60),
-                () -> check.delivered() + " of " + total + " arrived");
-        } finally {
-            stop.set(true);
-            polling.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
-        }
+        streamAndAwait(check, total, stop, polling, s, a.allocateBuffer(2048), i -> (int) (i % 1500));
         System.out.printf("%d of %d RSRs were received by the caller%n", onCaller.get(), total);
-        assertTrue(check.perfect(total), () -> check.summary(total));
         assertTrue(onCaller.get() > 0, "the caller received none of the stream");
     }
 
@@ -200,11 +186,7 @@ class TcpProgressTest {
         Context a = tcp.open();
         Context b = tcp.open(BLOCKING);
         SequenceCheck check = new SequenceCheck();
-        Startpoint s = in(b, a.createEndpoint().register(1, (e, m) -> {
-            long seq = m.getLong();
-            byte[] body = m.getBytes();
-            check.accept(seq, m.getLong() == checksum(seq, body));
-        }).startpoint());
+        Startpoint s = in(b, numbered(a, check, () -> { }).startpoint());
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong calls = new AtomicLong();
         Future<?> polling = callers.submit(() -> {
@@ -213,21 +195,7 @@ class TcpProgressTest {
                 calls.incrementAndGet();
             }
         });
-        int total = 5_000;
-        try {
-            MessageBuffer message = b.allocateBuffer(20_000);
-            byte[] body = new byte[16 << 10];
-            for (long i = 0; i < total; i++) {
-                Arrays.fill(body, (byte) i);
-                s.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
-            }
-            Await.until(() -> check.delivered() >= total, Duration.ofSeconds(60),
-                () -> check.delivered() + " of " + total + " arrived");
-        } finally {
-            stop.set(true);
-            polling.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
-        }
-        assertTrue(check.perfect(total), () -> check.summary(total));
+        streamAndAwait(check, 5_000, stop, polling, s, b.allocateBuffer(20_000), i -> 16 << 10);
         assertTrue(calls.get() > 0, "the caller never called");
     }
 
@@ -257,6 +225,45 @@ class TcpProgressTest {
         tcp.close();
         Await.until(() -> sockets() <= socketsBefore, LIMIT, () -> (sockets() - socketsBefore)
             + " sockets left open after both contexts closed");
+    }
+
+    /** @return an endpoint in {@code in} whose handler 1 checks numbered, checksummed RSRs into {@code check}, then runs {@code then} */
+    private static Endpoint numbered(Context in, SequenceCheck check, Runnable then) {
+        return in.createEndpoint().register(1, (e, m) -> {
+            long seq = m.getLong();
+            byte[] body = m.getBytes();
+            check.accept(seq, m.getLong() == checksum(seq, body));
+            then.run();
+        });
+    }
+
+    /** @return {@code length} bytes of {@code seq}'s body */
+    private static byte[] body(int length, long seq) {
+        byte[] body = new byte[length];
+        Arrays.fill(body, (byte) seq);
+        return body;
+    }
+
+    /**
+     * Sends RSRs 0 to {@code total - 1} on {@code s} through {@code message}, each its number, a
+     * body of {@code length} bytes and a checksum, waits until all arrived, stops the caller and
+     * checks the stream.
+     */
+    private static void streamAndAwait(SequenceCheck check, int total, AtomicBoolean stop, Future<?> caller,
+                                       Startpoint s, MessageBuffer message, LongToIntFunction length)
+            throws Exception {
+        try {
+            for (long i = 0; i < total; i++) {
+                byte[] body = body(length.applyAsInt(i), i);
+                s.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
+            }
+            Await.until(() -> check.delivered() >= total, Duration.ofSeconds(60),
+                () -> check.delivered() + " of " + total + " arrived");
+        } finally {
+            stop.set(true);
+            caller.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertTrue(check.perfect(total), () -> check.summary(total));
     }
 
     /** Calls {@code c.progress()} without pause until {@code done}, for at most {@link #LIMIT}. */

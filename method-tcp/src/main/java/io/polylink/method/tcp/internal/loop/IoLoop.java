@@ -77,7 +77,8 @@ public final class IoLoop implements AutoCloseable {
     private static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     /**
      * How long the loop naps between its turns while callers receive in its place: how soon it
-     * takes over once they stop, and how often it takes a core from them meanwhile.
+     * takes over once they stop, and how often it takes a core from them meanwhile (see
+     * docs/performance-notes.md#tcp-napping-while-callers-receive).
      */
     private static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
