@@ -379,7 +379,8 @@ public final class IoLoop implements AutoCloseable {
     }
 
     /**
-     * Callers receive: hands them the turn, naps, and takes it back for a turn of the loop's own.
+     * Callers receive: hands them the turn, naps, and takes it back for a turn of the loop's own,
+     * unless the loop was closed meanwhile.
      *
      * @return nanoseconds the loop waited, after its nap, for a caller to hand the turn back
      */
@@ -395,7 +396,8 @@ public final class IoLoop implements AutoCloseable {
         }
         long from = System.nanoTime();
         loopWaiting = true;
-        while (!receiving.compareAndSet(null, thread)) {
+        // Not after close(): a handler on a caller's thread may be what closes the loop, and waits for it.
+        while (!receiving.compareAndSet(null, thread) && running) {
             LockSupport.parkNanos(this, NAP_NANOS); // the caller handing the turn back unparks it
         }
         loopWaiting = false;
