@@ -48,8 +48,8 @@ import org.osgi.service.metatype.annotations.Designate;
  * says it applies to nothing until it is restarted.
  *
  * <p>It can be driven from outside: {@link #progress} receives on the calling thread in the I/O
- * thread's place, which stands back while calls keep coming and takes over within a millisecond
- * of the last ({@link IoLoop}).
+ * thread's place, which stands back while calls keep coming and takes over about half a
+ * millisecond after the last: a nap and a turn ({@link IoLoop}).
  */
 @Component(service = CommunicationMethod.class, configurationPid = TcpSettings.PID,
     property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
