@@ -71,6 +71,45 @@ class TcpProgressTest {
             + "thread received them all");
     }
 
+    /**
+     * A conversation, each RSR answered, with a caller that calls only every 200 µs or so (it
+     * computes between calls): the socket the loop reads directly, unwatched by the selector, is
+     * still read by calls that come too late to read it directly, and by the loop between them.
+     */
+    @Test
+    void aConversationGoesOnWhileACallerCallsOnlyNowAndThen() {
+        Context a = tcp.open(BLOCKING);
+        Context b = tcp.open(BLOCKING);
+        int rounds = 300;
+        AtomicInteger answered = new AtomicInteger();
+        AtomicReference<Startpoint> toB = new AtomicReference<>();
+        Startpoint toA = in(b, a.createEndpoint().register(1, (e, m) -> {
+            if (answered.incrementAndGet() < rounds) {
+                toB.get().send(1, m);
+            }
+        }).startpoint());
+        Thread self = Thread.currentThread();
+        AtomicInteger onCaller = new AtomicInteger();
+        toB.set(in(a, b.createEndpoint().register(1, (e, m) -> {
+            if (Thread.currentThread() == self) {
+                onCaller.incrementAndGet();
+            }
+            toA.send(1, m);
+        }).startpoint()));
+        toB.get().send(1, a.allocateBuffer(4).putInt(0));
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (answered.get() < rounds) {
+            b.progress();
+            long computing = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(200);
+            while (System.nanoTime() - computing < 0) {
+                Thread.onSpinWait();
+            }
+            assertTrue(System.nanoTime() - deadline < 0, answered.get() + " of " + rounds + " round trips within "
+                + LIMIT + " while a caller called every 200 µs");
+        }
+        System.out.printf("%d of %d RSRs were received by a caller that called every 200 µs%n", onCaller.get(), rounds);
+    }
+
     @Test
     void aCallWhileAnotherThreadReceivesReturnsZeroAtOnceAndAHandlerCallingInFindsNothing() throws Exception {
         Context a = tcp.open();

@@ -261,14 +261,41 @@ public final class IoLoop implements AutoCloseable {
 
     /** A caller's pass, holding the turn. @return whether traffic came */
     private boolean pass() {
-        long now = System.nanoTime();
         try {
-            SelectionKey direct = hotTurn(now);
-            return direct != null ? poll(direct) : selectNow(now, callerDispatch);
+            return receive(System.nanoTime(), callerDispatch, true);
         } catch (ClosedSelectorException | IOException e) {
             loopNeeded = true; // the loop's own select meets it too, and says so, or is closing
             return false;
         }
+    }
+
+    /**
+     * Reads the {@link #hot} key directly on its turns, else asks the selector, and then reads the
+     * hot key too if the selector does not watch it: turns or passes that always come too late for
+     * a direct read (a caller that calls now and then, the loop between its naps) would otherwise
+     * never read it. A caller reads only channels whose handlers allow it.
+     *
+     * @return whether traffic came
+     */
+    private boolean receive(long now, Consumer<SelectionKey> action, boolean caller) throws IOException {
+        SelectionKey direct = hotTurn(now);
+        if (direct != null && (!caller || drivable(direct))) {
+            return poll(direct);
+        }
+        boolean worked = selectNow(now, action);
+        SelectionKey key = hot;
+        if (hotUnwatched && key != null) {
+            if (!caller || drivable(key)) {
+                worked |= poll(key);
+            } else {
+                loopNeeded = true;
+            }
+        }
+        return worked;
+    }
+
+    private static boolean drivable(SelectionKey key) {
+        return ((IoHandler) key.attachment()).drivable();
     }
 
     /** Runs the timers at the end of this turn, for a handler that set one sooner than they said; on the loop. */
@@ -314,8 +341,7 @@ public final class IoLoop implements AutoCloseable {
         long held = 0;
         while (running) {
             try {
-                SelectionKey direct = hotTurn(turnEnd);
-                boolean worked = direct != null ? poll(direct) : selectNow(turnEnd, dispatch);
+                boolean worked = receive(turnEnd, dispatch, false);
                 worked |= runTasks();
                 long now = System.nanoTime();
                 if (now - turnEnd > HELD_NANOS) {
