@@ -346,6 +346,56 @@ public abstract class MethodContractTest {
         }
     }
 
+    /**
+     * {@link CommunicationMethod#progress}, which a method need not support (the default returns
+     * 0): called all the while frames stream in, it returns at once and loses, duplicates or
+     * reorders nothing, whichever thread receives; and it returns 0 before start and after stop.
+     */
+    @Test
+    void progressNeverBlocksNorLosesAFrameAndReturnsZeroBeforeStartAndAfterStop() throws Exception {
+        assertEquals(0, method.factory().get().progress(), "progress() of a method never started");
+        Connection c = a.connect(b);
+        RecordingReceiver r = firstFrame(c);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong slowest = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    long start = System.nanoTime();
+                    int received = b.method.progress();
+                    slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
+                    if (received < 0) {
+                        throw new AssertionError("progress() returned " + received);
+                    }
+                }
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "tck-progress");
+        caller.start();
+        int frames = method.losesFramesWhenReceiverLags() ? 200 : 2000;
+        try {
+            for (int seq = 1; seq <= frames; seq++) {
+                send(c, 0, seq, Frames.HEADER + seq % 1500, seq % 2 == 0);
+                if (method.losesFramesWhenReceiverLags()) {
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+                }
+            }
+            List<byte[]> received = method.losesFramesWhenReceiverLags() ? settled(r) : r.awaitFrames(frames + 1, LIMIT);
+            assertInOrderPerStream(received);
+        } finally {
+            stop.set(true);
+            caller.join(LIMIT.toMillis());
+        }
+        assertFalse(caller.isAlive(), "a progress() call did not return within " + LIMIT);
+        assertNull(failure.get(), () -> "progress() failed: " + failure.get());
+        assertTrue(slowest.get() < TimeUnit.SECONDS.toNanos(1), "a progress() call took " + slowest.get()
+            + " ns: it must never wait for another thread");
+        b.method.stop();
+        assertEquals(0, b.method.progress(), "progress() after stop");
+    }
+
     @Test
     void twoRealContextsExchangeNumberedRsrStreamsOverTheMethod() throws Exception {
         a.close();

@@ -46,6 +46,10 @@ import org.osgi.service.metatype.annotations.Designate;
  * whole, visibly: it logs why, stops its heartbeats and its listener and closes every connection,
  * so peers see it gone and move their links, and this context's links move off tcp too, as it
  * says it applies to nothing until it is restarted.
+ *
+ * <p>It can be driven from outside: {@link #progress} receives on the calling thread in the I/O
+ * thread's place, which stands back while calls keep coming and takes over about half a
+ * millisecond after the last: a nap and a turn ({@link IoLoop}).
  */
 @Component(service = CommunicationMethod.class, configurationPid = TcpSettings.PID,
     property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
@@ -65,7 +69,8 @@ public final class TcpMethod implements CommunicationMethod {
     private final Connections connections = new Connections();
     private MethodContext context;
     private FrameLimits frames;
-    private IoLoop loop;
+    /** Read by {@link #progress} from any thread, unlocked. */
+    private volatile IoLoop loop;
     private Heartbeats heartbeats;
     private Acceptor acceptor;
     /** Counts starts, so a failure reported by the threads of one start stops that start only. */
@@ -226,6 +231,20 @@ public final class TcpMethod implements CommunicationMethod {
         if (generation == started && loop != null) {
             stop(new IOException("the tcp method failed: " + failure, cause));
         }
+    }
+
+    /**
+     * Receives once on the calling thread, in the I/O thread's place ({@link IoLoop#progress}):
+     * reads the connection that carries a conversation directly, or whatever the selector says is
+     * ready, and the core's handlers run on this thread.
+     *
+     * @return 1 if frames or parts of frames came, else 0: also while another thread receives,
+     *     and before {@link #start} and after {@link #stop}
+     */
+    @Override
+    public int progress() {
+        IoLoop receiving = loop;
+        return receiving == null ? 0 : receiving.progress();
     }
 
     @Override
