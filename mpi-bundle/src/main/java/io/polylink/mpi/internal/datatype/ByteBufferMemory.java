@@ -23,6 +23,8 @@ final class ByteBufferMemory implements Memory {
     private static final int STAGE = 16 * 1024;
 
     private final ByteBuffer buffer;
+    /** Made at the first bulk copy and kept for this memory's later chunks: a message allocates it once. */
+    private byte[] stage;
 
     ByteBufferMemory(ByteBuffer buffer) {
         this.buffer = buffer;
@@ -58,7 +60,7 @@ final class ByteBufferMemory implements Memory {
                     }
                     return;
                 }
-                byte[] stage = new byte[Math.min(n, STAGE)];
+                byte[] stage = stage(n);
                 for (int end = p + n; p < end; p += stage.length) {
                     int k = Math.min(stage.length, end - p);
                     buffer.get(p, stage, 0, k);
@@ -108,7 +110,7 @@ final class ByteBufferMemory implements Memory {
                     }
                     return;
                 }
-                byte[] stage = new byte[Math.min(n, STAGE)];
+                byte[] stage = stage(n);
                 for (int end = p + n; p < end; p += stage.length) {
                     int k = Math.min(stage.length, end - p);
                     in.getBytes(stage, 0, k);
@@ -141,6 +143,14 @@ final class ByteBufferMemory implements Memory {
                 }
             }
         }
+    }
+
+    private byte[] stage(int n) {
+        int wanted = Math.min(n, STAGE);
+        if (stage == null || stage.length < wanted) {
+            stage = new byte[wanted];
+        }
+        return stage;
     }
 
     @Override
