@@ -9,9 +9,9 @@ import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.spi.ProblemLog;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.file.Path;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -232,7 +232,6 @@ public final class InboxPoller implements AutoCloseable {
             if (records > 0 || inbox == null) {
                 continue;
             }
-
             if (now - verifiedAt >= VERIFY_NANOS) {
                 verifiedAt = now;
                 if (!segment.intact()) {
@@ -282,8 +281,8 @@ public final class InboxPoller implements AutoCloseable {
             wake.sleep(millis);
         } finally {
             parkedOn.parked(false);
+            retake(); // first: a drain that throws must not leave the poller without the token
             wake.drain();
-            retake();
         }
     }
 
@@ -292,10 +291,10 @@ public final class InboxPoller implements AutoCloseable {
         receiving.setRelease(false);
         try {
             wake.sleep(NAP_MILLIS);
-            wake.drain();
         } finally {
             retake();
         }
+        wake.drain();
     }
 
     /**
