@@ -24,6 +24,7 @@ import org.osgi.test.common.annotation.InjectBundleContext;
 import org.osgi.test.junit5.context.BundleContextExtension;
 
 /** Stopping and starting the core bundle, as an operator would. */
+@ExtendWith(FailureDigest.class)
 @ExtendWith(BundleContextExtension.class)
 class CoreLifecycleTest {
 

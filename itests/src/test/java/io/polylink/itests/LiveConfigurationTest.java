@@ -43,6 +43,7 @@ import org.osgi.test.junit5.service.ServiceExtension;
  * the node goes on; and the startpoint the context publishes follows its table, descriptor files
  * included, also after the core restarts.
  */
+@ExtendWith(FailureDigest.class)
 @ExtendWith(BundleContextExtension.class)
 @ExtendWith(ServiceExtension.class)
 class LiveConfigurationTest {

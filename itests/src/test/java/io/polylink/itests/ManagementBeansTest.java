@@ -29,6 +29,7 @@ import org.osgi.test.junit5.context.BundleContextExtension;
  * registered as the context starts and as links begin, carrying their statistics and round
  * trips, and all gone once the core stops.
  */
+@ExtendWith(FailureDigest.class)
 @ExtendWith(BundleContextExtension.class)
 class ManagementBeansTest {
 

@@ -310,8 +310,31 @@ final class FlowBinder {
         if (chosen.method().equals(LocalMethod.NAME) && chosen.transforms().isEmpty()) {
             return BoundStack.LOCAL;
         }
+        PeerChannel channel = channelFor(chosen);
+        try {
+            return bindTo(channel, chosen);
+        } catch (LinkException e) {
+            if (channel.isOpen()) {
+                throw e;
+            }
+            // The pooled connection closed as the flow bound to it (its method closed it, or this
+            // context reopens its connections to check their stacks): a new connection is tried
+            // once, as a closed one is not the entry's refusal.
+            try {
+                return bindTo(channelFor(chosen), chosen);
+            } catch (LinkException again) {
+                again.addSuppressed(e);
+                throw again;
+            }
+        }
+    }
+
+    private PeerChannel channelFor(Descriptor chosen) {
         OutboundFlow.Key key = flow.key();
-        PeerChannel channel = owner.channels.outbound(key.peer(), chosen, key.options().parameters(chosen.method()));
+        return owner.channels.outbound(key.peer(), chosen, key.options().parameters(chosen.method()));
+    }
+
+    private BoundStack bindTo(PeerChannel channel, Descriptor chosen) {
         // The flow's table is the peer's: it says where the peer runs, before any session opens.
         channel.peerSays(flow.table().origin());
         ChannelSender sender = channel.sender();
