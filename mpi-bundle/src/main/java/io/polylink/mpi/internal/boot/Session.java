@@ -254,7 +254,6 @@ public final class Session implements ControlListener {
     private void close() {
         mainWatch.stop();
         liveness.close();
-        world.close();
         forgetEnding();
         Wireup.withdraw(transport.context(), settings);
         MpirunLink link = mpirun;

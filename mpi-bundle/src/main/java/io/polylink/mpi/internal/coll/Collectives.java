@@ -1,7 +1,6 @@
 package io.polylink.mpi.internal.coll;
 
 import io.polylink.mpi.internal.coll.schedule.Plan;
-import io.polylink.mpi.internal.coll.schedule.Senders;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.RankMap;
 import java.io.PrintStream;
@@ -39,7 +38,6 @@ public final class Collectives {
     private final Placement placement;
     private final Supplier<String> name;
     private final PrintStream explain;
-    private final Senders senders;
     private volatile Tuning tuning;
     private final AtomicInteger sequence = new AtomicInteger();
     private final Map<String, Choice> last = new ConcurrentHashMap<>();
@@ -51,10 +49,9 @@ public final class Collectives {
      * @param rank this rank in the communicator
      * @param name the communicator's name, for log lines
      * @param explain where rank 0 prints its choices, or {@code null}
-     * @param senders the rank's thread for sends an arrival makes due
      */
     public Collectives(PointToPoint p2p, int context, RankMap ranks, int rank, int size, Placement placement,
-                       Tuning tuning, Supplier<String> name, PrintStream explain, Senders senders) {
+                       Tuning tuning, Supplier<String> name, PrintStream explain) {
         this.p2p = p2p;
         this.context = context;
         this.ranks = ranks;
@@ -64,7 +61,6 @@ public final class Collectives {
         this.tuning = tuning;
         this.name = name;
         this.explain = explain;
-        this.senders = senders;
     }
 
     public int rank() {
@@ -104,7 +100,7 @@ public final class Collectives {
 
     /** @return the plan of the next collective call */
     Plan plan() {
-        return new Plan(p2p, context, ranks, rank, size, sequence.getAndIncrement(), senders);
+        return new Plan(p2p, context, ranks, rank, size, sequence.getAndIncrement());
     }
 
     /**

@@ -291,7 +291,7 @@ public final class Communicator implements RankMap {
         checkLive();
         if (collectives == null) {
             collectives = new Collectives(world.p2p(), collectiveContext(), view, rank(), size(),
-                Placement.of(world.hosts(), view.members()), Tuning.of(info), this::describe, world.explain(), world.senders());
+                Placement.of(world.hosts(), view.members()), Tuning.of(info), this::describe, world.explain());
         }
         return collectives;
     }

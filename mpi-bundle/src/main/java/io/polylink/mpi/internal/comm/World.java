@@ -1,6 +1,5 @@
 package io.polylink.mpi.internal.comm;
 
-import io.polylink.mpi.internal.coll.schedule.Senders;
 import io.polylink.mpi.internal.p2p.Limits;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import java.io.PrintStream;
@@ -9,7 +8,7 @@ import java.io.PrintStream;
  * What every communicator of this rank shares: the messaging, this rank's place in the job and
  * the hosts of the job's ranks, its context ids and attribute keys.
  */
-public final class World implements AutoCloseable {
+public final class World {
 
     private final PointToPoint p2p;
     private final int rank;
@@ -20,7 +19,6 @@ public final class World implements AutoCloseable {
     private static final int HOSTS_TAG = -9;
 
     private final PrintStream explain;
-    private final Senders senders = new Senders();
     private volatile int[] hosts;
 
     /**
@@ -75,17 +73,6 @@ public final class World implements AutoCloseable {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java has SHA-256", e);
         }
-    }
-
-    /** @return the thread that sends collectives' messages an arrival made due */
-    public Senders senders() {
-        return senders;
-    }
-
-    /** Ends the rank's collective sends thread, once what it holds was sent. */
-    @Override
-    public void close() {
-        senders.close();
     }
 
     /** @return where communicators print their collectives' choices, or {@code null} */

@@ -29,7 +29,6 @@ public final class Plan {
     private final int[] sent;
     private final int[] received;
     private final List<Step> steps = new ArrayList<>();
-    private final Senders senders;
 
     /**
      * @param context the communicator's collective context id
@@ -37,9 +36,8 @@ public final class Plan {
      * @param rank this rank in the communicator
      * @param size the communicator's size
      * @param sequence the collective's number on the communicator, the same at every rank
-     * @param senders the rank's thread for sends an arrival makes due
      */
-    public Plan(PointToPoint p2p, int context, RankMap ranks, int rank, int size, int sequence, Senders senders) {
+    public Plan(PointToPoint p2p, int context, RankMap ranks, int rank, int size, int sequence) {
         this.p2p = p2p;
         this.context = context;
         this.ranks = ranks;
@@ -47,7 +45,6 @@ public final class Plan {
         this.sequence = sequence;
         this.sent = new int[size];
         this.received = new int[size];
-        this.senders = senders;
     }
 
     /** @return this rank in the communicator */
@@ -107,6 +104,6 @@ public final class Plan {
      * @return the schedule, complete once all its steps are, or at the first that fails
      */
     public Schedule start() {
-        return new Schedule(p2p, context, ranks, rank, steps.toArray(Step[]::new), senders).start();
+        return new Schedule(p2p, context, ranks, rank, steps.toArray(Step[]::new)).start();
     }
 }

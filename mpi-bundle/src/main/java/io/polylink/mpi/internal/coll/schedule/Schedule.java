@@ -16,8 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Steps that become ready are queued and run by one thread at a time, the one that found the
  * queue idle, so a long chain of steps that complete at once (messages that arrived early) runs
- * in a loop, not in a recursion as deep as the chain. A send of more than a few KiB that an
- * arrival made due goes from the rank's {@link Senders} thread, not the arrival's.
+ * in a loop, not in a recursion as deep as the chain.
  */
 public final class Schedule extends Operation {
 
@@ -28,21 +27,17 @@ public final class Schedule extends Operation {
     private final RankMap ranks;
     private final int rank;
     private final Step[] steps;
-    private final Senders senders;
     private final AtomicInteger left;
     private final ConcurrentLinkedQueue<Step> ready = new ConcurrentLinkedQueue<>();
     private final AtomicInteger work = new AtomicInteger();
     private volatile MpiError failure;
-    /** The thread starting the schedule, while it runs the steps that wait for nothing. */
-    private volatile Thread starter;
 
-    Schedule(PointToPoint p2p, int context, RankMap ranks, int rank, Step[] steps, Senders senders) {
+    Schedule(PointToPoint p2p, int context, RankMap ranks, int rank, Step[] steps) {
         this.p2p = p2p;
         this.context = context;
         this.ranks = ranks;
         this.rank = rank;
         this.steps = steps;
-        this.senders = senders;
         this.left = new AtomicInteger(steps.length);
     }
 
@@ -56,9 +51,7 @@ public final class Schedule extends Operation {
                 ready.add(s);
             }
         }
-        starter = Thread.currentThread();
         drain();
-        starter = null;
         return this;
     }
 
@@ -103,18 +96,6 @@ public final class Schedule extends Operation {
             fail(e);
         } catch (RuntimeException e) {
             fail(new MpiError(ErrorClass.ERR_INTERN, "a step of a collective failed: " + e, e));
-        }
-    }
-
-    /** Starts a send step; a send that cannot start fails the schedule. */
-    private void send(Step s) {
-        try {
-            Region r = s.region;
-            Operation op = p2p.send(context, s.peer, rank, s.tag, r.memory(), r.map(), r.count(), false);
-            s.operation = op;
-            op.whenDone(() -> finished(s));
-        } catch (MpiError e) {
-            fail(e);
         }
     }
 
