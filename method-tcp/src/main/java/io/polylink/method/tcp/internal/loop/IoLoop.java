@@ -12,8 +12,8 @@ import java.nio.channels.Selector;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 
@@ -26,15 +26,12 @@ import java.util.function.LongUnaryOperator;
  * then, and stops the selector watching it; everything else comes through the selector.
  *
  * <p>Other threads may receive in the loop's place ({@link #progress}): one thread at a time
- * holds the receiving turn, and everything here called "loop thread only" belongs to whoever holds
- * it. The loop holds it for its turns, also while blocked in the selector, so no caller ever waits
- * for the selector's lock. A caller that finds the turn taken gets nothing at once and tells the
- * loop (waking it from a blocking select); the loop then stands back: instead of spinning or
- * blocking, it naps for at most {@link #NAP_NANOS} between turns, holding nothing, and takes its
- * turn between the callers' passes for tasks, timers, writes the sockets could not take, and
- * channels no caller may read. Once a whole nap passes without a call, it goes back to its idle
- * strategy: bytes that come after the last call wait at most one nap (half a millisecond) and one
- * turn.
+ * holds the {@linkplain ReceivingTurn receiving turn}, and everything here called "loop thread
+ * only" belongs to whoever holds it. A caller that finds the turn taken gets nothing at once, and
+ * wakes the loop from a blocking select; while calls keep coming the loop, instead of spinning or
+ * blocking, stands back between its turns (see {@link ReceivingTurn}). Once a whole nap passes
+ * without a call, it goes back to its idle strategy: bytes that come after the last call wait at
+ * most one nap (half a millisecond) and one turn.
  *
  * <p>No handler, task or timer ends the thread: whatever one throws is logged through the problem
  * log, the handler's channel is closed ({@link IoHandler#failed}), and the loop goes on. Only a
@@ -75,12 +72,8 @@ public final class IoLoop implements AutoCloseable {
      * then yields between polls (see docs/performance-notes.md#tcp-spinning-at-the-sending-end-of-a-bulk-stream).
      */
     private static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
-    /**
-     * How long the loop naps between its turns while callers receive in its place: how soon it
-     * takes over once they stop, and how often it takes a core from them meanwhile (see
-     * docs/performance-notes.md#tcp-napping-while-callers-receive).
-     */
-    private static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** How long {@link #close} waits for a caller's pass under way. */
+    private static final long LAST_PASS_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Selector selector;
     private final IdleStrategy idle;
@@ -92,23 +85,10 @@ public final class IoLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /**
-     * The receiving turn: the thread that receives now, the loop's own (from its start, except
-     * while it naps) or a caller inside {@link #progress}; {@code null} while nobody does. Taking
-     * and handing it back orders everything the holders touch.
-     */
-    private final AtomicReference<Thread> receiving = new AtomicReference<>();
-    /** A caller came since the loop last looked: the loop naps instead of spinning or blocking. */
-    private volatile boolean called;
-    /** The loop waits for the turn: callers leave it be, and the one holding it unparks the loop. */
-    private volatile boolean loopWaiting;
-    /** The loop naps, holding no turn: {@link #wake} unparks it. */
-    private volatile boolean napping;
-    /**
-     * A caller's select met what only the loop serves (room to write, a handler no caller may
-     * read): it unparks the loop as it hands the turn back. Turn holder only.
-     */
-    private boolean loopNeeded;
+    /** Who receives now: the loop's thread, or a caller inside {@link #progress}. */
+    private final ReceivingTurn turn;
+    /** Whether tasks wait, for a loop about to nap while callers receive. */
+    private final BooleanSupplier tasksWaiting = () -> !tasks.isEmpty();
     /** Set while the thread is, or is about to be, blocked in the selector: only then wake it. */
     private volatile boolean sleeping;
     /**
@@ -177,7 +157,7 @@ public final class IoLoop implements AutoCloseable {
         this.stopped = stopped;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
-        this.receiving.set(thread);
+        this.turn = new ReceivingTurn(thread);
         this.thread.start();
     }
 
@@ -191,7 +171,7 @@ public final class IoLoop implements AutoCloseable {
      *     or is a caller inside {@link #progress}, which may run the handlers of what it reads
      */
     public boolean inLoop() {
-        return receiving.get() == Thread.currentThread();
+        return turn.heldBy(Thread.currentThread());
     }
 
     /** @return whether the loop is blocked in the selector, or about to be */
@@ -217,8 +197,8 @@ public final class IoLoop implements AutoCloseable {
     public void wake() {
         if (asleep()) {
             selector.wakeup();
-        } else if (napping) {
-            LockSupport.unpark(thread);
+        } else {
+            turn.endNap();
         }
     }
 
@@ -235,13 +215,10 @@ public final class IoLoop implements AutoCloseable {
      */
     public int progress() {
         Thread caller = Thread.currentThread();
-        if (!running || receiving.get() == caller) {
+        if (!running || turn.heldBy(caller)) {
             return 0;
         }
-        if (!called) {
-            called = true; // stored only when it changes: most passes find it set
-        }
-        if (loopWaiting || !receiving.compareAndSet(null, caller)) {
+        if (!turn.tryTake(caller)) {
             if (sleeping) {
                 selector.wakeup(); // the loop blocks holding the turn: awake, it sees the call and naps
             }
@@ -250,12 +227,7 @@ public final class IoLoop implements AutoCloseable {
         try {
             return running && pass() ? 1 : 0;
         } finally {
-            boolean unpark = loopNeeded;
-            loopNeeded = false;
-            receiving.set(null);
-            if (unpark || loopWaiting) {
-                LockSupport.unpark(thread);
-            }
+            turn.release();
         }
     }
 
@@ -264,7 +236,7 @@ public final class IoLoop implements AutoCloseable {
         try {
             return receive(System.nanoTime(), callerDispatch, true);
         } catch (ClosedSelectorException | IOException e) {
-            loopNeeded = true; // the loop's own select meets it too, and says so, or is closing
+            turn.needLoop(); // the loop's own select meets it too, and says so, or is closing
             return false;
         }
     }
@@ -288,7 +260,7 @@ public final class IoLoop implements AutoCloseable {
             if (!caller || drivable(key)) {
                 worked |= poll(key);
             } else {
-                loopNeeded = true;
+                turn.needLoop();
             }
         }
         return worked;
@@ -327,7 +299,7 @@ public final class IoLoop implements AutoCloseable {
         } catch (Throwable t) {
             cause = t;
         } finally {
-            receiving.compareAndSet(thread, null);
+            turn.leave();
             if (running) {
                 running = false;
                 stopped.accept(cause != null ? cause
@@ -354,9 +326,8 @@ public final class IoLoop implements AutoCloseable {
                     ticking = in != NO_TIMERS;
                     nextTick = ticking ? now + Math.max(MIN_TICK_NANOS, in) : now;
                 }
-                if (called) {
-                    called = false;
-                    long waited = standBack();
+                if (turn.called()) {
+                    long waited = turn.standBack(tasksWaiting);
                     turnEnd = System.nanoTime();
                     if (waited > HELD_NANOS) {
                         held += waited; // a caller's handler held the turn: nobody read meanwhile
@@ -379,7 +350,7 @@ public final class IoLoop implements AutoCloseable {
                     // running too: a selectNow since close() called wakeup() took its effect, and
                     // without timers nothing else would end this select. called: a caller that
                     // came before sleeping was set did not wake the selector.
-                    if (tasks.isEmpty() && running && !called) {
+                    if (tasks.isEmpty() && running && !turn.called()) {
                         long millis = TimeUnit.NANOSECONDS.toMillis(nextTick - now + 999_999); // rounded up
                         selector.select(dispatch, ticking ? Math.max(1, millis) : 0); // 0: until woken
                     }
@@ -402,32 +373,6 @@ public final class IoLoop implements AutoCloseable {
                 turnEnd = System.nanoTime();
             }
         }
-    }
-
-    /**
-     * Callers receive: hands them the turn, naps, and takes it back for a turn of the loop's own,
-     * unless the loop was closed meanwhile.
-     *
-     * @return nanoseconds the loop waited, after its nap, for a caller to hand the turn back
-     */
-    private long standBack() {
-        napping = true;
-        receiving.set(null);
-        if (tasks.isEmpty() && running) {
-            LockSupport.parkNanos(this, NAP_NANOS);
-        }
-        napping = false;
-        if (receiving.compareAndSet(null, thread)) {
-            return 0;
-        }
-        long from = System.nanoTime();
-        loopWaiting = true;
-        // Not after close(): a handler on a caller's thread may be what closes the loop, and waits for it.
-        while (!receiving.compareAndSet(null, thread) && running) {
-            LockSupport.parkNanos(this, NAP_NANOS); // the caller handing the turn back unparks it
-        }
-        loopWaiting = false;
-        return System.nanoTime() - from;
     }
 
     /**
@@ -571,7 +516,7 @@ public final class IoLoop implements AutoCloseable {
             int ready = key.readyOps();
             boolean read = (ready & SelectionKey.OP_READ) != 0 && handler.drivable();
             if (!read || ready != SelectionKey.OP_READ) {
-                loopNeeded = true;
+                turn.needLoop();
             }
             if (read) {
                 heatUp(key);
@@ -608,25 +553,6 @@ public final class IoLoop implements AutoCloseable {
         return true;
     }
 
-    /**
-     * Waits, up to 5 s, for a caller's pass still under way (a handler it runs) to hand the turn
-     * back, and keeps it, given to the stopped loop thread: no pass reads a channel as it closes.
-     */
-    private void awaitLastPass() {
-        Thread self = Thread.currentThread();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        Thread holder = receiving.get();
-        while (holder != self && holder != thread && !receiving.compareAndSet(null, thread)) {
-            if (System.nanoTime() - deadline > 0) {
-                LOG.log(Level.WARNING, holder + " was still receiving for " + thread.getName()
-                    + " 5 s after it was closed; its channels close under it");
-                return;
-            }
-            LockSupport.parkNanos(FAILED_TURN_PAUSE_NANOS);
-            holder = receiving.get();
-        }
-    }
-
     /** Stops the thread and closes the selector and every channel still registered; once, from any thread. */
     @Override
     public void close() {
@@ -635,7 +561,7 @@ public final class IoLoop implements AutoCloseable {
         }
         running = false;
         selector.wakeup();
-        LockSupport.unpark(thread);
+        turn.close();
         if (Thread.currentThread() != thread) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(5));
@@ -646,7 +572,13 @@ public final class IoLoop implements AutoCloseable {
                 LOG.log(Level.WARNING, thread.getName() + " did not stop within 5 s");
             }
         }
-        awaitLastPass();
+        // No pass reads a channel as it closes.
+        Thread receiving = turn.awaitLastPass(LAST_PASS_NANOS);
+        if (receiving != null) {
+            LOG.log(Level.WARNING, receiving + " was still receiving for " + thread.getName() + " "
+                + TimeUnit.NANOSECONDS.toSeconds(LAST_PASS_NANOS) + " s after it was closed; its channels close "
+                + "under it");
+        }
         if (!selector.isOpen()) {
             return; // closed under the loop, which stopped for it: its channels' owners close them
         }

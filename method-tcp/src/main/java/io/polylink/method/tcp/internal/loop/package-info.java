@@ -6,7 +6,8 @@
  * <p>Runs on its own thread, {@code polylink-tcp-io} for connections and {@code polylink-tcp-accept}
  * for the listener and handshakes. Other threads call in to run a task on it, wake it, or say a
  * frame was queued, and may receive in its place ({@code IoLoop.progress}): the loop's receiving
- * turn then passes between the loop's thread and callers, one at a time, and its handlers run on
- * whichever holds it. Handlers are registered on it.
+ * turn ({@link io.polylink.method.tcp.internal.loop.ReceivingTurn}) then passes between the loop's
+ * thread and callers, one at a time, and its handlers run on whichever holds it. Handlers are
+ * registered on it.
  */
 package io.polylink.method.tcp.internal.loop;
