@@ -69,8 +69,9 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
           --repeat N       runs, interleaved: each measures every implementation in turn, in the order
                            listed and reversed every other run (default 3)
           --warmup N       8-byte ping-pongs before measuring, in every run (default 20000); Polylink's
-                           ranks then go on until neither rank's JIT compiler threads used CPU
-                           through 0.5 s of them (at least 2 s, at most 15 s in all)
+                           ranks then go on until a 0.5 s window in which neither rank's JIT compiler
+                           threads used CPU ran at the rate of the window before it, within 10%%
+                           (at least 2 s, at most 15 s in all)
           --csv            print CSV only (%s)
           --out DIR        also write mpi.csv and mpi.svg (latency, bandwidth and overlap charts) there
           --help           this text
@@ -80,8 +81,10 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
         allreduce <= 1.5 x Open MPI at 8 B and <= 1.0 x from 64 KiB, with each number of ranks.
         Iterations per size: latency 10000 up to 8 KiB, 2000 up to 64 KiB, 200 up to 1 MiB, then 50;
         bw 200, 50, 10, then 4 windows; overlap 20 per computation; collectives 2000, 500, 100, then
-        20 calls. Each figure skips a tenth more first; the collectives run 2000 calls of 8 bytes
-        each before any is measured.
+        20 calls. Each test runs for every size before the next test starts. Each figure skips a
+        tenth more first; Polylink's latency figures skip ping-pongs of their size until they
+        settle as the warm-up does, in 0.1 s windows (at most 2 s); each collective runs 2000 calls
+        of 8 bytes before any of its figures is measured.
         """.formatted(OpenMpi.INSTALL, String.join(",", IMPLS), String.join(",", TESTS), MpiResult.CSV_HEADER);
 
     /**

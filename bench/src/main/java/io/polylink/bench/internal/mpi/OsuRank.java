@@ -23,9 +23,19 @@ public final class OsuRank {
 
     private static final int TAG = 1;
     private static final int ACK = 2;
+    private static final int SETTLE = 3;
+    /** Rank 0's verdicts after a batch of {@link #settle}. */
+    private static final long SAME_WINDOW = 0;
+    private static final long NEXT_WINDOW = 1;
+    private static final long SETTLED = 2;
 
     private static final int WARMUP_BATCH = 1_000;
-    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long WARMUP_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** The window of each latency size's untimed ping-pongs, and the most they may take. */
+    private static final long SIZE_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long SIZE_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** How close two windows' time per round trip must be for the ranks to count as settled. */
+    private static final double STEADY = 0.1;
     private static final long WARMUP_MIN_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(15);
 
@@ -38,6 +48,7 @@ public final class OsuRank {
     private final ByteBuffer direct;
     private final Request[] requests;
     private final int largest;
+    private final CompilerActivity jit = CompilerActivity.of(ProcessHandle.current().pid());
     private byte[] sendAll = new byte[0];
     private byte[] recvAll = new byte[0];
     private double[] doubles = new double[0];
@@ -68,29 +79,23 @@ public final class OsuRank {
         }
         OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize(), largest, window);
         List<String> collectives = Stream.of("bcast", "reduce", "allreduce", "alltoall").filter(tests::contains).toList();
-        if (tests.contains("barrier")) {
-            me.collective("barrier", 0, COLLECTIVE_WARMUP);
-            me.timed("barrier", 0, COLLECTIVE_WARMUP);
-        }
-        for (String c : collectives) {
-            me.collective(c, 8, COLLECTIVE_WARMUP);
-        }
-        // Last, so that what the collectives' warm-up gave the JIT to compile is compiled before the first figure.
+        // One test after another, as the OSU programs are one program a test: a rank's compiled
+        // code follows what it runs, and each change of test costs some recompiling first (see
+        // docs/performance-notes.md#mpi-warm-up).
         if (tests.contains("latency") || tests.contains("bw") || tests.contains("overlap")) {
             me.warmUp(Integer.parseInt(args[5]));
         }
-        for (String item : sizes) {
-            String[] f = item.split(":");
-            int size = Integer.parseInt(f[0]);
-            if (tests.contains("latency")) {
-                me.latency(size, Integer.parseInt(f[1]));
+        if (tests.contains("latency")) {
+            for (String item : sizes) {
+                String[] f = item.split(":");
+                me.latency(Integer.parseInt(f[0]), Integer.parseInt(f[1]));
             }
-            if (tests.contains("bw") && size > 0) {
-                me.bandwidth(size, Integer.parseInt(f[2]));
-            }
-            if (size >= 8) {
-                for (String c : collectives) {
-                    me.timed(c, size, Integer.parseInt(f[3]));
+        }
+        if (tests.contains("bw")) {
+            for (String item : sizes) {
+                String[] f = item.split(":");
+                if (Integer.parseInt(f[0]) > 0) {
+                    me.bandwidth(Integer.parseInt(f[0]), Integer.parseInt(f[2]));
                 }
             }
         }
@@ -100,39 +105,84 @@ public final class OsuRank {
                 me.overlap(overlapSize, Integer.parseInt(f[0]), Integer.parseInt(f[1]));
             }
         }
+        if (tests.contains("barrier")) {
+            me.collective("barrier", 0, COLLECTIVE_WARMUP);
+            me.timed("barrier", 0, COLLECTIVE_WARMUP);
+        }
+        for (String c : collectives) {
+            me.collective(c, 8, COLLECTIVE_WARMUP);
+            for (String item : sizes) {
+                String[] f = item.split(":");
+                if (Integer.parseInt(f[0]) >= 8) {
+                    me.timed(c, Integer.parseInt(f[0]), Integer.parseInt(f[3]));
+                }
+            }
+        }
         MPI.Finalize();
     }
 
     /**
-     * 8-byte ping-pongs: {@code iterations}, then batches of {@link #WARMUP_BATCH} until neither
-     * rank's JIT compiler threads used CPU through {@link #QUIET_NANOS} of them, after at least
-     * {@link #WARMUP_MIN_NANOS} and at most {@link #WARMUP_MAX_NANOS} in all (rank 0's clock). On
-     * two cores two busy ranks leave the compiler threads little time, so a fixed count can end
-     * while the paths are still being compiled, and the figures then measure the compiler.
+     * 8-byte ping-pongs: {@code iterations}, then {@linkplain #settle settles} them in windows of
+     * {@link #WARMUP_WINDOW_NANOS}, after at least {@link #WARMUP_MIN_NANOS} and at most
+     * {@link #WARMUP_MAX_NANOS} in all. On two cores two busy ranks leave the compiler threads
+     * little time, so a fixed count can end while the paths are still being compiled, and the
+     * figures then measure the compiler.
      */
     private void warmUp(int iterations) throws MPIException {
         long start = System.nanoTime();
         pingpong(8, iterations);
-        CompilerActivity jit = CompilerActivity.of(ProcessHandle.current().pid());
-        long[] word = new long[3]; // compiled in this window, the window is over, give up
+        settle(8, WARMUP_BATCH, WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS, start + WARMUP_MAX_NANOS);
+    }
+
+    /**
+     * Ping-pongs of {@code size} bytes in batches of {@code batch}, untimed, until a window of at
+     * least {@code windowNanos} in which neither rank's JIT compiler threads used CPU took as long
+     * per round trip as the window before it, within {@link #STEADY}; not before {@code notBefore}
+     * and not after {@code notAfter} ({@link System#nanoTime()} of rank 0, which decides). A quiet
+     * compiler alone can be a lull between compilations, hence the rate too. The ranks agree by
+     * point-to-point messages, not a collective: code compiled while collectives ran between the
+     * batches was compiled again, for some hundred milliseconds, once the ping-pongs ran alone
+     * (see docs/performance-notes.md#mpi-warm-up).
+     */
+    private void settle(int size, int batch, long windowNanos, long notBefore, long notAfter) throws MPIException {
+        long[] word = new long[1]; // rank 1's compiler ran in this window; then rank 0's verdict
         long windowStart = System.nanoTime();
         long ticks = jit.ticks();
+        long roundTrips = 0;
+        double before = 0; // the last window's nanoseconds per round trip
         while (true) {
-            pingpong(8, WARMUP_BATCH);
-            long now = System.nanoTime();
-            word[0] = jit.ticks() != ticks ? 1 : 0;
-            word[1] = rank == 0 && now - windowStart >= QUIET_NANOS ? 1 : 0;
-            word[2] = rank == 0 && now - start >= WARMUP_MAX_NANOS ? 1 : 0;
-            MPI.COMM_WORLD.allReduce(word, 3, MPI.LONG, MPI.MAX);
-            if (word[2] == 1) {
-                return;
-            }
-            if (word[1] == 1) {
-                if (word[0] == 0 && now - start >= WARMUP_MIN_NANOS) {
+            pingpong(size, batch);
+            roundTrips += batch;
+            if (rank == 1) {
+                word[0] = jit.ticks() != ticks ? 1 : 0;
+                MPI.COMM_WORLD.send(word, 1, MPI.LONG, 0, SETTLE);
+                MPI.COMM_WORLD.recv(word, 1, MPI.LONG, 0, SETTLE);
+                if (word[0] == SETTLED) {
                     return;
                 }
+                if (word[0] == NEXT_WINDOW) {
+                    ticks = jit.ticks();
+                }
+                continue;
+            }
+            MPI.COMM_WORLD.recv(word, 1, MPI.LONG, 1, SETTLE);
+            boolean compiled = word[0] == 1 || jit.ticks() != ticks;
+            long now = System.nanoTime();
+            word[0] = SAME_WINDOW;
+            if (now - notAfter >= 0) {
+                word[0] = SETTLED;
+            } else if (now - windowStart >= windowNanos) {
+                double perRoundTrip = (double) (now - windowStart) / roundTrips;
+                boolean steady = Math.abs(perRoundTrip - before) <= STEADY * before;
+                word[0] = !compiled && steady && now - notBefore >= 0 ? SETTLED : NEXT_WINDOW;
+                before = perRoundTrip;
                 windowStart = now;
+                roundTrips = 0;
                 ticks = jit.ticks();
+            }
+            MPI.COMM_WORLD.send(word, 1, MPI.LONG, 1, SETTLE);
+            if (word[0] == SETTLED) {
+                return;
             }
         }
     }
@@ -208,9 +258,14 @@ public final class OsuRank {
         }
     }
 
+    /**
+     * Times {@code iterations} ping-pongs of {@code size} bytes once the untimed ones settled. No
+     * barrier between: the untimed ones leave the ranks in step, and a collective there would
+     * change what the JIT compiled for them.
+     */
     private void latency(int size, int iterations) throws MPIException {
-        pingpong(size, iterations / 10 + 1);
-        MPI.COMM_WORLD.barrier();
+        long now = System.nanoTime();
+        settle(size, iterations / 10 + 1, SIZE_WINDOW_NANOS, now, now + SIZE_SETTLE_NANOS);
         long start = System.nanoTime();
         pingpong(size, iterations);
         double micros = (System.nanoTime() - start) / 1e3;

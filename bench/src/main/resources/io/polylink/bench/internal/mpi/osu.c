@@ -65,7 +65,6 @@ static void pingpong(char *buf, int size, int iterations) {
 
 static void latency(char *buf, int size, int iterations) {
     pingpong(buf, size, iterations / 10 + 1);
-    MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
     pingpong(buf, size, iterations);
     double seconds = MPI_Wtime() - start;
@@ -159,6 +158,20 @@ static void timed(const char *test, char *buf, int size, int iterations) {
     }
 }
 
+/* One item of the sizes argument: SIZE:LATENCY_ITERATIONS:BW_ITERATIONS:COLLECTIVE_ITERATIONS. */
+struct size_item {
+    int size;
+    int latency;
+    int bw;
+    int collective;
+};
+
+static struct size_item parse_size(const char *item) {
+    struct size_item s = {0, 0, 0, 0};
+    sscanf(item, "%d:%d:%d:%d", &s.size, &s.latency, &s.bw, &s.collective);
+    return s;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -189,38 +202,18 @@ int main(int argc, char **argv) {
     if (has(tests, "latency") || has(tests, "bw") || has(tests, "overlap")) {
         pingpong(buf, 8, warmup);
     }
-    if (has(tests, "barrier")) {
-        for (int i = 0; i < COLLECTIVE_WARMUP; i++) {
-            call("barrier", buf, 0);
-        }
-        timed("barrier", buf, 0, COLLECTIVE_WARMUP);
-        fflush(stdout);
-    }
-    for (int c = 0; c < 4; c++) {
-        if (has(tests, collectives[c])) {
-            for (int i = 0; i < COLLECTIVE_WARMUP; i++) {
-                call(collectives[c], buf, 8);
+    /* One test after another for every size, as OsuRank runs them. */
+    for (int test = 0; test < 2; test++) {
+        for (char *item = argv[2]; item != NULL && *item; item = strchr(item, ',') ? strchr(item, ',') + 1 : NULL) {
+            struct size_item s = parse_size(item);
+            if (test == 0 && has(tests, "latency")) {
+                latency(buf, s.size, s.latency);
             }
-        }
-    }
-    for (char *item = argv[2]; item != NULL && *item; item = strchr(item, ',') ? strchr(item, ',') + 1 : NULL) {
-        int size = 0;
-        int latencyIterations = 0;
-        int bwIterations = 0;
-        int collectiveIterations = 0;
-        sscanf(item, "%d:%d:%d:%d", &size, &latencyIterations, &bwIterations, &collectiveIterations);
-        if (has(tests, "latency")) {
-            latency(buf, size, latencyIterations);
-        }
-        if (has(tests, "bw") && size > 0) {
-            bandwidth(buf, size, window, bwIterations, requests);
-        }
-        for (int c = 0; c < 4 && size >= 8; c++) {
-            if (has(tests, collectives[c])) {
-                timed(collectives[c], buf, size, collectiveIterations);
+            if (test == 1 && has(tests, "bw") && s.size > 0) {
+                bandwidth(buf, s.size, window, s.bw, requests);
             }
+            fflush(stdout);
         }
-        fflush(stdout);
     }
     if (has(tests, "overlap")) {
         for (char *item = argv[4]; item != NULL && *item; item = strchr(item, ',') ? strchr(item, ',') + 1 : NULL) {
@@ -230,6 +223,28 @@ int main(int argc, char **argv) {
             overlap(buf, overlapSize, us, iterations);
             fflush(stdout);
         }
+    }
+    if (has(tests, "barrier")) {
+        for (int i = 0; i < COLLECTIVE_WARMUP; i++) {
+            call("barrier", buf, 0);
+        }
+        timed("barrier", buf, 0, COLLECTIVE_WARMUP);
+        fflush(stdout);
+    }
+    for (int c = 0; c < 4; c++) {
+        if (!has(tests, collectives[c])) {
+            continue;
+        }
+        for (int i = 0; i < COLLECTIVE_WARMUP; i++) {
+            call(collectives[c], buf, 8);
+        }
+        for (char *item = argv[2]; item != NULL && *item; item = strchr(item, ',') ? strchr(item, ',') + 1 : NULL) {
+            struct size_item s = parse_size(item);
+            if (s.size >= 8) {
+                timed(collectives[c], buf, s.size, s.collective);
+            }
+        }
+        fflush(stdout);
     }
     free(requests);
     free(all_send);
