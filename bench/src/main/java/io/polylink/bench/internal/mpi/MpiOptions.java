@@ -84,7 +84,8 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
         20 calls. Each test runs for every size before the next test starts. Each figure skips a
         tenth more first; Polylink's latency figures skip ping-pongs of their size until they
         settle as the warm-up does, in 0.1 s windows (at most 2 s); each collective runs 2000 calls
-        of 8 bytes before any of its figures is measured.
+        of 8 bytes before any of its figures is measured, and on Polylink's ranks then calls of 8
+        bytes and each size's untimed calls settle the same way.
         """.formatted(OpenMpi.INSTALL, String.join(",", IMPLS), String.join(",", TESTS), MpiResult.CSV_HEADER);
 
     /**

@@ -111,6 +111,7 @@ public final class OsuRank {
         }
         for (String c : collectives) {
             me.collective(c, 8, COLLECTIVE_WARMUP);
+            me.warmUp(c);
             for (String item : sizes) {
                 String[] f = item.split(":");
                 if (Integer.parseInt(f[0]) >= 8) {
@@ -131,29 +132,37 @@ public final class OsuRank {
     private void warmUp(int iterations) throws MPIException {
         long start = System.nanoTime();
         pingpong(8, iterations);
-        settle(8, WARMUP_BATCH, WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS, start + WARMUP_MAX_NANOS);
+        settle(() -> pingpong(8, WARMUP_BATCH), WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS,
+            start + WARMUP_MAX_NANOS);
+    }
+
+    /** Calls collective {@code test} of 8 bytes, a barrier after each, until they settle as the ping-pongs' warm-up does. */
+    private void warmUp(String test) throws MPIException {
+        long start = System.nanoTime();
+        settle(() -> calls(test, 8, WARMUP_BATCH / 10, null), WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS,
+            start + WARMUP_MAX_NANOS);
     }
 
     /**
-     * Ping-pongs of {@code size} bytes in batches of {@code batch}, untimed, until a window of at
-     * least {@code windowNanos} in which neither rank's JIT compiler threads used CPU took as long
-     * per round trip as the window before it, within {@link #STEADY}; not before {@code notBefore}
-     * and not after {@code notAfter} ({@link System#nanoTime()} of rank 0, which decides). A quiet
-     * compiler alone can be a lull between compilations, hence the rate too. The ranks agree by
-     * point-to-point messages, not a collective: code compiled while collectives ran between the
-     * batches was compiled again, for some hundred milliseconds, once the ping-pongs ran alone
-     * (see docs/performance-notes.md#mpi-warm-up).
+     * Runs {@code batch}, untimed, until a window of at least {@code windowNanos} in which no
+     * rank's JIT compiler threads used CPU took as long per batch as the window before it, within
+     * {@link #STEADY}; not before {@code notBefore} and not after {@code notAfter}
+     * ({@link System#nanoTime()} of rank 0, which decides). A quiet compiler alone can be a lull
+     * between compilations, hence the rate too. The ranks agree by point-to-point messages with
+     * rank 0, not a collective: code compiled while collectives ran between the batches was
+     * compiled again, for some hundred milliseconds, once the ping-pongs ran alone (see
+     * docs/performance-notes.md#mpi-warm-up).
      */
-    private void settle(int size, int batch, long windowNanos, long notBefore, long notAfter) throws MPIException {
-        long[] word = new long[1]; // rank 1's compiler ran in this window; then rank 0's verdict
+    private void settle(Work batch, long windowNanos, long notBefore, long notAfter) throws MPIException {
+        long[] word = new long[1]; // a rank's compiler ran in this window; then rank 0's verdict
         long windowStart = System.nanoTime();
         long ticks = jit.ticks();
-        long roundTrips = 0;
-        double before = 0; // the last window's nanoseconds per round trip
+        long batches = 0;
+        double before = 0; // the last window's nanoseconds per batch
         while (true) {
-            pingpong(size, batch);
-            roundTrips += batch;
-            if (rank == 1) {
+            batch.run();
+            batches++;
+            if (rank != 0) {
                 word[0] = jit.ticks() != ticks ? 1 : 0;
                 MPI.COMM_WORLD.send(word, 1, MPI.LONG, 0, SETTLE);
                 MPI.COMM_WORLD.recv(word, 1, MPI.LONG, 0, SETTLE);
@@ -165,26 +174,37 @@ public final class OsuRank {
                 }
                 continue;
             }
-            MPI.COMM_WORLD.recv(word, 1, MPI.LONG, 1, SETTLE);
-            boolean compiled = word[0] == 1 || jit.ticks() != ticks;
+            boolean compiled = jit.ticks() != ticks;
+            for (int r = 1; r < size; r++) {
+                MPI.COMM_WORLD.recv(word, 1, MPI.LONG, r, SETTLE);
+                compiled |= word[0] == 1;
+            }
             long now = System.nanoTime();
             word[0] = SAME_WINDOW;
             if (now - notAfter >= 0) {
                 word[0] = SETTLED;
             } else if (now - windowStart >= windowNanos) {
-                double perRoundTrip = (double) (now - windowStart) / roundTrips;
-                boolean steady = Math.abs(perRoundTrip - before) <= STEADY * before;
+                double perBatch = (double) (now - windowStart) / batches;
+                boolean steady = Math.abs(perBatch - before) <= STEADY * before;
                 word[0] = !compiled && steady && now - notBefore >= 0 ? SETTLED : NEXT_WINDOW;
-                before = perRoundTrip;
+                before = perBatch;
                 windowStart = now;
-                roundTrips = 0;
+                batches = 0;
                 ticks = jit.ticks();
             }
-            MPI.COMM_WORLD.send(word, 1, MPI.LONG, 1, SETTLE);
+            for (int r = 1; r < size; r++) {
+                MPI.COMM_WORLD.send(word, 1, MPI.LONG, r, SETTLE);
+            }
             if (word[0] == SETTLED) {
                 return;
             }
         }
+    }
+
+    /** Some calls of MPI, as {@link #settle} runs them. */
+    @FunctionalInterface
+    private interface Work {
+        void run() throws MPIException;
     }
 
     private void pingpong(int size, int iterations) throws MPIException {
@@ -195,6 +215,20 @@ public final class OsuRank {
             } else {
                 MPI.COMM_WORLD.recv(array, size, MPI.BYTE, 0, TAG);
                 MPI.COMM_WORLD.send(array, size, MPI.BYTE, 0, TAG);
+            }
+        }
+    }
+
+    /** Calls collective {@code test} {@code n} times, a barrier after each, adding the calls' time to {@code total} if given. */
+    private void calls(String test, int bytes, int n, long[] total) throws MPIException {
+        for (int i = 0; i < n; i++) {
+            long start = System.nanoTime();
+            call(test, bytes);
+            if (total != null) {
+                total[0] += System.nanoTime() - start;
+            }
+            if (!test.equals("barrier")) {
+                MPI.COMM_WORLD.barrier();
             }
         }
     }
@@ -233,24 +267,17 @@ public final class OsuRank {
 
     /**
      * Times {@code iterations} calls of collective {@code test} as the OSU benchmarks do: each rank
-     * times each call, with a barrier between calls, after a tenth more untimed; rank 0 prints the
-     * ranks' average time per call as {@code result TEST_RANKS SIZE 0 US}.
+     * times each call, with a barrier between calls, after a tenth more untimed, which Polylink's
+     * ranks repeat until they {@linkplain #settle settle}; rank 0 prints the ranks' average time per
+     * call as {@code result TEST_RANKS SIZE 0 US}.
      */
     private void timed(String test, int bytes, int iterations) throws MPIException {
         int skip = iterations / 10 + 1;
-        long total = 0;
-        for (int i = 0; i < skip + iterations; i++) {
-            long start = System.nanoTime();
-            call(test, bytes);
-            long took = System.nanoTime() - start;
-            if (i >= skip) {
-                total += took;
-            }
-            if (!test.equals("barrier")) {
-                MPI.COMM_WORLD.barrier();
-            }
-        }
-        double[] mine = {total / 1e3 / iterations};
+        long now = System.nanoTime();
+        settle(() -> calls(test, bytes, skip, null), SIZE_WINDOW_NANOS, now, now + SIZE_SETTLE_NANOS);
+        long[] total = new long[1];
+        calls(test, bytes, iterations, total);
+        double[] mine = {total[0] / 1e3 / iterations};
         double[] all = new double[1];
         MPI.COMM_WORLD.reduce(mine, all, 1, MPI.DOUBLE, MPI.SUM, 0);
         if (rank == 0) {
@@ -265,7 +292,7 @@ public final class OsuRank {
      */
     private void latency(int size, int iterations) throws MPIException {
         long now = System.nanoTime();
-        settle(size, iterations / 10 + 1, SIZE_WINDOW_NANOS, now, now + SIZE_SETTLE_NANOS);
+        settle(() -> pingpong(size, iterations / 10 + 1), SIZE_WINDOW_NANOS, now, now + SIZE_SETTLE_NANOS);
         long start = System.nanoTime();
         pingpong(size, iterations);
         double micros = (System.nanoTime() - start) / 1e3;
