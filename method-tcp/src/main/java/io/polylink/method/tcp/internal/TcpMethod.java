@@ -239,12 +239,14 @@ public final class TcpMethod implements CommunicationMethod {
      * ready, and the core's handlers run on this thread.
      *
      * @return 1 if frames or parts of frames came, else 0: also while another thread receives,
-     *     and before {@link #start} and after {@link #stop}
+     *     while there is no connection, and before {@link #start} and after {@link #stop}
      */
     @Override
     public int progress() {
         IoLoop receiving = loop;
-        return receiving == null ? 0 : receiving.progress();
+        // With no connection a caller has nothing to read, and its call would only make the I/O
+        // thread stand back from its selector; the thread accepts and reads as it would.
+        return receiving == null || !connections.any() ? 0 : receiving.progress();
     }
 
     @Override

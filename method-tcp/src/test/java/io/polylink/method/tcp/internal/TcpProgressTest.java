@@ -11,12 +11,14 @@ import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.testkit.Await;
 import io.polylink.testkit.SequenceCheck;
+import io.polylink.testkit.ThreadCpu;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -244,6 +246,35 @@ class TcpProgressTest {
         });
         streamAndAwait(check, 5_000, stop, polling, s, b.allocateBuffer(20_000), i -> 16 << 10);
         assertTrue(calls.get() > 0, "the caller never called");
+    }
+
+    /**
+     * A caller of a context whose tcp has no connection (an MPI rank whose peers are all reached
+     * by shm) finds nothing to read, and its calls leave the I/O thread blocked in its selector:
+     * they neither wake it nor make it stand back and nap between turns.
+     */
+    @Test
+    void callsWithNoConnectionLeaveTheIoThreadBlockedInItsSelector() throws Exception {
+        Context b = tcp.open(BLOCKING);
+        List<Thread> io = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("polylink-tcp-io")).toList();
+        assertEquals(1, io.size(), "one I/O thread: " + io);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong calls = new AtomicLong();
+        AtomicLong received = new AtomicLong();
+        Future<?> polling = callers.submit(() -> {
+            while (!stop.get()) {
+                received.addAndGet(b.progress());
+                calls.incrementAndGet();
+            }
+        });
+        ThreadCpu used = ThreadCpu.measure(io, Duration.ofSeconds(1));
+        stop.set(true);
+        polling.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        System.out.printf("%d calls with no connection; I/O thread: %s%n", calls.get(), used.each());
+        assertTrue(calls.get() > 0, "the caller never called");
+        assertEquals(0, received.get(), "nothing to receive");
+        assertTrue(used.share() < 0.002, "the I/O thread ran while the caller called: " + used.each());
     }
 
     @Test
