@@ -71,7 +71,7 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
           --warmup N       8-byte ping-pongs before measuring, in every run (default 20000); Polylink's
                            ranks then go on until a 0.5 s window in which neither rank's JIT compiler
                            threads used CPU ran at the rate of the window before it, within 10%%
-                           (at least 2 s, at most 15 s in all)
+                           (at least 6 s, at most 15 s in all)
           --csv            print CSV only (%s)
           --out DIR        also write mpi.csv and mpi.svg (latency, bandwidth and overlap charts) there
           --help           this text

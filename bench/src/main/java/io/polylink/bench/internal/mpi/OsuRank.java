@@ -36,7 +36,8 @@ public final class OsuRank {
     private static final long SIZE_SETTLE_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** How close two windows' time per round trip must be for the ranks to count as settled. */
     private static final double STEADY = 0.1;
-    private static final long WARMUP_MIN_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** A tcp ping-pong's rate kept improving, a few percent a window, for 4 to 5 s (docs/performance-notes.md#mpi-warm-up). */
+    private static final long WARMUP_MIN_NANOS = TimeUnit.SECONDS.toNanos(6);
     private static final long WARMUP_MAX_NANOS = TimeUnit.SECONDS.toNanos(15);
 
     /** Calls of each collective at 8 bytes before any is measured, so that the JIT compiled their paths. */
