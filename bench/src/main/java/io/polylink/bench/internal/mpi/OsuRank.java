@@ -140,7 +140,7 @@ public final class OsuRank {
     /** Calls collective {@code test} of 8 bytes, a barrier after each, until they settle as the ping-pongs' warm-up does. */
     private void warmUp(String test) throws MPIException {
         long start = System.nanoTime();
-        settle(() -> calls(test, 8, WARMUP_BATCH / 10, null), WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS,
+        settle(() -> calls(test, 8, WARMUP_BATCH / 10), WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS,
             start + WARMUP_MAX_NANOS);
     }
 
@@ -220,18 +220,24 @@ public final class OsuRank {
         }
     }
 
-    /** Calls collective {@code test} {@code n} times, a barrier after each, adding the calls' time to {@code total} if given. */
-    private void calls(String test, int bytes, int n, long[] total) throws MPIException {
+    /**
+     * Calls collective {@code test} {@code n} times, a barrier after each. The same code whether
+     * timed or not: a branch the untimed calls never took would be compiled as a trap, and the
+     * first timed call would compile the loop again.
+     *
+     * @return the nanoseconds the calls took, barriers left out
+     */
+    private long calls(String test, int bytes, int n) throws MPIException {
+        long total = 0;
         for (int i = 0; i < n; i++) {
             long start = System.nanoTime();
             call(test, bytes);
-            if (total != null) {
-                total[0] += System.nanoTime() - start;
-            }
+            total += System.nanoTime() - start;
             if (!test.equals("barrier")) {
                 MPI.COMM_WORLD.barrier();
             }
         }
+        return total;
     }
 
     /** Calls collective {@code test} of {@code size} bytes {@code iterations} times, untimed. */
@@ -275,10 +281,9 @@ public final class OsuRank {
     private void timed(String test, int bytes, int iterations) throws MPIException {
         int skip = iterations / 10 + 1;
         long now = System.nanoTime();
-        settle(() -> calls(test, bytes, skip, null), SIZE_WINDOW_NANOS, now, now + SIZE_SETTLE_NANOS);
-        long[] total = new long[1];
-        calls(test, bytes, iterations, total);
-        double[] mine = {total[0] / 1e3 / iterations};
+        settle(() -> calls(test, bytes, skip), SIZE_WINDOW_NANOS, now, now + SIZE_SETTLE_NANOS);
+        long total = calls(test, bytes, iterations);
+        double[] mine = {total / 1e3 / iterations};
         double[] all = new double[1];
         MPI.COMM_WORLD.reduce(mine, all, 1, MPI.DOUBLE, MPI.SUM, 0);
         if (rank == 0) {
