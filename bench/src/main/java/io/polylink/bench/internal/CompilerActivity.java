@@ -54,7 +54,10 @@ public final class CompilerActivity {
                 return 0;
             }
             return cpuTicks(Files.readString(task.resolve("stat")));
-        } catch (NoSuchFileException e) {
+        } catch (IOException e) {
+            // The thread ended between the listing and the read: the file is gone, or reading it
+            // fails with ESRCH ("No such process"), as HotSpot ends compiler threads it no longer
+            // needs. Its ticks leave the sum, which the caller sees as compiler activity.
             return 0;
         }
     }
