@@ -64,6 +64,15 @@ public final class OsuRank {
         this.requests = new Request[window];
     }
 
+    /** One item of the sizes argument: {@code SIZE:LATENCY_ITERATIONS:BW_ITERATIONS:COLLECTIVE_ITERATIONS}. */
+    private record SizeItem(int size, int latency, int bw, int collective) {
+        static SizeItem parse(String item) {
+            String[] f = item.split(":");
+            return new SizeItem(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Integer.parseInt(f[2]),
+                Integer.parseInt(f[3]));
+        }
+    }
+
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
         if (args.length != 6) {
@@ -71,12 +80,12 @@ public final class OsuRank {
             MPI.COMM_WORLD.abort(2);
         }
         List<String> tests = List.of(args[0].split(","));
-        String[] sizes = args[1].split(",");
+        List<SizeItem> sizes = Stream.of(args[1].split(",")).map(SizeItem::parse).toList();
         int overlapSize = Integer.parseInt(args[2]);
         int window = Integer.parseInt(args[4]);
         int largest = overlapSize;
-        for (String item : sizes) {
-            largest = Math.max(largest, Integer.parseInt(item.split(":")[0]));
+        for (SizeItem item : sizes) {
+            largest = Math.max(largest, item.size());
         }
         OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize(), largest, window);
         List<String> collectives = Stream.of("bcast", "reduce", "allreduce", "alltoall").filter(tests::contains).toList();
@@ -87,16 +96,14 @@ public final class OsuRank {
             me.warmUp(Integer.parseInt(args[5]));
         }
         if (tests.contains("latency")) {
-            for (String item : sizes) {
-                String[] f = item.split(":");
-                me.latency(Integer.parseInt(f[0]), Integer.parseInt(f[1]));
+            for (SizeItem item : sizes) {
+                me.latency(item.size(), item.latency());
             }
         }
         if (tests.contains("bw")) {
-            for (String item : sizes) {
-                String[] f = item.split(":");
-                if (Integer.parseInt(f[0]) > 0) {
-                    me.bandwidth(Integer.parseInt(f[0]), Integer.parseInt(f[2]));
+            for (SizeItem item : sizes) {
+                if (item.size() > 0) {
+                    me.bandwidth(item.size(), item.bw());
                 }
             }
         }
@@ -113,10 +120,9 @@ public final class OsuRank {
         for (String c : collectives) {
             me.collective(c, 8, COLLECTIVE_WARMUP);
             me.warmUp(c);
-            for (String item : sizes) {
-                String[] f = item.split(":");
-                if (Integer.parseInt(f[0]) >= 8) {
-                    me.timed(c, Integer.parseInt(f[0]), Integer.parseInt(f[3]));
+            for (SizeItem item : sizes) {
+                if (item.size() >= 8) {
+                    me.timed(c, item.size(), item.collective());
                 }
             }
         }
