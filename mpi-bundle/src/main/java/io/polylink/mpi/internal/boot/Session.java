@@ -260,6 +260,7 @@ public final class Session implements ControlListener {
         if (link != null) {
             link.close();
         }
+        p2p.close();
         transport.close();
         host.close();
     }

@@ -44,11 +44,45 @@ public final class Waits {
         }
     }
 
-    /** Blocks until every operation completed. */
+    /**
+     * Blocks until every operation completed, attending all of them: the data of whichever send's
+     * receiver is clear goes from this thread, in any order.
+     */
     public static void all(Operation[] ops, Idle idle) {
+        attend(ops, true);
+        try {
+            for (int attempt = 0; ; attempt++) {
+                boolean worked = false;
+                boolean pending = false;
+                for (Operation op : ops) {
+                    if (op != null && !op.isDone()) {
+                        worked |= op.assist();
+                        pending |= !op.isDone();
+                    }
+                }
+                if (!pending) {
+                    return;
+                }
+                if (!worked && !idle.pause(attempt)) {
+                    // None attended any more before the first parks: work offered meanwhile goes elsewhere.
+                    attend(ops, false);
+                    for (Operation op : ops) {
+                        if (op != null) {
+                            op.parkUntilDone();
+                        }
+                    }
+                    return;
+                }
+            }
+        } finally {
+            attend(ops, false);
+        }
+    }
+
+    private static void attend(Operation[] ops, boolean busily) {
         for (Operation op : ops) {
             if (op != null) {
-                op.await(idle);
+                op.attend(busily);
             }
         }
     }

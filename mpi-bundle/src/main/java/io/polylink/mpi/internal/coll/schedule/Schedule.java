@@ -30,6 +30,7 @@ public final class Schedule extends Operation {
     private final AtomicInteger left;
     private final ConcurrentLinkedQueue<Step> ready = new ConcurrentLinkedQueue<>();
     private final AtomicInteger work = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Operation> owed = new ConcurrentLinkedQueue<>();
     private volatile MpiError failure;
 
     Schedule(PointToPoint p2p, int context, RankMap ranks, int rank, Step[] steps) {
@@ -77,7 +78,7 @@ public final class Schedule extends Operation {
                 case SEND -> {
                     Region r = s.region;
                     Operation op = p2p.send(context, s.peer, rank, s.tag, r.memory(), r.map(),
-                        r.count(), false);
+                        r.count(), false, this);
                     s.operation = op;
                     op.whenDone(() -> finished(s));
                 }
@@ -116,6 +117,21 @@ public final class Schedule extends Operation {
         } else {
             drain();
         }
+    }
+
+    /** Keeps what a step owes for the thread waiting for the call, which does it in {@link #assist}. */
+    @Override
+    protected void owed(Operation part) {
+        owed.add(part);
+    }
+
+    @Override
+    public boolean assist() {
+        boolean did = false;
+        for (Operation part = owed.poll(); part != null; part = owed.poll()) {
+            did |= part.assist();
+        }
+        return did;
     }
 
     /** Completes with {@code error}, withdrawing the receives still posted, unless it failed already. */
