@@ -83,9 +83,11 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
         bw 200, 50, 10, then 4 windows; overlap 20 per computation; collectives 2000, 500, 100, then
         20 calls. Each test runs for every size before the next test starts. Each figure skips a
         tenth more first; Polylink's latency figures skip ping-pongs of their size until they
-        settle as the warm-up does, in 0.1 s windows (at most 2 s); each collective runs 2000 calls
-        of 8 bytes before any of its figures is measured, and on Polylink's ranks then calls of 8
-        bytes and each size's untimed calls settle the same way.
+        settle as the warm-up does, in 0.1 s windows (at most 2 s); its bandwidth figures follow
+        windows of 8 bytes that settle as the warm-up does, and skip windows of their size until
+        they settle in 0.1 s windows; each collective runs 2000 calls of 8 bytes before any of its
+        figures is measured, and on Polylink's ranks then calls of 8 bytes and each size's untimed
+        calls settle the same way.
         """.formatted(OpenMpi.INSTALL, String.join(",", IMPLS), String.join(",", TESTS), MpiResult.CSV_HEADER);
 
     /**

@@ -95,6 +95,11 @@ final class SendOperation extends Operation {
     }
 
     @Override
+    public boolean mayOwe() {
+        return true;
+    }
+
+    @Override
     public boolean assist() {
         if ((int) PUSH.getVolatile(this) != OWED || !PUSH.compareAndSet(this, OWED, CLAIMED)) {
             return false;

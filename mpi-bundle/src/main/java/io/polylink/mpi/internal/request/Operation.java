@@ -151,6 +151,11 @@ public abstract class Operation {
         return false;
     }
 
+    /** @return whether {@link #assist} may ever have work: a wait for several attends only these */
+    public boolean mayOwe() {
+        return false;
+    }
+
     /**
      * Makes this operation a part of {@code whole} (a step of a collective): the thread waiting for
      * the whole does the work this one owes. Called before anything can complete it.

@@ -10,6 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Waits {
 
+    private static final Operation[] NONE = {};
+
     private Waits() {}
 
     /** @return the index of a completed operation, or -1 if every entry is {@code null} */
@@ -45,45 +47,66 @@ public final class Waits {
     }
 
     /**
-     * Blocks until every operation completed, attending all of them: the data of whichever send's
-     * receiver is clear goes from this thread, in any order.
+     * Blocks until every operation completed, attending the ones that may owe work: the data of
+     * whichever send's receiver is clear goes from this thread, in any order. Each turn looks at
+     * the first operation not yet complete only, as a wait for it alone would.
      */
     public static void all(Operation[] ops, Idle idle) {
-        attend(ops, true);
+        Operation[] owing = owing(ops);
+        attend(owing, true);
         try {
+            int first = 0;
             for (int attempt = 0; ; attempt++) {
                 boolean worked = false;
-                boolean pending = false;
-                for (Operation op : ops) {
-                    if (op != null && !op.isDone()) {
-                        worked |= op.assist();
-                        pending |= !op.isDone();
-                    }
+                for (Operation op : owing) {
+                    worked |= op.assist();
                 }
-                if (!pending) {
+                while (first < ops.length && (ops[first] == null || ops[first].isDone())) {
+                    first++;
+                }
+                if (first == ops.length) {
                     return;
                 }
                 if (!worked && !idle.pause(attempt)) {
                     // None attended any more before the first parks: work offered meanwhile goes elsewhere.
-                    attend(ops, false);
-                    for (Operation op : ops) {
-                        if (op != null) {
-                            op.parkUntilDone();
+                    attend(owing, false);
+                    for (int i = first; i < ops.length; i++) {
+                        if (ops[i] != null) {
+                            ops[i].parkUntilDone();
                         }
                     }
                     return;
                 }
             }
         } finally {
-            attend(ops, false);
+            attend(owing, false);
         }
+    }
+
+    /** @return the operations of {@code ops} not complete yet that may owe work */
+    private static Operation[] owing(Operation[] ops) {
+        int n = 0;
+        for (Operation op : ops) {
+            if (op != null && op.mayOwe() && !op.isDone()) {
+                n++;
+            }
+        }
+        if (n == 0) {
+            return NONE;
+        }
+        Operation[] owing = new Operation[n];
+        n = 0;
+        for (Operation op : ops) {
+            if (op != null && op.mayOwe() && !op.isDone()) {
+                owing[n++] = op;
+            }
+        }
+        return owing;
     }
 
     private static void attend(Operation[] ops, boolean busily) {
         for (Operation op : ops) {
-            if (op != null) {
-                op.attend(busily);
-            }
+            op.attend(busily);
         }
     }
 

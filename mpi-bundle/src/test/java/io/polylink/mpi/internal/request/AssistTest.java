@@ -37,6 +37,11 @@ class AssistTest {
         }
 
         @Override
+        public boolean mayOwe() {
+            return true;
+        }
+
+        @Override
         public boolean assist() {
             if (!owed.compareAndSet(1, 0)) {
                 return false;
@@ -137,6 +142,11 @@ class AssistTest {
         @Override
         protected void owed(Operation p) {
             offered = p;
+        }
+
+        @Override
+        public boolean mayOwe() {
+            return true;
         }
 
         @Override

@@ -126,6 +126,11 @@ public final class Schedule extends Operation {
     }
 
     @Override
+    public boolean mayOwe() {
+        return true;
+    }
+
+    @Override
     public boolean assist() {
         boolean did = false;
         for (Operation part = owed.poll(); part != null; part = owed.poll()) {
