@@ -57,8 +57,8 @@ public final class AllReduce {
             }
             return plan.start();
         }
-        Partial partial = new Partial(reduction, map, count);
-        int loaded = partial.load(plan, input);
+        Partial partial = new Partial(reduction, map, count, recv);
+        int loaded = partial.load(plan, input, inPlace);
         if (reduction.commutative() && c.hierarchical()) {
             Placement placement = c.placement();
             int[] leaders = placement.leaders(0);

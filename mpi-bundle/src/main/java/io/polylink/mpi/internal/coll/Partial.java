@@ -18,14 +18,28 @@ final class Partial {
     final Reduction reduction;
     final Typemap map;
     final long count;
+    /** The caller's result buffer, and it as an operand if the kernels can combine in it; else {@code null}. */
+    private final Region resultBuffer;
+    private final Operand result;
     private Operand current;
 
     /** A partial result in an operand of its own, for {@code count} elements of {@code map}. */
     Partial(Reduction reduction, Typemap map, long count) {
+        this(reduction, map, count, null);
+    }
+
+    /**
+     * A partial result kept in {@code result}, the caller's buffer for the result, where the
+     * kernels can combine in it: no operand to allocate, no copy out at the end. Elsewhere (a
+     * derived or mixed layout, a user's function) in an operand of its own.
+     */
+    Partial(Reduction reduction, Typemap map, long count, Region result) {
         this.reduction = reduction;
         this.map = map;
         this.count = count;
-        this.current = reduction.operand(map, count);
+        this.resultBuffer = result;
+        this.result = result == null ? null : reduction.operandIn(result, map, count);
+        this.current = this.result != null ? this.result : reduction.operand(map, count);
     }
 
     /** @return the operand that holds the partial result after the steps planned so far */
@@ -38,14 +52,31 @@ final class Partial {
         return reduction.operand(map, count);
     }
 
-    /** Adds the step that copies {@code input} into the partial result. */
-    int load(Plan plan, Region input, int... after) {
+    /**
+     * Adds the step that copies {@code input} into the partial result; none if the partial result
+     * is kept in the result buffer and {@code input} is that buffer ({@code MPI_IN_PLACE}).
+     */
+    int load(Plan plan, Region input, boolean inResult, int... after) {
         Operand into = current;
+        if (inResult && result != null && into == result) {
+            return plan.join(after);
+        }
         return plan.local(() -> LocalCopy.copy(input, into.region()), after);
     }
 
-    /** Adds the step that copies elements {@code first} to {@code first + n - 1} of the result to {@code output}. */
+    /** {@link #load} of an input that is not the result buffer. */
+    int load(Plan plan, Region input, int... after) {
+        return load(plan, input, false, after);
+    }
+
+    /**
+     * Adds the step that copies elements {@code first} to {@code first + n - 1} of the result to
+     * {@code output}; none if the result is there already, kept in the result buffer.
+     */
     int store(Plan plan, long first, long n, Region output, int... after) {
+        if (result != null && current == result && output == resultBuffer && first == 0) {
+            return plan.join(after);
+        }
         Region from = current.slice(first, n);
         return plan.local(() -> LocalCopy.copy(from, output), after);
     }

@@ -28,6 +28,18 @@ public record Region(Memory memory, Typemap map, long count) {
     }
 
     /**
+     * @return the Java array of {@code kind} that holds this region's data from its element 0 on,
+     *     with no gaps, or {@code null} if it is not laid out so
+     */
+    public Object denseArray(Kind kind) {
+        if (memory instanceof ArrayMemory a && a.kind() == kind && a.base() == 0 && map.isDense() && map.lb() == 0
+                && map.kind(0) == kind) {
+            return a.array();
+        }
+        return null;
+    }
+
+    /**
      * Checks that the region lies in its memory and the memory holds its kinds.
      *
      * @param what the buffer's role, for the error

@@ -100,6 +100,22 @@ public final class Predefined implements Reduction {
             (int) perCopy);
     }
 
+    /** A Java array of the element's kind, from its element 0: the kernels' own layout. */
+    @Override
+    public Operand operandIn(Region region, Typemap map, long count) {
+        if (!element.uniform()) {
+            return null;
+        }
+        Kind kind = element.kind();
+        Object array = region.denseArray(kind);
+        if (array == null) {
+            return null;
+        }
+        long perCopy = map.elements();
+        int length = length(count, perCopy);
+        return new Operand(array, new Region(Memories.of(array, true), Typemap.basic(kind), length), (int) perCopy);
+    }
+
     private int length(long count, long perCopy) {
         if (perCopy > MAX_ARRAY || count * perCopy > MAX_ARRAY) {
             throw new MpiError(ErrorClass.ERR_COUNT, count + " elements of " + perCopy + " " + element + " each are too "

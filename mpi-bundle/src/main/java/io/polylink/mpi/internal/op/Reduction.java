@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.op;
 
+import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
 
 /**
@@ -24,6 +25,15 @@ public interface Reduction {
      * @throws io.polylink.mpi.internal.MpiError {@code ERR_COUNT} if they do not fit one array
      */
     Operand operand(Typemap map, long count);
+
+    /**
+     * @param region where the caller wants the result, {@code count} elements of {@code map}
+     * @return an operand over {@code region}'s own memory, to combine in place of a copy, or
+     *     {@code null} if the kernels cannot work on it as it is laid out
+     */
+    default Operand operandIn(Region region, Typemap map, long count) {
+        return null;
+    }
 
     /**
      * Combines elements {@code first} to {@code first + n - 1}: {@code right = left op right},
