@@ -83,11 +83,14 @@ public final class Waits {
         }
     }
 
-    /** @return the operations of {@code ops} not complete yet that may owe work */
+    /**
+     * @return the operations of {@code ops} that may owe work; by what they are, not by whether
+     *     they completed, which may change between two looks
+     */
     private static Operation[] owing(Operation[] ops) {
         int n = 0;
         for (Operation op : ops) {
-            if (op != null && op.mayOwe() && !op.isDone()) {
+            if (op != null && op.mayOwe()) {
                 n++;
             }
         }
@@ -97,7 +100,7 @@ public final class Waits {
         Operation[] owing = new Operation[n];
         n = 0;
         for (Operation op : ops) {
-            if (op != null && op.mayOwe() && !op.isDone()) {
+            if (op != null && op.mayOwe()) {
                 owing[n++] = op;
             }
         }
