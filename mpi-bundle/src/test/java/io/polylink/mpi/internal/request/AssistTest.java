@@ -128,6 +128,25 @@ class AssistTest {
         waiter.join();
     }
 
+    @Test
+    void waitingForAllCopesWithAnOperationThatCompletesWhileItIsLookedAt() {
+        Operation racing = new Operation() {
+            private int looks;
+
+            @Override
+            public boolean mayOwe() {
+                if (++looks == 2) {
+                    complete(0, 0, 0, null); // as another thread would, between two looks
+                }
+                return true;
+            }
+        };
+        Owing owing = new Owing();
+        owing.owe();
+        Waits.all(new Operation[] {racing, owing}, BUSY);
+        assertTrue(racing.isDone() && owing.isDone());
+    }
+
     /** An operation made of one part: complete once the part is, keeping what the part offers. */
     private static final class Whole extends Operation {
 
