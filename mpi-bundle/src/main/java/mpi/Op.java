@@ -86,7 +86,7 @@ public final class Op implements Freeable {
             throw new MpiError(ErrorClass.ERR_OP, "the operation was freed");
         }
         if (uf == null) {
-            return Predefined.of(Operator.values()[predefined - 1], type.element);
+            return Predefined.of(Operator.of(predefined), type.element);
         }
         boolean booleans = type.baseType == Datatype.BOOLEAN;
         return new UserReduction((in, inout, count) -> {

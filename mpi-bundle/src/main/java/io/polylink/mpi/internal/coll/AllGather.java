@@ -46,7 +46,7 @@ public final class AllGather {
         Region recv = Arguments.buffer(recvbuf, Math.multiplyExact(recvcount, n), recvtype, true, "the receive buffer");
         long total = recv.bytes();
         Choice choice = choose(c, total);
-        c.chose(Collective.ALLGATHER, "MPI_Allgather of " + total + " bytes", choice);
+        c.chose(Collective.ALLGATHER, () -> "MPI_Allgather of " + total + " bytes", choice);
         Plan plan = c.plan();
         Region[] blocks = new Region[n];
         for (int i = 0; i < n; i++) {
@@ -86,7 +86,7 @@ public final class AllGather {
             blocks[i] = Arguments.part(memory, recvtype, displs[i], recvcounts[i], i, "the receive buffer");
         }
         Choice choice = chooseVarying(c);
-        c.chose(Collective.ALLGATHER, "MPI_Allgatherv", choice);
+        c.chose(Collective.ALLGATHER, () -> "MPI_Allgatherv", choice);
         Plan plan = c.plan();
         int own = send == null ? Plan.NONE : plan.local(() -> LocalCopy.copy(send, blocks[c.rank()]));
         if (choice.algorithm().equals(Collective.HIERARCHICAL)) {
@@ -105,29 +105,30 @@ public final class AllGather {
         String named = c.tuning().forced(Collective.ALLGATHER);
         String forced = Collective.ALLGATHER.forced(c.tuning());
         if (Collective.HIERARCHICAL.equals(forced)) {
-            return new Choice("MPI_Allgatherv", forced, Tuning.PREFIX + "allgather=" + forced);
+            return new Choice("MPI_Allgatherv", forced, () -> Tuning.PREFIX + "allgather=" + forced);
         }
         if (named == null && c.hierarchical()) {
             return hosts(c, "MPI_Allgatherv");
         }
-        Choice ring = new Choice("MPI_Allgatherv", "ring", "blocks of different sizes go round the ring");
+        Choice ring = new Choice("MPI_Allgatherv", "ring", () -> "blocks of different sizes go round the ring");
         if (forced == null) {
             return c.unlessHierarchyOff(Collective.ALLGATHER, ring);
         }
-        return forced.equals("ring") ? new Choice("MPI_Allgatherv", "ring", Tuning.PREFIX + "allgather=ring")
+        return forced.equals("ring") ? new Choice("MPI_Allgatherv", "ring", () -> Tuning.PREFIX + "allgather=ring")
             : ring.refusing(Tuning.PREFIX + "allgather=" + forced + " refused");
     }
 
     private static Choice hosts(Collectives c, String function) {
-        return new Choice(function, Collective.HIERARCHICAL, "ranks on " + c.placement().hosts() + " hosts: each host "
-            + "gathers at its leader, the leaders swap their hosts' blocks, each broadcasts to its host");
+        return new Choice(function, Collective.HIERARCHICAL, () -> "ranks on " + c.placement().hosts()
+            + " hosts: each host gathers at its leader, the leaders swap their hosts' blocks, each broadcasts to its "
+            + "host");
     }
 
     private static Choice choose(Collectives c, long total) {
         String forced = Collective.ALLGATHER.forced(c.tuning());
         boolean pof2 = Integer.bitCount(c.size()) == 1;
         if (forced != null && (pof2 || !forced.equals("recursive-doubling"))) {
-            return new Choice("MPI_Allgather", forced, Tuning.PREFIX + "allgather=" + forced);
+            return new Choice("MPI_Allgather", forced, () -> Tuning.PREFIX + "allgather=" + forced);
         }
         if (forced != null) {
             return auto(c, total, false).refusing(Tuning.PREFIX + "allgather=" + forced + " needs a power of two ranks, "
@@ -141,11 +142,11 @@ public final class AllGather {
             return hosts(c, "MPI_Allgather");
         }
         if (pof2 && total <= DOUBLING_LIMIT) {
-            return new Choice("MPI_Allgather", "recursive-doubling", total + " bytes <= " + DOUBLING_LIMIT + " among a "
-                + "power of two ranks: fewest rounds");
+            return new Choice("MPI_Allgather", "recursive-doubling", () -> total + " bytes <= " + DOUBLING_LIMIT
+                + " among a power of two ranks: fewest rounds");
         }
-        return new Choice("MPI_Allgather", "ring", pof2 ? total + " bytes > " + DOUBLING_LIMIT + ": every link busy "
-            + "in every round" : c.size() + " ranks is not a power of two");
+        return new Choice("MPI_Allgather", "ring", () -> pof2 ? total + " bytes > " + DOUBLING_LIMIT
+            + ": every link busy in every round" : c.size() + " ranks is not a power of two");
     }
 
     /** The region of blocks {@code first} to {@code first + count - 1}, adjacent in the receive buffer. */

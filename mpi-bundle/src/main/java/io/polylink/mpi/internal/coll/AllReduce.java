@@ -9,6 +9,7 @@ import io.polylink.mpi.internal.op.Reduction;
 import io.polylink.mpi.internal.request.Operation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@code MPI_Allreduce}: every rank gets the reduction of all ranks' data.
@@ -49,9 +50,9 @@ public final class AllReduce {
         Region input = inPlace ? recv : Arguments.buffer(sendbuf, count, map, false, "the send buffer");
         Plan plan = c.plan();
         long bytes = map.size() * count;
-        String call = "MPI_Allreduce of " + bytes + " bytes (" + reduction.describe() + ")";
+        Supplier<String> call = () -> "MPI_Allreduce of " + bytes + " bytes (" + reduction.describe() + ")";
         if (c.size() == 1) {
-            c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", "copy", "one rank"));
+            c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", "copy", () -> "one rank"));
             if (!inPlace) {
                 plan.local(() -> LocalCopy.copy(input, recv));
             }
@@ -66,7 +67,8 @@ public final class AllReduce {
             int[] local = placement.ranksOn(host);
             Choice across = choose(c, leaders.length, bytes, count, reduction);
             c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", "hierarchical " + across.algorithm(),
-                "each host reduces to its leader, the " + leaders.length + " leaders by " + across.algorithm() + " ("
+                () -> "each host reduces to its leader, the " + leaders.length + " leaders by "
+                    + across.algorithm() + " ("
                     + across.reason() + "), then each leader broadcasts to its host"));
             Trees.Tree tree = Trees.binomial(local, 0, Trees.indexOf(local, c.rank()));
             int done = partial.up(plan, tree, loaded);
@@ -98,24 +100,24 @@ public final class AllReduce {
                 : !splits ? reduction.describe() + " is not a predefined operation"
                 : count < ranks ? count + " elements are fewer than the " + ranks + " ranks" : null;
             if (refused == null) {
-                return new Choice("MPI_Allreduce", forced, Tuning.PREFIX + "allreduce=" + forced);
+                return new Choice("MPI_Allreduce", forced, () -> Tuning.PREFIX + "allreduce=" + forced);
             }
-            return new Choice("MPI_Allreduce", "recursive-doubling", Tuning.PREFIX + "allreduce=" + forced
+            return new Choice("MPI_Allreduce", "recursive-doubling", () -> Tuning.PREFIX + "allreduce=" + forced
                 + " refused: " + refused);
         }
         if (!splits) {
-            return new Choice("MPI_Allreduce", "recursive-doubling", reduction.describe() + " combines whole vectors "
-                + "only");
+            return new Choice("MPI_Allreduce", "recursive-doubling", () -> reduction.describe()
+                + " combines whole vectors only");
         }
         if (bytes <= DOUBLING_LIMIT || count < ranks) {
-            return new Choice("MPI_Allreduce", "recursive-doubling", bytes + " bytes <= " + DOUBLING_LIMIT
+            return new Choice("MPI_Allreduce", "recursive-doubling", () -> bytes + " bytes <= " + DOUBLING_LIMIT
                 + ": fewest rounds");
         }
         if (ranks == pof2) {
-            return new Choice("MPI_Allreduce", "rabenseifner", bytes + " bytes > " + DOUBLING_LIMIT + " among a power "
-                + "of two ranks: each rank moves and combines about 2 (n-1)/n of the vector");
+            return new Choice("MPI_Allreduce", "rabenseifner", () -> bytes + " bytes > " + DOUBLING_LIMIT
+                + " among a power of two ranks: each rank moves and combines about 2 (n-1)/n of the vector");
         }
-        return new Choice("MPI_Allreduce", "ring", bytes + " bytes > " + DOUBLING_LIMIT + " among " + ranks
+        return new Choice("MPI_Allreduce", "ring", () -> bytes + " bytes > " + DOUBLING_LIMIT + " among " + ranks
             + " ranks, not a power of two: blocks of 1/n round the ring");
     }
 

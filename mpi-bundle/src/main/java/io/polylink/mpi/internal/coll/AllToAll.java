@@ -62,7 +62,7 @@ public final class AllToAll {
         }
         long block = out[0].bytes();
         Choice choice = choose(c, block, false);
-        c.chose(Collective.ALLTOALL, "MPI_Alltoall of " + block + " bytes per pair", choice);
+        c.chose(Collective.ALLTOALL, () -> "MPI_Alltoall of " + block + " bytes per pair", choice);
         Plan plan = c.plan();
         switch (choice.algorithm()) {
             case "bruck" -> bruck(plan, out, in, block);
@@ -124,15 +124,21 @@ public final class AllToAll {
     }
 
     private static Operation varying(Collectives c, String function, Region[] out, Region[] in) {
-        long largest = 0;
-        for (Region r : out) {
-            largest = Math.max(largest, r.bytes());
-        }
+        long largest = largest(out);
         Choice choice = choose(c, largest, true);
-        c.chose(Collective.ALLTOALL, function + " of up to " + largest + " bytes per pair", choice);
+        c.chose(Collective.ALLTOALL, () -> function + " of up to " + largest + " bytes per pair", choice);
         Plan plan = c.plan();
         exchange(plan, out, in, choice.algorithm().equals("pairwise"));
         return plan.start();
+    }
+
+    /** @return the bytes of the largest of {@code regions} */
+    private static long largest(Region[] regions) {
+        long largest = 0;
+        for (Region r : regions) {
+            largest = Math.max(largest, r.bytes());
+        }
+        return largest;
     }
 
     private static Choice choose(Collectives c, long block, boolean varying) {
@@ -140,7 +146,7 @@ public final class AllToAll {
         String forced = Collective.ALLTOALL.forced(c.tuning());
         boolean packs = forced != null && (forced.equals("bruck") || forced.equals(Collective.HIERARCHICAL));
         if (forced != null && !(varying && packs)) {
-            return new Choice(function, forced, Tuning.PREFIX + "alltoall=" + forced);
+            return new Choice(function, forced, () -> Tuning.PREFIX + "alltoall=" + forced);
         }
         Choice auto = auto(c, function, block, varying);
         return forced != null ? auto.refusing(Tuning.PREFIX + "alltoall=" + forced + " refused: blocks of different "
@@ -149,19 +155,21 @@ public final class AllToAll {
 
     private static Choice auto(Collectives c, String function, long block, boolean varying) {
         if (!varying && c.hierarchical() && block <= HIERARCHICAL_BLOCK) {
-            return new Choice(function, Collective.HIERARCHICAL, block + " bytes per pair <= " + HIERARCHICAL_BLOCK
+            return new Choice(function, Collective.HIERARCHICAL, () -> block + " bytes per pair <= "
+                + HIERARCHICAL_BLOCK
                 + " among ranks on " + c.placement().hosts() + " hosts: one message per pair of hosts, through their "
                 + "leaders");
         }
         if (!varying && block <= BRUCK_BLOCK && c.size() > BRUCK_RANKS) {
-            return new Choice(function, "bruck", block + " bytes per pair <= " + BRUCK_BLOCK + " among " + c.size()
+            return new Choice(function, "bruck", () -> block + " bytes per pair <= " + BRUCK_BLOCK + " among "
+                + c.size()
                 + " ranks: log2 n messages per rank");
         }
         if (block >= PAIRWISE_BLOCK) {
-            return new Choice(function, "pairwise", block + " bytes per pair >= " + PAIRWISE_BLOCK
+            return new Choice(function, "pairwise", () -> block + " bytes per pair >= " + PAIRWISE_BLOCK
                 + ": one pair at a time keeps each link to one message");
         }
-        return new Choice(function, "linear", (varying ? "blocks of different sizes" : block + " bytes per pair")
+        return new Choice(function, "linear", () -> (varying ? "blocks of different sizes" : block + " bytes per pair")
             + ": all blocks at once");
     }
 

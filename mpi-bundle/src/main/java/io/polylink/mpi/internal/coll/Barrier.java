@@ -24,10 +24,10 @@ public final class Barrier {
     /** Starts a barrier; it completes once every rank of the communicator started one. */
     public static Operation start(Collectives c) {
         boolean hierarchical = c.hierarchical();
-        c.chose(Collective.BARRIER, "MPI_Barrier", hierarchical
-            ? new Choice("MPI_Barrier", "hierarchical dissemination", "ranks on " + c.placement().hosts()
+        c.chose(Collective.BARRIER, () -> "MPI_Barrier", hierarchical
+            ? new Choice("MPI_Barrier", "hierarchical dissemination", () -> "ranks on " + c.placement().hosts()
                 + " hosts: each host's ranks meet at their leader, the leaders by dissemination")
-            : new Choice("MPI_Barrier", "dissemination", c.size() + " ranks on one host"
+            : new Choice("MPI_Barrier", "dissemination", () -> c.size() + " ranks on one host"
                 + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")));
         Plan plan = c.plan();
         if (c.size() > 1) {

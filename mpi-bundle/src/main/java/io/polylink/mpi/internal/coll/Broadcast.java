@@ -39,7 +39,7 @@ public final class Broadcast {
         Arguments.root(root, c.size());
         Region data = Arguments.buffer(buf, count, map, c.rank() != root, "the buffer");
         Choice choice = choose(c, data.bytes());
-        c.chose(Collective.BCAST, "MPI_Bcast of " + data.bytes() + " bytes from rank " + root, choice);
+        c.chose(Collective.BCAST, () -> "MPI_Bcast of " + data.bytes() + " bytes from rank " + root, choice);
         Plan plan = c.plan();
         if (c.size() > 1) {
             String a = choice.algorithm().replace("hierarchical ", "");
@@ -56,18 +56,18 @@ public final class Broadcast {
         String where = c.hierarchical() ? "; leaders of " + c.placement().hosts() + " hosts first" : "";
         String forced = c.tuning().forced(Collective.BCAST);
         if (forced != null) {
-            return new Choice("MPI_Bcast", prefix + forced, Tuning.PREFIX + "bcast=" + forced + where);
+            return new Choice("MPI_Bcast", prefix + forced, () -> Tuning.PREFIX + "bcast=" + forced + where);
         }
         if (bytes <= WHOLE_LIMIT || c.size() <= 2) {
-            return new Choice("MPI_Bcast", prefix + "binomial", (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
+            return new Choice("MPI_Bcast", prefix + "binomial", () -> (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
                 + WHOLE_LIMIT + ": fewest steps" : c.size() + " ranks: nothing to pipeline") + where);
         }
         if (c.size() <= CHAIN_RANKS) {
-            return new Choice("MPI_Bcast", prefix + "pipeline", bytes + " bytes > " + WHOLE_LIMIT + " to "
+            return new Choice("MPI_Bcast", prefix + "pipeline", () -> bytes + " bytes > " + WHOLE_LIMIT + " to "
                 + c.size() + " <= " + CHAIN_RANKS + " ranks: segments of " + c.tuning().segment() + " bytes overlap "
                 + "down a chain" + where);
         }
-        return new Choice("MPI_Bcast", prefix + "segmented-binomial", bytes + " bytes > " + WHOLE_LIMIT + " to "
+        return new Choice("MPI_Bcast", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT + " to "
             + c.size() + " > " + CHAIN_RANKS + " ranks: segments of " + c.tuning().segment() + " bytes down a "
             + "binomial tree" + where);
     }

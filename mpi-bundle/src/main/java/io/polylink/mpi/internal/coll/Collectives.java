@@ -106,16 +106,17 @@ public final class Collectives {
     /**
      * Records the algorithm a call takes.
      *
-     * @param call the call, e.g. {@code MPI_Bcast of 8 bytes from rank 0}
+     * @param call the call, e.g. {@code MPI_Bcast of 8 bytes from rank 0}, put into words only if
+     *     logged or explained
      */
-    void chose(Collective collective, String call, Choice choice) {
+    void chose(Collective collective, Supplier<String> call, Choice choice) {
         last.put(collective.key(), choice);
         if (LOG.isLoggable(Level.FINE)) {
-            LOG.fine(name.get() + " (" + placement.describe() + "): " + call + " by " + choice.algorithm() + ": "
+            LOG.fine(name.get() + " (" + placement.describe() + "): " + call.get() + " by " + choice.algorithm() + ": "
                 + choice.reason());
         }
         if (explain != null && rank == 0 && explained.add(collective.key() + " " + choice.algorithm())) {
-            explain.println("polylink mpi: " + name.get() + ": " + call + " by " + choice.algorithm() + " ("
+            explain.println("polylink mpi: " + name.get() + ": " + call.get() + " by " + choice.algorithm() + " ("
                 + choice.reason() + ")");
         }
     }

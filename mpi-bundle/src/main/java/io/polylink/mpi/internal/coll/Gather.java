@@ -55,7 +55,7 @@ public final class Gather {
             block = send.bytes();
         }
         Choice choice = choose(c, block);
-        c.chose(Collective.GATHER, "MPI_Gather of " + block + " bytes per rank to rank " + root, choice);
+        c.chose(Collective.GATHER, () -> "MPI_Gather of " + block + " bytes per rank to rank " + root, choice);
         Plan plan = c.plan();
         Region r = recv;
         Parts parts = r == null ? null : i -> r.slice((long) i * recvcount, recvcount);
@@ -91,8 +91,8 @@ public final class Gather {
                 parts[i] = Arguments.part(memory, recvtype, displs[i], recvcounts[i], i, "the receive buffer");
             }
         }
-        c.chose(Collective.GATHER, "MPI_Gatherv to rank " + root, new Choice("MPI_Gatherv", "linear",
-            "only the root knows the counts"));
+        c.chose(Collective.GATHER, () -> "MPI_Gatherv to rank " + root, new Choice("MPI_Gatherv", "linear",
+            () -> "only the root knows the counts"));
         Plan plan = c.plan();
         Region[] p = parts;
         linear(plan, send, p == null ? null : i -> p[i], root);
@@ -102,21 +102,21 @@ public final class Gather {
     private static Choice choose(Collectives c, long block) {
         String forced = Collective.GATHER.forced(c.tuning());
         if (forced != null) {
-            return new Choice("MPI_Gather", forced, Tuning.PREFIX + "gather=" + forced);
+            return new Choice("MPI_Gather", forced, () -> Tuning.PREFIX + "gather=" + forced);
         }
         return c.unlessHierarchyOff(Collective.GATHER, auto(c, block));
     }
 
     private static Choice auto(Collectives c, long block) {
         if (c.hierarchical()) {
-            return new Choice("MPI_Gather", Collective.HIERARCHICAL, "ranks on " + c.placement().hosts() + " hosts: "
-                + "each host's blocks to its leader, one message per host to the root");
+            return new Choice("MPI_Gather", Collective.HIERARCHICAL, () -> "ranks on " + c.placement().hosts()
+                + " hosts: each host's blocks to its leader, one message per host to the root");
         }
         if (block <= BINOMIAL_BLOCK && c.size() >= BINOMIAL_RANKS) {
-            return new Choice("MPI_Gather", "binomial", block + " bytes per rank <= " + BINOMIAL_BLOCK + " from "
+            return new Choice("MPI_Gather", "binomial", () -> block + " bytes per rank <= " + BINOMIAL_BLOCK + " from "
                 + c.size() + " >= " + BINOMIAL_RANKS + " ranks: fewer messages at the root");
         }
-        return new Choice("MPI_Gather", "linear", c.size() < BINOMIAL_RANKS ? c.size() + " < " + BINOMIAL_RANKS
+        return new Choice("MPI_Gather", "linear", () -> c.size() < BINOMIAL_RANKS ? c.size() + " < " + BINOMIAL_RANKS
             + " ranks: straight to the root" : block + " bytes per rank > " + BINOMIAL_BLOCK
             + ": each block once, straight to the root");
     }

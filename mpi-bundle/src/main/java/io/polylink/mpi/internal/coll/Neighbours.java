@@ -98,7 +98,7 @@ public final class Neighbours {
      *     {@code PROC_NULL} (negative)
      */
     private static Operation exchange(Collectives c, String function, int[] neighbours, Region[] out, Region[] in) {
-        c.chose(Collective.NEIGHBOR, function, new Choice(function, "linear", "each neighbour at once"));
+        c.chose(Collective.NEIGHBOR, () -> function, new Choice(function, "linear", () -> "each neighbour at once"));
         Plan plan = c.plan();
         for (int d = 0; d < neighbours.length / 2; d++) {
             int below = neighbours[2 * d];

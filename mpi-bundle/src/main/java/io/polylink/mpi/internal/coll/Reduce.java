@@ -7,7 +7,6 @@ import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.op.Operand;
 import io.polylink.mpi.internal.op.Reduction;
 import io.polylink.mpi.internal.request.Operation;
-import java.util.stream.IntStream;
 
 /**
  * {@code MPI_Reduce} and {@code MPI_Reduce_local}. A reduction goes up a tree: each rank combines
@@ -52,7 +51,7 @@ public final class Reduce {
         boolean hierarchical = commutative && c.hierarchical();
         long bytes = map.size() * count;
         Choice choice = choose(c, bytes, reduction, root);
-        c.chose(Collective.REDUCE, "MPI_Reduce of " + bytes + " bytes (" + reduction.describe() + ") to rank "
+        c.chose(Collective.REDUCE, () -> "MPI_Reduce of " + bytes + " bytes (" + reduction.describe() + ") to rank "
             + root, choice);
         String algorithm = choice.algorithm().replace("hierarchical ", "");
         Plan plan = c.plan();
@@ -78,8 +77,9 @@ public final class Reduce {
     private static Choice choose(Collectives c, long bytes, Reduction reduction, int root) {
         String forced = c.tuning().forced(Collective.REDUCE);
         if (!reduction.commutative()) {
-            Choice ordered = new Choice("MPI_Reduce", "binomial", reduction.describe() + " is not commutative: a tree "
-                + "from rank 0 combines in rank order" + (root == 0 ? "" : ", then rank 0 sends to the root"));
+            Choice ordered = new Choice("MPI_Reduce", "binomial", () -> reduction.describe()
+                + " is not commutative: a tree from rank 0 combines in rank order"
+                + (root == 0 ? "" : ", then rank 0 sends to the root"));
             return forced == null || forced.equals("binomial") ? ordered
                 : ordered.refusing(Tuning.PREFIX + "reduce=" + forced + " refused");
         }
@@ -88,23 +88,23 @@ public final class Reduce {
         String where = hierarchical ? "; each host to its leader, the " + c.placement().hosts() + " leaders to the "
             + "root" : "";
         if (forced != null && (forced.equals("binomial") || reduction.splits())) {
-            return new Choice("MPI_Reduce", prefix + forced, Tuning.PREFIX + "reduce=" + forced + where);
+            return new Choice("MPI_Reduce", prefix + forced, () -> Tuning.PREFIX + "reduce=" + forced + where);
         }
         if (forced != null) {
-            return new Choice("MPI_Reduce", prefix + "binomial", Tuning.PREFIX + "reduce=" + forced + " refused: "
+            return new Choice("MPI_Reduce", prefix + "binomial", () -> Tuning.PREFIX + "reduce=" + forced + " refused: "
                 + reduction.describe() + " combines whole vectors only" + where);
         }
         if (bytes <= WHOLE_LIMIT || !reduction.splits()) {
-            return new Choice("MPI_Reduce", prefix + "binomial", (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
+            return new Choice("MPI_Reduce", prefix + "binomial", () -> (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
                 + WHOLE_LIMIT + ": fewest steps" : reduction.describe() + " combines whole vectors only") + where);
         }
         if (c.size() <= Broadcast.CHAIN_RANKS) {
-            return new Choice("MPI_Reduce", prefix + "pipeline", bytes + " bytes > " + WHOLE_LIMIT + " from "
+            return new Choice("MPI_Reduce", prefix + "pipeline", () -> bytes + " bytes > " + WHOLE_LIMIT + " from "
                 + c.size() + " <= " + Broadcast.CHAIN_RANKS + " ranks: segments of " + c.tuning().segment()
                 + " bytes combine while the next ones move up a chain" + where);
         }
-        return new Choice("MPI_Reduce", prefix + "segmented-binomial", bytes + " bytes > " + WHOLE_LIMIT + " from "
-            + c.size() + " > " + Broadcast.CHAIN_RANKS + " ranks: segments of " + c.tuning().segment()
+        return new Choice("MPI_Reduce", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT
+            + " from " + c.size() + " > " + Broadcast.CHAIN_RANKS + " ranks: segments of " + c.tuning().segment()
             + " bytes up a binomial tree" + where);
     }
 
@@ -126,6 +126,10 @@ public final class Reduce {
 
     /** @return the ranks {@code 0} to {@code n - 1} */
     static int[] all(int n) {
-        return IntStream.range(0, n).toArray();
+        int[] ranks = new int[n];
+        for (int i = 0; i < n; i++) {
+            ranks[i] = i;
+        }
+        return ranks;
     }
 }

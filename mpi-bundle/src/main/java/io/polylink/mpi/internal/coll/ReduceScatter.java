@@ -55,8 +55,9 @@ public final class ReduceScatter {
             recv = Arguments.buffer(recvbuf, recvcounts[me], map, true, "the receive buffer");
         }
         Choice choice = choose(c, reduction, function);
-        c.chose(Collective.REDUCE_SCATTER, function + " of " + total + " elements (" + reduction.describe() + ")",
-            choice);
+        long elements = total;
+        c.chose(Collective.REDUCE_SCATTER, () -> function + " of " + elements + " elements (" + reduction.describe()
+            + ")", choice);
         Plan plan = c.plan();
         Partial partial = new Partial(reduction, map, total);
         int loaded = partial.load(plan, input);
@@ -83,12 +84,12 @@ public final class ReduceScatter {
         boolean ring = reduction.splits() && reduction.commutative();
         String forced = c.tuning().forced(Collective.REDUCE_SCATTER);
         if (forced != null && (ring || !forced.equals("ring"))) {
-            return new Choice(function, forced, Tuning.PREFIX + "reducescatter=" + forced);
+            return new Choice(function, forced, () -> Tuning.PREFIX + "reducescatter=" + forced);
         }
         if (ring) {
-            return new Choice(function, "ring", "a predefined operation: each block combined once per rank");
+            return new Choice(function, "ring", () -> "a predefined operation: each block combined once per rank");
         }
-        return new Choice(function, "reduce-scatterv", reduction.describe() + " combines whole vectors only"
+        return new Choice(function, "reduce-scatterv", () -> reduction.describe() + " combines whole vectors only"
             + (forced != null ? " (" + Tuning.PREFIX + "reducescatter=" + forced + " refused)" : ""));
     }
 

@@ -31,8 +31,8 @@ public final class Scan {
         Region input = inPlace ? recv : Arguments.buffer(sendbuf, count, map, false, "the send buffer");
         String function = exclusive ? "MPI_Exscan" : "MPI_Scan";
         String forced = c.tuning().forced(Collective.SCAN);
-        c.chose(Collective.SCAN, function + " of " + count + " elements (" + reduction.describe() + ")",
-            new Choice(function, "recursive-doubling", forced != null ? Tuning.PREFIX + "scan=" + forced
+        c.chose(Collective.SCAN, () -> function + " of " + count + " elements (" + reduction.describe() + ")",
+            new Choice(function, "recursive-doubling", () -> forced != null ? Tuning.PREFIX + "scan=" + forced
                 : "log2 n rounds, for every operation"));
         Plan plan = c.plan();
         int me = c.rank();

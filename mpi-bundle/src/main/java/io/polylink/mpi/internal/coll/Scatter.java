@@ -44,7 +44,7 @@ public final class Scatter {
             block = recv.bytes();
         }
         Choice choice = choose(c, block);
-        c.chose(Collective.SCATTER, "MPI_Scatter of " + block + " bytes per rank from rank " + root, choice);
+        c.chose(Collective.SCATTER, () -> "MPI_Scatter of " + block + " bytes per rank from rank " + root, choice);
         Plan plan = c.plan();
         Region s = send;
         Gather.Parts parts = s == null ? null : i -> s.slice((long) i * sendcount, sendcount);
@@ -80,8 +80,8 @@ public final class Scatter {
                 parts[i] = Arguments.part(memory, sendtype, displs[i], sendcounts[i], i, "the send buffer");
             }
         }
-        c.chose(Collective.SCATTER, "MPI_Scatterv from rank " + root, new Choice("MPI_Scatterv", "linear",
-            "only the root knows the counts"));
+        c.chose(Collective.SCATTER, () -> "MPI_Scatterv from rank " + root, new Choice("MPI_Scatterv", "linear",
+            () -> "only the root knows the counts"));
         Plan plan = c.plan();
         Region[] p = parts;
         linear(plan, p == null ? null : i -> p[i], recv, root);
@@ -91,21 +91,21 @@ public final class Scatter {
     private static Choice choose(Collectives c, long block) {
         String forced = Collective.SCATTER.forced(c.tuning());
         if (forced != null) {
-            return new Choice("MPI_Scatter", forced, Tuning.PREFIX + "scatter=" + forced);
+            return new Choice("MPI_Scatter", forced, () -> Tuning.PREFIX + "scatter=" + forced);
         }
         return c.unlessHierarchyOff(Collective.SCATTER, auto(c, block));
     }
 
     private static Choice auto(Collectives c, long block) {
         if (c.hierarchical()) {
-            return new Choice("MPI_Scatter", Collective.HIERARCHICAL, "ranks on " + c.placement().hosts() + " hosts: "
-                + "one message per host from the root to its leader, which passes the blocks on");
+            return new Choice("MPI_Scatter", Collective.HIERARCHICAL, () -> "ranks on " + c.placement().hosts()
+                + " hosts: one message per host from the root to its leader, which passes the blocks on");
         }
         if (block <= Gather.BINOMIAL_BLOCK && c.size() >= Gather.BINOMIAL_RANKS) {
-            return new Choice("MPI_Scatter", "binomial", block + " bytes per rank <= " + Gather.BINOMIAL_BLOCK
+            return new Choice("MPI_Scatter", "binomial", () -> block + " bytes per rank <= " + Gather.BINOMIAL_BLOCK
                 + " to " + c.size() + " >= " + Gather.BINOMIAL_RANKS + " ranks: fewer messages from the root");
         }
-        return new Choice("MPI_Scatter", "linear", c.size() < Gather.BINOMIAL_RANKS ? c.size() + " < "
+        return new Choice("MPI_Scatter", "linear", () -> c.size() < Gather.BINOMIAL_RANKS ? c.size() + " < "
             + Gather.BINOMIAL_RANKS + " ranks: straight from the root" : block + " bytes per rank > "
             + Gather.BINOMIAL_BLOCK + ": each block once, straight from the root");
     }

@@ -7,6 +7,13 @@ package io.polylink.mpi.internal.op;
 public enum Operator {
     MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC, REPLACE, NO_OP;
 
+    private static final Operator[] BY_CODE = values();
+
+    /** @return the operation of the bindings' code {@code code}, from 1 */
+    public static Operator of(int code) {
+        return BY_CODE[code - 1];
+    }
+
     /** @return whether it is a logical operation: {@code LAND}, {@code LOR}, {@code LXOR} */
     boolean logical() {
         return this == LAND || this == LOR || this == LXOR;
