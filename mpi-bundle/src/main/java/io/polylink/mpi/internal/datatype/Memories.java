@@ -15,6 +15,8 @@ import java.nio.ShortBuffer;
 /** Makes {@link Memory}s of application buffers and checks layouts against them. */
 public final class Memories {
 
+    private static final Kind[] KINDS = Kind.values();
+
     private Memories() {}
 
     /**
@@ -137,7 +139,7 @@ public final class Memories {
             throw new MpiError(ErrorClass.ERR_BUFFER, what + " is null but " + count + " elements of "
                 + map.size() + " bytes need one");
         }
-        for (Kind k : Kind.values()) {
+        for (Kind k : KINDS) {
             if (map.uses(k) && !memory.holds(k)) {
                 throw new MpiError(ErrorClass.ERR_TYPE, what + ", " + memory.describe() + ", cannot hold "
                     + k.javaName() + " data; use a buffer of " + k.javaName() + "s or of bytes");
