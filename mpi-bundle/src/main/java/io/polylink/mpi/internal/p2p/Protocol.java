@@ -106,6 +106,10 @@ final class Protocol {
                 HeaderCodec.data(m, receiverRequest, offset, offset + budget == limit);
                 offset += cursor.pack(out, budget);
                 transport.send(links, s.destination, Header.INLINE_HANDLER, m);
+                // Read this rank's own inbox between chunks: a peer pushing to this rank at the
+                // same time waits for room in it, and would otherwise wait for the methods' own
+                // threads, which stand back while this rank's threads receive.
+                limits.idle().receiveOnce();
             }
             s.done();
         } catch (MpiError failed) {
