@@ -5,8 +5,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Waiting for several operations: {@code MPI_Waitany}, {@code MPI_Waitsome} and
- * {@code MPI_Waitall}. A {@code null} entry is an inactive request and is skipped. The waiting
- * thread makes itself every pending operation's waiter, so whichever completes first wakes it.
+ * {@code MPI_Waitall}. A {@code null} entry is an inactive request and is skipped. While it waits
+ * without parking, the waiting thread does the work the operations owe (a large send's data);
+ * once it parks, it makes itself every pending operation's waiter, so whichever completes first
+ * wakes it.
  */
 public final class Waits {
 
@@ -19,15 +21,7 @@ public final class Waits {
         if (allNull(ops)) {
             return -1;
         }
-        for (int attempt = 0; ; attempt++) {
-            int i = firstDone(ops);
-            if (i >= 0) {
-                return i;
-            }
-            if (!idle.pause(attempt)) {
-                return parkUntilOneDone(ops);
-            }
-        }
+        return untilOneDone(ops, idle);
     }
 
     /** @return the indexes of the operations that completed, at least one; empty if every entry is {@code null} */
@@ -35,14 +29,43 @@ public final class Waits {
         if (allNull(ops)) {
             return new int[0];
         }
-        for (int attempt = 0; ; attempt++) {
-            if (firstDone(ops) >= 0) {
-                return allDone(ops);
+        untilOneDone(ops, idle);
+        return allDone(ops);
+    }
+
+    /**
+     * Blocks until one operation completed, attending the ones that may owe work, as
+     * {@link #all} does.
+     *
+     * @return the index of the first completed one
+     */
+    private static int untilOneDone(Operation[] ops, Idle idle) {
+        Operation[] owing = owing(ops);
+        attend(owing, true);
+        try {
+            for (int attempt = 0; ; attempt++) {
+                boolean worked = false;
+                for (Operation op : owing) {
+                    worked |= op.assist();
+                }
+                int i = firstDone(ops);
+                if (i >= 0) {
+                    return i;
+                }
+                if (!worked && !idle.pause(attempt)) {
+                    // None attended any more, then a last look: work offered meanwhile goes elsewhere.
+                    attend(owing, false);
+                    for (Operation op : owing) {
+                        worked |= op.assist();
+                    }
+                    if (!worked) {
+                        return parkUntilOneDone(ops);
+                    }
+                    attend(owing, true);
+                }
             }
-            if (!idle.pause(attempt)) {
-                parkUntilOneDone(ops);
-                return allDone(ops);
-            }
+        } finally {
+            attend(owing, false);
         }
     }
 

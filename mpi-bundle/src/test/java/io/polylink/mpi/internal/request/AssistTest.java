@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.request;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -113,6 +114,35 @@ class AssistTest {
         assertEquals(waiter.thread, second.doneBy.get());
         assertEquals(waiter.thread, first.doneBy.get());
         assertFalse(first.attended() || second.attended(), "no longer attended once the wait returned");
+    }
+
+    @Test
+    void waitingForAnyDoesTheWorkOfferedToAnyOfItsOperations() throws Exception {
+        Owing first = new Owing();
+        Owing second = new Owing();
+        Operation[] ops = {first, second};
+        AtomicInteger index = new AtomicInteger(-1);
+        Waiter waiter = Waiter.start(() -> index.set(Waits.any(ops, BUSY)));
+        awaitTrue(() -> first.attended() && second.attended(), "waiting for any attends each");
+        assertTrue(second.owe());
+        waiter.join();
+        assertEquals(1, index.get());
+        assertEquals(waiter.thread, second.doneBy.get());
+        assertFalse(first.attended() || second.attended(), "no longer attended once the wait returned");
+        assertFalse(first.owe(), "nobody waits for the first any more");
+    }
+
+    @Test
+    void waitingForSomeThatParksAttendsNoneAndWakesWhenOneIsDoneElsewhere() throws Exception {
+        Owing first = new Owing();
+        Owing second = new Owing();
+        AtomicReference<int[]> done = new AtomicReference<>();
+        Waiter waiter = Waiter.start(() -> done.set(Waits.some(new Operation[] {first, second}, PARKS_AT_ONCE)));
+        awaitTrue(() -> waiter.thread.getState() == Thread.State.WAITING, "the waiter parks");
+        assertFalse(first.owe(), "a parked waiter takes no work");
+        assertTrue(first.assist());
+        waiter.join();
+        assertArrayEquals(new int[] {0}, done.get());
     }
 
     @Test
