@@ -58,7 +58,7 @@ final class Partial {
      */
     int load(Plan plan, Region input, boolean inResult, int... after) {
         Operand into = current;
-        if (inResult && result != null && into == result) {
+        if (inResult && into == result) {
             return plan.join(after);
         }
         return plan.local(() -> LocalCopy.copy(input, into.region()), after);
@@ -74,7 +74,7 @@ final class Partial {
      * {@code output}; none if the result is there already, kept in the result buffer.
      */
     int store(Plan plan, long first, long n, Region output, int... after) {
-        if (result != null && current == result && output == resultBuffer && first == 0) {
+        if (current == result && output == resultBuffer && first == 0) {
             return plan.join(after);
         }
         Region from = current.slice(first, n);

@@ -4,6 +4,7 @@ import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Memories;
+import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
 
@@ -87,8 +88,7 @@ public final class Predefined implements Reduction {
                 case FLOAT -> new float[length];
                 case DOUBLE -> new double[length];
             };
-            return new Operand(array, new Region(Memories.of(array, true), Typemap.basic(kind), length),
-                (int) perCopy);
+            return over(Memories.of(array, true), array, kind, length, perCopy);
         }
         int record = element.size();
         long perCopy = map.size() / record;
@@ -112,8 +112,15 @@ public final class Predefined implements Reduction {
             return null;
         }
         long perCopy = map.elements();
-        int length = length(count, perCopy);
-        return new Operand(array, new Region(Memories.of(array, true), Typemap.basic(kind), length), (int) perCopy);
+        return over(region.memory(), array, kind, length(count, perCopy), perCopy);
+    }
+
+    /**
+     * @return an operand of {@code length} values of {@code kind} in {@code array}, which
+     *     {@code memory} holds from its start
+     */
+    private static Operand over(Memory memory, Object array, Kind kind, int length, long perCopy) {
+        return new Operand(array, new Region(memory, Typemap.basic(kind), length), (int) perCopy);
     }
 
     private int length(long count, long perCopy) {

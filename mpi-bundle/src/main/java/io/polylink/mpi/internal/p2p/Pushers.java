@@ -34,7 +34,7 @@ final class Pushers implements AutoCloseable {
     /** Pushes {@code s}'s data on one of these threads, unless someone claims it first. */
     void push(SendOperation s) {
         try {
-            threads.execute(s::pushIfOwed);
+            threads.execute(s::assist);
         } catch (RejectedExecutionException closed) {
             // The rank is ending: what is in flight fails with it.
         }

@@ -18,7 +18,7 @@ import java.lang.invoke.VarHandle;
 final class SendOperation extends Operation {
 
     private static final VarHandle PUSH;
-    private static final int NOT_CLEAR = 0;
+    // push is 0 until CTS came
     private static final int OWED = 1;
     private static final int CLAIMED = 2;
 
@@ -87,11 +87,6 @@ final class SendOperation extends Operation {
         this.accepted = bytes;
         PUSH.setVolatile(this, OWED);
         return offer();
-    }
-
-    /** Pushes the data if it is owed and no one else claimed it. */
-    void pushIfOwed() {
-        assist();
     }
 
     @Override

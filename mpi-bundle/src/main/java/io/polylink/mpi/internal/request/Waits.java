@@ -44,21 +44,13 @@ public final class Waits {
         attend(owing, true);
         try {
             for (int attempt = 0; ; attempt++) {
-                boolean worked = false;
-                for (Operation op : owing) {
-                    worked |= op.assist();
-                }
+                boolean worked = assist(owing);
                 int i = firstDone(ops);
                 if (i >= 0) {
                     return i;
                 }
                 if (!worked && !idle.pause(attempt)) {
-                    // None attended any more, then a last look: work offered meanwhile goes elsewhere.
-                    attend(owing, false);
-                    for (Operation op : owing) {
-                        worked |= op.assist();
-                    }
-                    if (!worked) {
+                    if (!stopAttending(owing)) {
                         return parkUntilOneDone(ops);
                     }
                     attend(owing, true);
@@ -80,10 +72,7 @@ public final class Waits {
         try {
             int first = 0;
             for (int attempt = 0; ; attempt++) {
-                boolean worked = false;
-                for (Operation op : owing) {
-                    worked |= op.assist();
-                }
+                boolean worked = assist(owing);
                 while (first < ops.length && (ops[first] == null || ops[first].isDone())) {
                     first++;
                 }
@@ -91,8 +80,10 @@ public final class Waits {
                     return;
                 }
                 if (!worked && !idle.pause(attempt)) {
-                    // None attended any more before the first parks: work offered meanwhile goes elsewhere.
-                    attend(owing, false);
+                    if (stopAttending(owing)) {
+                        attend(owing, true);
+                        continue;
+                    }
                     for (int i = first; i < ops.length; i++) {
                         if (ops[i] != null) {
                             ops[i].parkUntilDone();
@@ -128,6 +119,27 @@ public final class Waits {
             }
         }
         return owing;
+    }
+
+    /** @return whether any of {@code owing} had work, which this thread did */
+    private static boolean assist(Operation[] owing) {
+        boolean worked = false;
+        for (Operation op : owing) {
+            worked |= op.assist();
+        }
+        return worked;
+    }
+
+    /**
+     * Stops attending {@code owing}, then does the work offered to them before: work offered from
+     * now on goes elsewhere, and work offered before would otherwise wait for this thread while it
+     * parks, perhaps for an operation that needs that work done first.
+     *
+     * @return whether there was any
+     */
+    private static boolean stopAttending(Operation[] owing) {
+        attend(owing, false);
+        return assist(owing);
     }
 
     private static void attend(Operation[] ops, boolean busily) {

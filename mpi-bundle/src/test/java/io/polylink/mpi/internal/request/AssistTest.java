@@ -117,6 +117,32 @@ class AssistTest {
     }
 
     @Test
+    void waitingForAllDoesWorkOfferedJustBeforeItParksEvenIfAnEarlierOperationNeedsIt() throws Exception {
+        Owing second = new Owing();
+        Owing needed = second;
+        // The offer comes during the wait's last pause, while it still attends: nobody else takes it.
+        Idle offersThenParks = new Idle(0, 0, () -> {
+            if (needed.owed.get() == 0 && !needed.isDone()) {
+                assertTrue(needed.owe());
+            }
+            return 0;
+        });
+        Completing firstDone = new Completing();
+        second.whenDone(firstDone::finish);
+        Waiter waiter = Waiter.start(() -> Waits.all(new Operation[] {firstDone, second}, offersThenParks));
+        waiter.join();
+        assertEquals(waiter.thread, second.doneBy.get());
+        assertTrue(firstDone.isDone());
+    }
+
+    /** Completes when told, as a receive does when its message comes. */
+    private static final class Completing extends Operation {
+        void finish() {
+            complete(0, 0, 0, null);
+        }
+    }
+
+    @Test
     void waitingForAnyDoesTheWorkOfferedToAnyOfItsOperations() throws Exception {
         Owing first = new Owing();
         Owing second = new Owing();
