@@ -6,6 +6,17 @@ import io.polylink.mpi.internal.comm.Communicator;
 import io.polylink.mpi.internal.comm.Derive;
 import io.polylink.mpi.internal.comm.ErrorMode;
 import io.polylink.mpi.internal.boot.Session;
+import io.polylink.mpi.internal.coll.AllGather;
+import io.polylink.mpi.internal.coll.AllReduce;
+import io.polylink.mpi.internal.coll.AllToAll;
+import io.polylink.mpi.internal.coll.Barrier;
+import io.polylink.mpi.internal.coll.Broadcast;
+import io.polylink.mpi.internal.coll.Collectives;
+import io.polylink.mpi.internal.coll.Gather;
+import io.polylink.mpi.internal.coll.Neighbours;
+import io.polylink.mpi.internal.coll.Reduce;
+import io.polylink.mpi.internal.coll.ReduceScatter;
+import io.polylink.mpi.internal.coll.Scatter;
 import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Packing;
 import io.polylink.mpi.internal.datatype.Typemap;
@@ -15,7 +26,7 @@ import java.nio.Buffer;
 
 /**
  * A communicator ({@code MPI_Comm}): a group of ranks and a communication context, for
- * point-to-point messaging, barriers and the creation of further communicators.
+ * point-to-point messaging, collectives and the creation of further communicators.
  *
  * <p>Buffers are Java primitive arrays or {@code java.nio} buffers, as in the Open MPI bindings:
  * blocking calls take either, non-blocking and persistent ones take direct buffers only. A heap
@@ -568,14 +579,35 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** Waits until every rank of the communicator called it ({@code MPI_BARRIER}). */
-    public final void barrier() throws MPIException {
+    /** Starts a collective on a communicator; the argument checks throw {@link MpiError}. */
+    @FunctionalInterface
+    interface Collective {
+        Operation start(Collectives c);
+    }
+
+    /** Runs a blocking collective: starts it and waits for it. */
+    final void run(Collective collective) throws MPIException {
         Communicator c = comm();
         try {
-            c.barrier();
+            await(collective.start(c.collectives()));
         } catch (MpiError e) {
             throw Errors.raise(c, e);
         }
+    }
+
+    /** Starts a non-blocking collective. @return its request, complete once the collective is at this rank */
+    final Request start(Collective collective) throws MPIException {
+        Communicator c = comm();
+        try {
+            return new Request(collective.start(c.collectives()), c);
+        } catch (MpiError e) {
+            throw Errors.raise(c, e);
+        }
+    }
+
+    /** Waits until every rank of the communicator called it ({@code MPI_BARRIER}). */
+    public final void barrier() throws MPIException {
+        run(Barrier::start);
     }
 
     /**
@@ -583,415 +615,518 @@ public class Comm implements Freeable, Cloneable {
      * progresses on arrivals, without further calls.
      */
     public final Request iBarrier() throws MPIException {
-        Communicator c = comm();
-        try {
-            return new Request(c.startBarrier(), c);
-        } catch (MpiError e) {
-            throw Errors.raise(c, e);
-        }
+        return start(Barrier::start);
     }
 
-    /** {@code MPI_Bcast}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Broadcasts the root's {@code buf} to every rank ({@code MPI_BCAST}).
+     *
+     * @param buf the data at the root; where it arrives elsewhere
+     */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Bcast");
+        run(c -> Broadcast.start(c, buf, count, Datatype.use(type), root));
     }
 
-    /** {@code MPI_Ibcast}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts a broadcast ({@code MPI_IBCAST}). @param buf a direct buffer */
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ibcast");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> Broadcast.start(c, buf, count, Datatype.use(type), root));
     }
 
-    /** {@code MPI_Gather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Gathers every rank's {@code sendbuf} into the root's {@code recvbuf}, rank {@code i}'s block
+     * at element {@code i * recvcount} ({@code MPI_GATHER}).
+     */
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Gather");
+        run(c -> Gather.gather(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount, receiveType(c,
+            recvtype, root), root, false));
     }
 
-    /** {@code MPI_Gather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * {@code MPI_GATHER} with {@code MPI_IN_PLACE}: at the root {@code buf} is the receive buffer,
+     * its own block in place already; elsewhere it is the send buffer.
+     */
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Gather");
+        run(c -> inPlaceGather(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Igather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts a gather ({@code MPI_IGATHER}). @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
             Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Igather");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> Gather.gather(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount,
+            receiveType(c, recvtype, root), root, false));
     }
 
-    /** {@code MPI_Igather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts a gather with {@code MPI_IN_PLACE} at the root ({@code MPI_IGATHER}). @param buf a direct buffer */
     public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Igather");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> inPlaceGather(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Gatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    private static Operation inPlaceGather(Collectives c, Object buf, int count, Datatype type, int root) {
+        Typemap map = Datatype.use(type);
+        return c.rank() == root ? Gather.gather(c, null, 0, map, buf, count, map, root, true)
+            : Gather.gather(c, buf, count, map, null, 0, map, root, false);
+    }
+
+    /** @return the receive type's layout at the root, where it counts; elsewhere it is not looked at */
+    private static Typemap receiveType(Collectives c, Datatype type, int root) {
+        return c.rank() == root ? Datatype.use(type) : null;
+    }
+
+    /**
+     * Gathers blocks of different sizes into the root's {@code recvbuf} ({@code MPI_GATHERV}).
+     *
+     * @param recvcount elements from each rank
+     * @param displs where each rank's block starts, in elements of {@code recvtype}
+     */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
             int[] displs, Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Gatherv");
+        run(c -> Gather.gatherv(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount, displs,
+            receiveType(c, recvtype, root), root, false));
     }
 
-    /** {@code MPI_Gatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_GATHERV} with {@code MPI_IN_PLACE}, at the root: its own block is in place in {@code recvbuf}. */
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Gatherv");
+        run(c -> Gather.gatherv(c, null, 0, null, recvbuf, recvcount, displs, Datatype.use(recvtype), root, true));
     }
 
-    /** {@code MPI_Gatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_GATHERV} at the ranks other than the root, when the root gathers in place. */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Gatherv");
+        run(c -> Gather.gatherv(c, sendbuf, sendcount, Datatype.use(sendtype), null, null, null, null, root, false));
     }
 
-    /** {@code MPI_Igatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts a gather of blocks of different sizes ({@code MPI_IGATHERV}). @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
             int[] displs, Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Igatherv");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> Gather.gatherv(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount, displs,
+            receiveType(c, recvtype, root), root, false));
     }
 
-    /** {@code MPI_Igatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IGATHERV} with {@code MPI_IN_PLACE}, at the root. @param recvbuf a direct buffer */
     public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Igatherv");
+        MPI.assertDirectBuffer(recvbuf);
+        return start(c -> Gather.gatherv(c, null, 0, null, recvbuf, recvcount, displs, Datatype.use(recvtype), root,
+            true));
     }
 
-    /** {@code MPI_Igatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IGATHERV} at the ranks other than the root, when the root gathers in place. @param sendbuf a direct buffer */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Igatherv");
+        MPI.assertDirectBuffer(sendbuf);
+        return start(c -> Gather.gatherv(c, sendbuf, sendcount, Datatype.use(sendtype), null, null, null, null, root,
+            false));
     }
 
-    /** {@code MPI_Scatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Scatters blocks of the root's {@code sendbuf}, block {@code i} (from element {@code i * sendcount})
+     * to rank {@code i} ({@code MPI_SCATTER}).
+     */
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Scatter");
+        run(c -> Scatter.scatter(c, sendbuf, sendcount, receiveType(c, sendtype, root), recvbuf, recvcount,
+            Datatype.use(recvtype), root, false));
     }
 
-    /** {@code MPI_Scatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * {@code MPI_SCATTER} with {@code MPI_IN_PLACE}: at the root {@code buf} is the send buffer,
+     * whose own block stays in place; elsewhere it is the receive buffer.
+     */
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Scatter");
+        run(c -> inPlaceScatter(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Iscatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts a scatter ({@code MPI_ISCATTER}). @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
             Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iscatter");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> Scatter.scatter(c, sendbuf, sendcount, receiveType(c, sendtype, root), recvbuf, recvcount,
+            Datatype.use(recvtype), root, false));
     }
 
-    /** {@code MPI_Iscatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts a scatter with {@code MPI_IN_PLACE} at the root ({@code MPI_ISCATTER}). @param buf a direct buffer */
     public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iscatter");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> inPlaceScatter(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Scatterv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    private static Operation inPlaceScatter(Collectives c, Object buf, int count, Datatype type, int root) {
+        Typemap map = Datatype.use(type);
+        return c.rank() == root ? Scatter.scatter(c, buf, count, map, null, 0, map, root, true)
+            : Scatter.scatter(c, null, 0, map, buf, count, map, root, false);
+    }
+
+    /**
+     * Scatters blocks of different sizes of the root's {@code sendbuf} ({@code MPI_SCATTERV}).
+     *
+     * @param sendcount elements to each rank
+     * @param displs where each rank's block starts, in elements of {@code sendtype}
+     */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
             int recvcount, Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Scatterv");
+        run(c -> Scatter.scatterv(c, sendbuf, sendcount, displs, receiveType(c, sendtype, root), recvbuf, recvcount,
+            Datatype.use(recvtype), root, false));
     }
 
-    /** {@code MPI_Scatterv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_SCATTERV} with {@code MPI_IN_PLACE}, at the root: its own block stays in {@code sendbuf}. */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Scatterv");
+        run(c -> Scatter.scatterv(c, sendbuf, sendcount, displs, Datatype.use(sendtype), null, 0, null, root, true));
     }
 
-    /** {@code MPI_Scatterv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_SCATTERV} at the ranks other than the root, when the root scatters in place. */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Scatterv");
+        run(c -> Scatter.scatterv(c, null, null, null, null, recvbuf, recvcount, Datatype.use(recvtype), root, false));
     }
 
-    /** {@code MPI_Iscatterv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts a scatter of blocks of different sizes ({@code MPI_ISCATTERV}). @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
             int recvcount, Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iscatterv");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> Scatter.scatterv(c, sendbuf, sendcount, displs, receiveType(c, sendtype, root), recvbuf,
+            recvcount, Datatype.use(recvtype), root, false));
     }
 
-    /** {@code MPI_Iscatterv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_ISCATTERV} with {@code MPI_IN_PLACE}, at the root. @param sendbuf a direct buffer */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iscatterv");
+        MPI.assertDirectBuffer(sendbuf);
+        return start(c -> Scatter.scatterv(c, sendbuf, sendcount, displs, Datatype.use(sendtype), null, 0, null, root,
+            true));
     }
 
-    /** {@code MPI_Iscatterv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_ISCATTERV} at the ranks other than the root, when the root scatters in place. @param recvbuf a direct buffer */
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iscatterv");
+        MPI.assertDirectBuffer(recvbuf);
+        return start(c -> Scatter.scatterv(c, null, null, null, null, recvbuf, recvcount, Datatype.use(recvtype), root,
+            false));
     }
 
-    /** {@code MPI_Allgather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Gathers every rank's block at every rank, rank {@code i}'s at element {@code i * recvcount} ({@code MPI_ALLGATHER}). */
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Allgather");
+        run(c -> AllGather.allGather(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount,
+            Datatype.use(recvtype), false));
     }
 
-    /** {@code MPI_Allgather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_ALLGATHER} with {@code MPI_IN_PLACE}: each rank's block is in place in {@code buf} already. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Allgather");
+        run(c -> AllGather.allGather(c, null, 0, null, buf, count, Datatype.use(type), true));
     }
 
-    /** {@code MPI_Iallgather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts an allgather ({@code MPI_IALLGATHER}). @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iallgather");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> AllGather.allGather(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount,
+            Datatype.use(recvtype), false));
     }
 
-    /** {@code MPI_Iallgather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IALLGATHER} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iallgather");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> AllGather.allGather(c, null, 0, null, buf, count, Datatype.use(type), true));
     }
 
-    /** {@code MPI_Allgatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Gathers blocks of different sizes at every rank ({@code MPI_ALLGATHERV}).
+     *
+     * @param recvcount elements from each rank
+     * @param displs where each rank's block starts, in elements of {@code recvtype}
+     */
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
             int[] displs, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Allgatherv");
+        run(c -> AllGather.allGatherv(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount, displs,
+            Datatype.use(recvtype), false));
     }
 
-    /** {@code MPI_Allgatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_ALLGATHERV} with {@code MPI_IN_PLACE}: each rank's block is in place in {@code recvbuf} already. */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Allgatherv");
+        run(c -> AllGather.allGatherv(c, null, 0, null, recvbuf, recvcount, displs, Datatype.use(recvtype), true));
     }
 
-    /** {@code MPI_Iallgatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IALLGATHERV}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iallgatherv");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> AllGather.allGatherv(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount,
+            displs, Datatype.use(recvtype), false));
     }
 
-    /** {@code MPI_Iallgatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IALLGATHERV} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iallgatherv");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> AllGather.allGatherv(c, null, 0, null, buf, count, displs, Datatype.use(type), true));
     }
 
-    /** {@code MPI_Alltoall}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Sends block {@code j} of {@code sendbuf} to rank {@code j} and receives rank {@code i}'s into block {@code i} ({@code MPI_ALLTOALL}). */
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Alltoall");
+        run(c -> AllToAll.allToAll(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount,
+            Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Ialltoall}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IALLTOALL}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
             Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ialltoall");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> AllToAll.allToAll(c, sendbuf, sendcount, Datatype.use(sendtype), recvbuf, recvcount,
+            Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Alltoallv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * {@code MPI_ALLTOALLV}: blocks of different sizes.
+     *
+     * @param sdispls where each block starts in {@code sendbuf}, in elements of {@code sendtype}
+     * @param rdispls where each block starts in {@code recvbuf}, in elements of {@code recvtype}
+     */
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
             int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Alltoallv");
+        run(c -> AllToAll.allToAllv(c, sendbuf, sendcount, sdispls, Datatype.use(sendtype), recvbuf, recvcount,
+            rdispls, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Ialltoallv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IALLTOALLV}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
             Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ialltoallv");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> AllToAll.allToAllv(c, sendbuf, sendcount, sdispls, Datatype.use(sendtype), recvbuf,
+            recvcount, rdispls, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Alltoallw}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * {@code MPI_ALLTOALLW}: blocks of different sizes and types.
+     *
+     * @param sDispls where each block starts in {@code sendBuf}, in bytes
+     * @param rDispls where each block starts in {@code recvBuf}, in bytes
+     */
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
             Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Alltoallw");
+        run(c -> AllToAll.allToAllw(c, sendBuf, sendCount, sDispls, maps(sendTypes), recvBuf, recvCount, rDispls,
+            maps(recvTypes)));
     }
 
-    /** {@code MPI_Ialltoallw}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IALLTOALLW}. @param sendBuf a direct buffer @param recvBuf a direct buffer */
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
             Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ialltoallw");
+        MPI.assertDirectBuffer(sendBuf, recvBuf);
+        return start(c -> AllToAll.allToAllw(c, sendBuf, sendCount, sDispls, maps(sendTypes), recvBuf, recvCount,
+            rDispls, maps(recvTypes)));
     }
 
-    /** {@code MPI_Neighbor_allgather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    private static Typemap[] maps(Datatype[] types) {
+        if (types == null) {
+            throw new MpiError(ErrorClass.ERR_TYPE, "the array of datatypes is null");
+        }
+        Typemap[] maps = new Typemap[types.length];
+        for (int i = 0; i < types.length; i++) {
+            maps[i] = Datatype.use(types[i]);
+        }
+        return maps;
+    }
+
+    /**
+     * Sends {@code sendbuf} to every neighbour of a Cartesian communicator and receives each
+     * neighbour's block ({@code MPI_NEIGHBOR_ALLGATHER}). Neighbours are, for each dimension, the
+     * rank one below and the rank one above ({@link CartComm#shift} by 1).
+     */
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Neighbor_allgather");
+        Communicator cart = comm();
+        run(c -> Neighbours.allGather(c, cart.neighbours(), sendbuf, sendcount, Datatype.use(sendtype), recvbuf,
+            recvcount, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Ineighbor_allgather}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_INEIGHBOR_ALLGATHER}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ineighbor_allgather");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        Communicator cart = comm();
+        return start(c -> Neighbours.allGather(c, cart.neighbours(), sendbuf, sendcount, Datatype.use(sendtype),
+            recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Neighbor_allgatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_NEIGHBOR_ALLGATHERV}: neighbours' blocks of different sizes. */
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Neighbor_allgatherv");
+        Communicator cart = comm();
+        run(c -> Neighbours.allGatherv(c, cart.neighbours(), sendbuf, sendcount, Datatype.use(sendtype), recvbuf,
+            recvcount, displs, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Ineighbor_allgatherv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_INEIGHBOR_ALLGATHERV}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ineighbor_allgatherv");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        Communicator cart = comm();
+        return start(c -> Neighbours.allGatherv(c, cart.neighbours(), sendbuf, sendcount, Datatype.use(sendtype),
+            recvbuf, recvcount, displs, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Neighbor_alltoall}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Sends block {@code j} of {@code sendbuf} to neighbour {@code j} and receives neighbour {@code j}'s into block {@code j} ({@code MPI_NEIGHBOR_ALLTOALL}). */
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Neighbor_alltoall");
+        Communicator cart = comm();
+        run(c -> Neighbours.allToAll(c, cart.neighbours(), sendbuf, sendcount, Datatype.use(sendtype), recvbuf,
+            recvcount, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Ineighbor_alltoall}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_INEIGHBOR_ALLTOALL}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
             int recvcount, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ineighbor_alltoall");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        Communicator cart = comm();
+        return start(c -> Neighbours.allToAll(c, cart.neighbours(), sendbuf, sendcount, Datatype.use(sendtype),
+            recvbuf, recvcount, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Neighbor_alltoallv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_NEIGHBOR_ALLTOALLV}: blocks of different sizes. */
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
             Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Neighbor_alltoallv");
+        Communicator cart = comm();
+        run(c -> Neighbours.allToAllv(c, cart.neighbours(), sendbuf, sendcount, sdispls, Datatype.use(sendtype),
+            recvbuf, recvcount, rdispls, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Ineighbor_alltoallv}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_INEIGHBOR_ALLTOALLV}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
             Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ineighbor_alltoallv");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        Communicator cart = comm();
+        return start(c -> Neighbours.allToAllv(c, cart.neighbours(), sendbuf, sendcount, sdispls,
+            Datatype.use(sendtype), recvbuf, recvcount, rdispls, Datatype.use(recvtype)));
     }
 
-    /** {@code MPI_Reduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Reduces every rank's {@code sendbuf} with {@code op} into the root's {@code recvbuf} ({@code MPI_REDUCE}). */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Reduce");
+        run(c -> Reduce.reduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), root, false));
     }
 
-    /** {@code MPI_Reduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * {@code MPI_REDUCE} with {@code MPI_IN_PLACE}: at the root {@code buf} holds its data and
+     * receives the result; elsewhere it is the send buffer.
+     */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Reduce");
+        run(c -> Reduce.reduce(c, buf, buf, count, Datatype.use(type), Op.of(op, type), root, c.rank() == root));
     }
 
-    /** {@code MPI_Ireduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IREDUCE}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ireduce");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> Reduce.reduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), root,
+            false));
     }
 
-    /** {@code MPI_Ireduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IREDUCE} with {@code MPI_IN_PLACE} at the root. @param buf a direct buffer */
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ireduce");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> Reduce.reduce(c, buf, buf, count, Datatype.use(type), Op.of(op, type), root,
+            c.rank() == root));
     }
 
-    /** {@code MPI_Allreduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Reduces every rank's {@code sendbuf} with {@code op} into every rank's {@code recvbuf} ({@code MPI_ALLREDUCE}). */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Allreduce");
+        run(c -> AllReduce.allReduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), false));
     }
 
-    /** {@code MPI_Allreduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_ALLREDUCE} with {@code MPI_IN_PLACE}: {@code buf} holds this rank's data and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Allreduce");
+        run(c -> AllReduce.allReduce(c, null, buf, count, Datatype.use(type), Op.of(op, type), true));
     }
 
-    /** {@code MPI_Iallreduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Starts {@code MPI_IALLREDUCE}; it progresses as messages arrive, while the application
+     * computes. @param sendbuf a direct buffer @param recvbuf a direct buffer
+     */
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iallreduce");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> AllReduce.allReduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type),
+            false));
     }
 
-    /** {@code MPI_Iallreduce}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IALLREDUCE} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iallreduce");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> AllReduce.allReduce(c, null, buf, count, Datatype.use(type), Op.of(op, type), true));
     }
 
-    /** {@code MPI_Reduce_scatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Reduces every rank's vector with {@code op} and scatters the result: block {@code i},
+     * {@code recvcounts[i]} elements, to rank {@code i} ({@code MPI_REDUCE_SCATTER}).
+     */
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Reduce_scatter");
+        run(c -> ReduceScatter.reduceScatter(c, sendbuf, recvbuf, recvcounts, Datatype.use(type), Op.of(op, type),
+            false, "MPI_Reduce_scatter"));
     }
 
-    /** {@code MPI_Reduce_scatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_REDUCE_SCATTER} with {@code MPI_IN_PLACE}: {@code buf} holds the vector and receives this rank's block at its start. */
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Reduce_scatter");
+        run(c -> ReduceScatter.reduceScatter(c, null, buf, counts, Datatype.use(type), Op.of(op, type), true,
+            "MPI_Reduce_scatter"));
     }
 
-    /** {@code MPI_Ireduce_scatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IREDUCE_SCATTER}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ireduce_scatter");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> ReduceScatter.reduceScatter(c, sendbuf, recvbuf, recvcounts, Datatype.use(type),
+            Op.of(op, type), false, "MPI_Reduce_scatter"));
     }
 
-    /** {@code MPI_Ireduce_scatter}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IREDUCE_SCATTER} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ireduce_scatter");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> ReduceScatter.reduceScatter(c, null, buf, counts, Datatype.use(type), Op.of(op, type),
+            true, "MPI_Reduce_scatter"));
     }
 
-    /** {@code MPI_Reduce_scatter_block}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_REDUCE_SCATTER_BLOCK}: {@code recvcount} elements of the result to each rank. */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Reduce_scatter_block");
+        run(c -> ReduceScatter.reduceScatter(c, sendbuf, recvbuf, ReduceScatter.blocks(c.size(), recvcount),
+            Datatype.use(type), Op.of(op, type), false, "MPI_Reduce_scatter_block"));
     }
 
-    /** {@code MPI_Reduce_scatter_block}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_REDUCE_SCATTER_BLOCK} with {@code MPI_IN_PLACE}: {@code buf} holds the vector and receives this rank's block at its start. */
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Reduce_scatter_block");
+        run(c -> ReduceScatter.reduceScatter(c, null, buf, ReduceScatter.blocks(c.size(), count), Datatype.use(type),
+            Op.of(op, type), true, "MPI_Reduce_scatter_block"));
     }
 
-    /** {@code MPI_Ireduce_scatter_block}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IREDUCE_SCATTER_BLOCK}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ireduce_scatter_block");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> ReduceScatter.reduceScatter(c, sendbuf, recvbuf, ReduceScatter.blocks(c.size(), recvcount),
+            Datatype.use(type), Op.of(op, type), false, "MPI_Reduce_scatter_block"));
     }
 
-    /** {@code MPI_Ireduce_scatter_block}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IREDUCE_SCATTER_BLOCK} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Ireduce_scatter_block");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> ReduceScatter.reduceScatter(c, null, buf, ReduceScatter.blocks(c.size(), count),
+            Datatype.use(type), Op.of(op, type), true, "MPI_Reduce_scatter_block"));
     }
 
-    /** {@code MPI_Reduce_local}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Combines {@code inBuf} into {@code inOutBuf} with {@code op} on this rank: {@code inOutBuf = inBuf
+     * op inOutBuf} ({@code MPI_REDUCE_LOCAL}).
+     */
     public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
         MPI.check();
-        throw Errors.notImplemented("MPI_Reduce_local");
+        try {
+            Reduce.local(inBuf, inOutBuf, count, Datatype.use(type), Op.of(op, type));
+        } catch (MpiError e) {
+            throw Errors.raise(e);
+        }
     }
 
     /** Names the communicator ({@code MPI_COMM_SET_NAME}). */

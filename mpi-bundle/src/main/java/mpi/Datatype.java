@@ -5,6 +5,7 @@ import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.comm.Attributes;
 import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Typemap;
+import io.polylink.mpi.internal.op.Element;
 import java.nio.Buffer;
 
 /**
@@ -46,17 +47,20 @@ public final class Datatype implements Freeable, Cloneable {
     /** Bytes of one element of the base type. */
     final int baseSize;
     private final Typemap map;
+    /** The predefined type it is made of, for reductions. */
+    final Element element;
     private final boolean predefined;
     private final Attributes attributes;
     private volatile boolean committed;
     private volatile boolean freed;
     private volatile String name;
 
-    private Datatype(int baseType, Typemap map, boolean predefined, boolean committed, String name,
+    private Datatype(int baseType, Typemap map, Element element, boolean predefined, boolean committed, String name,
                      Attributes attributes) {
         this.baseType = baseType;
         this.baseSize = baseSizeOf(baseType);
         this.map = map;
+        this.element = element;
         this.predefined = predefined;
         this.committed = committed;
         this.name = name;
@@ -64,7 +68,7 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     static Datatype nullType() {
-        return new Datatype(NULL, null, true, false, NAMES[NULL], new Attributes());
+        return new Datatype(NULL, null, Element.MIXED, true, false, NAMES[NULL], new Attributes());
     }
 
     static Datatype basic(int code) {
@@ -92,7 +96,28 @@ public final class Datatype implements Freeable, Cloneable {
             case DOUBLE_COMPLEX -> DOUBLE;
             default -> code;
         };
-        return new Datatype(base, map, true, true, NAMES[code], new Attributes());
+        return new Datatype(base, map, elementOf(code), true, true, NAMES[code], new Attributes());
+    }
+
+    private static Element elementOf(int code) {
+        return switch (code) {
+            case BYTE -> Element.BYTE;
+            case CHAR -> Element.CHAR;
+            case SHORT -> Element.SHORT;
+            case BOOLEAN -> Element.BOOLEAN;
+            case INT -> Element.INT;
+            case LONG -> Element.LONG;
+            case FLOAT -> Element.FLOAT;
+            case DOUBLE -> Element.DOUBLE;
+            case PACKED -> Element.PACKED;
+            case INT2 -> Element.INT2;
+            case SHORT_INT -> Element.SHORT_INT;
+            case LONG_INT -> Element.LONG_INT;
+            case FLOAT_INT -> Element.FLOAT_INT;
+            case DOUBLE_INT -> Element.DOUBLE_INT;
+            case FLOAT_COMPLEX -> Element.FLOAT_COMPLEX;
+            default -> Element.DOUBLE_COMPLEX;
+        };
     }
 
     private static int baseSizeOf(int base) {
@@ -105,7 +130,11 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     private Datatype derived(Typemap derived) {
-        return new Datatype(baseType, derived, false, false, "", new Attributes());
+        return derived(derived, element);
+    }
+
+    private Datatype derived(Typemap derived, Element madeOf) {
+        return new Datatype(baseType, derived, madeOf, false, false, "", new Attributes());
     }
 
     /**
@@ -210,7 +239,7 @@ public final class Datatype implements Freeable, Cloneable {
     /** @return a copy, committed if this is, with copies of the attributes ({@code MPI_TYPE_DUP}) */
     public Datatype dup() throws MPIException {
         Typemap m = map();
-        return new Datatype(baseType, m, false, committed, "", attributes.copy());
+        return new Datatype(baseType, m, element, false, committed, "", attributes.copy());
     }
 
     /** @return {@code count} copies of {@code oldType} one after another ({@code MPI_TYPE_CONTIGUOUS}) */
@@ -321,11 +350,15 @@ public final class Datatype implements Freeable, Cloneable {
                     + " types");
             }
             Typemap[] maps = new Typemap[types.length];
+            java.util.List<Element> parts = new java.util.ArrayList<>();
             for (int i = 0; i < types.length; i++) {
                 maps[i] = layout(types[i]);
+                if (blockLengths[i] != 0) {
+                    parts.add(types[i].element);
+                }
             }
             return MPI.BYTE.derived(Typemap.struct(lengths(blockLengths, displacements.length),
-                scaled(displacements, 1), maps));
+                scaled(displacements, 1), maps), Element.of(parts.toArray(Element[]::new)));
         } catch (MpiError e) {
             throw Errors.raise(e);
         }

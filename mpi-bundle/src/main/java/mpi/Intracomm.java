@@ -1,6 +1,7 @@
 package mpi;
 
 import io.polylink.mpi.internal.MpiError;
+import io.polylink.mpi.internal.coll.Scan;
 import io.polylink.mpi.internal.comm.Communicator;
 import io.polylink.mpi.internal.comm.Derive;
 import java.nio.Buffer;
@@ -148,52 +149,54 @@ public class Intracomm extends Comm {
         throw Errors.notImplemented("MPI_Dist_graph_create_adjacent");
     }
 
-    /** {@code MPI_Scan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Reduces the data of ranks 0 to this one with {@code op} into {@code recvbuf}, in rank order
+     * ({@code MPI_SCAN}).
+     */
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Scan");
+        run(c -> Scan.scan(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), false, false));
     }
 
-    /** {@code MPI_Scan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_SCAN} with {@code MPI_IN_PLACE}: {@code recvbuf} holds this rank's data and receives the result. */
     public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Scan");
+        run(c -> Scan.scan(c, null, recvbuf, count, Datatype.use(type), Op.of(op, type), true, false));
     }
 
-    /** {@code MPI_Iscan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_ISCAN}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iscan");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> Scan.scan(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), false, false));
     }
 
-    /** {@code MPI_Iscan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_ISCAN} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iscan");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> Scan.scan(c, null, buf, count, Datatype.use(type), Op.of(op, type), true, false));
     }
 
-    /** {@code MPI_Exscan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /**
+     * Reduces the data of ranks 0 to the one before this with {@code op} into {@code recvbuf}, in
+     * rank order; at rank 0 {@code recvbuf} is left as it is ({@code MPI_EXSCAN}).
+     */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Exscan");
+        run(c -> Scan.scan(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), false, true));
     }
 
-    /** {@code MPI_Exscan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** {@code MPI_EXSCAN} with {@code MPI_IN_PLACE}: {@code buf} holds this rank's data and receives the result. */
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Exscan");
+        run(c -> Scan.scan(c, null, buf, count, Datatype.use(type), Op.of(op, type), true, true));
     }
 
-    /** {@code MPI_Iexscan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IEXSCAN}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
     public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iexscan");
+        MPI.assertDirectBuffer(sendbuf, recvbuf);
+        return start(c -> Scan.scan(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), false, true));
     }
 
-    /** {@code MPI_Iexscan}: not implemented by this bundle; throws {@link MPIException} naming it. */
+    /** Starts {@code MPI_IEXSCAN} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        comm();
-        throw Errors.notImplemented("MPI_Iexscan");
+        MPI.assertDirectBuffer(buf);
+        return start(c -> Scan.scan(c, null, buf, count, Datatype.use(type), Op.of(op, type), true, true));
     }
 
     /** {@code MPI_Open_port}: not implemented by this bundle; throws {@link MPIException} naming it. */

@@ -1,8 +1,19 @@
 package mpi;
 
+import io.polylink.mpi.internal.ErrorClass;
+import io.polylink.mpi.internal.MpiError;
+import io.polylink.mpi.internal.op.Operator;
+import io.polylink.mpi.internal.op.Predefined;
+import io.polylink.mpi.internal.op.Reduction;
+import io.polylink.mpi.internal.op.UserReduction;
+import java.nio.ByteBuffer;
+
 /**
  * A reduction operation ({@code MPI_Op}): one of the predefined ones in {@link MPI}, or a
- * {@link UserFunction}. The reductions that use operations are not implemented by this bundle.
+ * {@link UserFunction}. Predefined operations apply to the types MPI's table says (as in the Open
+ * MPI bindings, {@code BYTE} and {@code CHAR} are unsigned integers); a user's function gets the
+ * data as the bindings give it: direct byte buffers in native order, laid out as the datatype lays
+ * out {@code count} elements, or {@code boolean[]}s for datatypes of booleans.
  */
 public final class Op implements Freeable {
 
@@ -64,5 +75,39 @@ public final class Op implements Freeable {
     /** @return whether the operation was freed ({@code MPI_OP_NULL}) */
     public boolean isNull() {
         return freed;
+    }
+
+    /**
+     * @return this operation on {@code type}
+     * @throws MpiError {@code ERR_OP} if it was freed, or does not apply to {@code type}
+     */
+    Reduction reduction(Datatype type) {
+        if (freed) {
+            throw new MpiError(ErrorClass.ERR_OP, "the operation was freed");
+        }
+        if (uf == null) {
+            return Predefined.of(Operator.of(predefined), type.element);
+        }
+        boolean booleans = type.baseType == Datatype.BOOLEAN;
+        return new UserReduction((in, inout, count) -> {
+            try {
+                if (booleans) {
+                    uf.call(in, inout, count, type);
+                } else {
+                    uf.call((ByteBuffer) in, (ByteBuffer) inout, count, type);
+                }
+            } catch (MPIException e) {
+                throw new MpiError(e.getErrorClass(), "the user operation " + uf.getClass().getName() + " failed: "
+                    + e.getMessage(), e);
+            }
+        }, commute, booleans, uf.getClass().getName());
+    }
+
+    /** @return {@code op} on {@code type}, for a collective's call @throws MpiError {@code ERR_OP} as {@link #reduction} */
+    static Reduction of(Op op, Datatype type) {
+        if (op == null) {
+            throw new MpiError(ErrorClass.ERR_OP, "the operation is null");
+        }
+        return op.reduction(type);
     }
 }

@@ -107,6 +107,9 @@ public class Request implements Freeable {
         if (o == null) {
             return Status.empty(0);
         }
+        if (!o.isDone()) {
+            MPI.idle().receiveOnce();
+        }
         return o.isDone() ? finish(o, 0) : null;
     }
 
@@ -160,6 +163,10 @@ public class Request implements Freeable {
             return Status.empty(MPI.UNDEFINED);
         }
         int i = Waits.firstDone(ops);
+        if (i < 0) {
+            MPI.idle().receiveOnce();
+            i = Waits.firstDone(ops);
+        }
         return i < 0 ? null : requests[i].finish(ops[i], i);
     }
 
@@ -194,6 +201,7 @@ public class Request implements Freeable {
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         MPI.check();
         Operation[] ops = operations(requests);
+        MPI.idle().receiveOnce();
         for (Operation o : ops) {
             if (o != null && !o.isDone()) {
                 return null;
@@ -234,6 +242,7 @@ public class Request implements Freeable {
         if (Arrays.stream(ops).allMatch(o -> o == null)) {
             return null;
         }
+        MPI.idle().receiveOnce();
         return finishSome(requests, ops, Waits.allDone(ops));
     }
 

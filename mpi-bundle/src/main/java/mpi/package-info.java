@@ -4,10 +4,11 @@
  *
  * <p>Programs written for Open MPI's {@code mpi} package compile against this one and run
  * unchanged: {@link mpi.MPI#Init}, {@link mpi.MPI#COMM_WORLD}, point-to-point messaging in every
- * mode, requests, derived datatypes, groups, communicators and Cartesian topologies behave as the
- * bindings do. Calls this version does not implement (collectives other than
- * {@link mpi.Comm#barrier}, one-sided windows, files, dynamic processes, inter-communicators)
- * throw {@link mpi.MPIException} naming the call.
+ * mode, requests, derived datatypes, groups, communicators, Cartesian topologies, and every
+ * collective (blocking, in place and non-blocking, with every predefined {@link mpi.Op} and user
+ * operations) behave as the bindings do. Calls this version does not implement (one-sided
+ * windows, files, dynamic processes, inter-communicators, graph topologies) throw
+ * {@link mpi.MPIException} naming the call.
  */
 @Export
 @Version("0.1.0")

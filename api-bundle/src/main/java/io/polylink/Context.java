@@ -83,4 +83,20 @@ public interface Context {
 
     /** @return totals over all links of this context since it started */
     Statistics statistics();
+
+    /**
+     * Receives on the calling thread: every method that can be driven from outside looks once
+     * for frames that came (shm can; a method's documentation says whether it can), and the
+     * handlers of the RSRs it finds run on this thread before this returns.
+     *
+     * <p>A thread that waits for an answer calls this in its wait loop, and the answer reaches it
+     * with no hand-off between threads and no wake-up: on shared memory, a round trip at the speed
+     * of the memory. While callers keep calling, a method's own receiving threads stand back; they
+     * take over again shortly after the calls stop (within a millisecond for shm), so RSRs are
+     * received whether or not anyone calls this. A call made while another thread, or a handler
+     * on this one, is already receiving for a method finds nothing in that method.
+     *
+     * @return how much was received: 0 if nothing came, more than 0 if something did
+     */
+    int progress();
 }

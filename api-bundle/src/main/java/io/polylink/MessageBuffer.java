@@ -103,6 +103,96 @@ public interface MessageBuffer {
     MessageBuffer putRaw(byte[] value, int offset, int length);
 
     /**
+     * Writes {@code count} shorts of {@code values} from {@code offset}, each as 2 bytes in
+     * network byte order, with no length in front: what {@code count} calls of a one-value put
+     * would write, in one bounds check and one copy.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.5
+     */
+    MessageBuffer putShorts(short[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} chars of {@code values} from {@code offset}, each as 2 bytes in
+     * network byte order, with no length in front: what {@code count} calls of {@link #putShort}
+     * with each value would write, in one bounds check and one copy.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.5
+     */
+    MessageBuffer putChars(char[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} ints of {@code values} from {@code offset}, each as 4 bytes in
+     * network byte order, with no length in front: what {@code count} calls of a one-value put
+     * would write, in one bounds check and one copy.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.5
+     */
+    MessageBuffer putInts(int[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} longs of {@code values} from {@code offset}, each as 8 bytes in
+     * network byte order, with no length in front: what {@code count} calls of a one-value put
+     * would write, in one bounds check and one copy.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.5
+     */
+    MessageBuffer putLongs(long[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} floats of {@code values} from {@code offset}, each as 4 bytes in
+     * network byte order, with no length in front: what {@code count} calls of a one-value put
+     * would write, each value's bits as they are, in one bounds check and one copy.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.5
+     */
+    MessageBuffer putFloats(float[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} doubles of {@code values} from {@code offset}, each as 8 bytes in
+     * network byte order, with no length in front: what {@code count} calls of a one-value put
+     * would write, each value's bits as they are, in one bounds check and one copy.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.5
+     */
+    MessageBuffer putDoubles(double[] values, int offset, int count);
+
+    /**
      * Writes a 32-bit length followed by the UTF-8 bytes of {@code value}.
      *
      * @param value the string
@@ -157,6 +247,78 @@ public interface MessageBuffer {
      * @throws MalformedMessageException if fewer than {@code length} bytes are left
      */
     void getRaw(byte[] target, int offset, int length);
+
+    /**
+     * Reads {@code count} shorts written by {@link #putShorts} (or by as many one-value puts).
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 2 * count} bytes are left
+     * @since 0.5
+     */
+    void getShorts(short[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} chars written by {@link #putChars} (or by as many {@link #putShort}s).
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 2 * count} bytes are left
+     * @since 0.5
+     */
+    void getChars(char[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} ints written by {@link #putInts} (or by as many one-value puts).
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 4 * count} bytes are left
+     * @since 0.5
+     */
+    void getInts(int[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} longs written by {@link #putLongs} (or by as many one-value puts).
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 8 * count} bytes are left
+     * @since 0.5
+     */
+    void getLongs(long[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} floats written by {@link #putFloats} (or by as many one-value puts).
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 4 * count} bytes are left
+     * @since 0.5
+     */
+    void getFloats(float[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} doubles written by {@link #putDoubles} (or by as many one-value puts).
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 8 * count} bytes are left
+     * @since 0.5
+     */
+    void getDoubles(double[] target, int offset, int count);
 
     /**
      * @return a string written by {@link #putString(String)}

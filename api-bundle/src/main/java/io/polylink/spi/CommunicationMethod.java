@@ -16,6 +16,9 @@ import org.osgi.annotation.versioning.ConsumerType;
  * sequences of at most {@link MethodContext#maxFrameSize()} bytes, delivered whole, once, and
  * in order per connection. It runs its own threads for receiving, so progress never waits for the
  * application, and hands every complete frame to the core's {@link InboundSink}.
+ *
+ * <p>The kit {@code io.polylink:polylink-method-tck} checks a method against this contract in the
+ * method's own build ({@code docs/writing-a-method.md}).
  */
 @ConsumerType
 public interface CommunicationMethod {
@@ -55,6 +58,19 @@ public interface CommunicationMethod {
      * timeout. The core shares the connection among all links to {@code peer} with equal
      * parameters and calls this again after the connection closes.
      *
+     * <p>The accepting side learns who dialled from the method itself: the dialling side sends
+     * its own {@link MethodContext#contextId()} in the method's opening exchange, before any frame
+     * (tcp in its handshake, shm in the producer slot it claims, a datagram method in every
+     * datagram), and the accepting side's {@link Connection#peer()} returns it. The core keys
+     * flows, acknowledgements and required stacks by that id, so a method that can prove it does
+     * (tcp with a pre-shared key), and one that cannot says so in its documentation.
+     *
+     * <p>Two contexts may dial each other at once. The method need not make one connection of
+     * the two: the core takes frames from every connection announced to it, whichever side
+     * opened it, and sends on the one {@code connect} returned. A method that does keep only one
+     * (tcp does, by a rule both ends apply) must never close a live connection on a peer's word
+     * alone, or a peer could take another's place.
+     *
      * @param peer the context to reach
      * @param address its address for this method
      * @param parameters per-link overrides of the method's configured parameters; unknown keys are
@@ -65,12 +81,35 @@ public interface CommunicationMethod {
     Connection connect(ContextId peer, byte[] address, Map<String, String> parameters);
 
     /**
+     * Looks once for frames that came, on the calling thread, and hands them to the {@link
+     * InboundSink} on it before returning ({@link io.polylink.Context#progress} calls this). A
+     * method that can be driven so lets one thread at a time receive, its own or a caller:
+     * a call while another thread receives returns 0 at once, and never blocks. While calls keep
+     * coming, the method's own receiving threads may stand back (look less often, leave their
+     * wake-up unarmed); the method's documentation says how soon they take over once the calls
+     * stop, and it must be soon, since progress never waits for the application.
+     *
+     * <p>Called from any thread at any time, also before {@link #start} and after {@link #stop},
+     * when it returns 0. The default cannot be driven from outside and returns 0.
+     *
+     * @return how much was received (frames or parts of frames): 0 if nothing came or another
+     *     thread was receiving, more than 0 if something did
+     */
+    default int progress() {
+        return 0;
+    }
+
+    /**
      * @param address an address of this method
      * @return it in human terms, e.g. {@code 127.0.0.1:7000}; the text goes into explanations
      *     and shell tables
      */
     String describe(byte[] address);
 
-    /** @return frames and bytes this method sent and received, and its errors */
+    /**
+     * @return frames and bytes this method sent and received, and its errors, over its open
+     *     connections and those that closed; bytes count frames as {@link Connection#statistics()}
+     *     does
+     */
     Statistics statistics();
 }

@@ -18,7 +18,10 @@ import org.osgi.annotation.versioning.ConsumerType;
 @ConsumerType
 public interface Connection extends AutoCloseable {
 
-    /** @return the context at the other end */
+    /**
+     * @return the context at the other end: the one dialled, or on the accepting side the one
+     *     that dialled, as its opening exchange said (see {@link CommunicationMethod#connect})
+     */
     ContextId peer();
 
     /** @return the name of the method that made this connection */
@@ -31,10 +34,16 @@ public interface Connection extends AutoCloseable {
      * The buffers may be reused when this returns, and their bytes must not be changed: the
      * payload may be the application's own buffer, which the core sends again after a move.
      *
+     * <p>A frame is {@code header} and {@code payload} together: {@link MethodContext#maxFrameSize()}
+     * bounds their sum, not what the method adds to carry it. A larger frame fails with
+     * {@link LinkException} before anything is sent or consumed, and the connection stays open; a
+     * method with a lower limit of its own (one datagram) fails the same way above it.
+     *
      * @param header the frame's first bytes
      * @param payload the rest
-     * @throws LinkException if the connection is closed or failed, or its queue stayed full past
-     *     the send timeout; the message names the peer and the reason
+     * @throws LinkException if the frame is larger than the method carries, if the connection is
+     *     closed or failed, or if its queue stayed full past the send timeout; the message names
+     *     the peer and the reason
      */
     void send(ByteBuffer header, ByteBuffer payload);
 
@@ -56,10 +65,24 @@ public interface Connection extends AutoCloseable {
     /** @return whether frames can still be sent */
     boolean isOpen();
 
-    /** @return frames and bytes sent and received on this connection, and its errors */
+    /**
+     * @return frames and bytes sent and received on this connection, and its errors; bytes are
+     *     the frames' (header and payload, as {@link #send} takes them and
+     *     {@link FrameReceiver#onFrame} gets them), not what the method adds to carry them
+     *     (length prefixes, record headers, its handshake); queued bytes are those {@code send}
+     *     took and the connection has not yet handed on
+     */
     Statistics statistics();
 
-    /** Closes the channel; queued frames are dropped and the receiver is told. Idempotent. */
+    /**
+     * Closes the channel; queued frames are dropped. Idempotent.
+     *
+     * <p>This side's receiver is told ({@link FrameReceiver#onClosed} with {@code null}) by the
+     * time {@code close} returns. The peer's receiver is told, also with {@code null}, as soon as
+     * the method can carry the news: tcp sends a goodbye, shm a closing record; a method with no
+     * way to (datagrams) leaves it to the core, whose peer then finds its RSRs unacknowledged and
+     * moves its links. Sends after {@code close} fail with {@link LinkException}.
+     */
     @Override
     void close();
 }

@@ -37,10 +37,14 @@ public interface FrameReceiver {
     }
 
     /**
-     * The channel closed; no more frames will come.
+     * The channel closed; no more frames will come. Called once per connection, from whichever
+     * thread saw the close: the thread that called {@link Connection#close()} (often the core's),
+     * the method's receiving thread (a peer's goodbye, a broken stream, a frame {@link #onFrame}
+     * refused), or a timer of the method's (a peer declared dead). The core takes it on any
+     * thread, while a frame of the same channel may still be in {@link #onFrame}.
      *
-     * @param cause why, or {@code null} for an orderly close; the core logs it once, naming the
-     *     connection, so the method need not log it too
+     * @param cause why, or {@code null} for an orderly close (by either side); the core logs it
+     *     once, naming the connection, so the method need not log it too
      */
     void onClosed(Throwable cause);
 }

@@ -14,8 +14,12 @@ public interface MethodContext {
     InboundSink inbound();
 
     /**
-     * @return the largest frame the core sends or accepts; a method closes a connection that
-     *     announces a larger one
+     * @return the largest frame the core sends or accepts, header and payload together (the
+     *     core's largest RSR with room for its frame header and transforms), not counting what the
+     *     method adds to carry a frame. A send of a larger frame fails with
+     *     {@link io.polylink.LinkException} and the connection goes on; a peer that announces a
+     *     larger one has its connection closed, with a cause naming the length, before any buffer
+     *     is made for it
      */
     int maxFrameSize();
 

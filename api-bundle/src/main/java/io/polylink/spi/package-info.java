@@ -15,10 +15,11 @@
  * {@link io.polylink.spi.MethodContext#problems()}) keeps floods of peer-caused problems out of the
  * log; {@link io.polylink.spi.HostIdentity} (from {@link io.polylink.spi.MethodContext#host()}) says
  * which host this is; {@link io.polylink.spi.PeerLocation} (from
- * {@link io.polylink.spi.TransformPeer#location()}) tells a transform where its peer runs.
+ * {@link io.polylink.spi.TransformPeer#location()}) tells a transform where its peer runs, and
+ * {@link io.polylink.spi.TransformScope} whether its scope covers that peer.
  */
 @Export
-@Version("0.5.0")
+@Version("0.7.0")
 package io.polylink.spi;
 
 import org.osgi.annotation.bundle.Export;

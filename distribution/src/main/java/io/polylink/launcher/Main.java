@@ -19,7 +19,7 @@ public final class Main {
           demo     two nodes on this machine: selection, latency, lz4 at run time, shm -> tcp -> shm
                    hot swap under a numbered stream of RSRs (about 30 s)
           bench    the benchmarks of lib/bench/polylink-bench.jar, with CSV and an SVG chart of the results
-          mpirun   run an MPI program (Open MPI's Java API, package mpi) as N ranks on this host
+          mpirun   run an MPI program (Open MPI's Java API, package mpi) on one host or many
 
         options:
           --version  the version of this distribution, of the API and SPI packages, of Felix and Java

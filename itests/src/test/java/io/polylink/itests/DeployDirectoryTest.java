@@ -29,6 +29,7 @@ import org.osgi.test.junit5.service.ServiceExtension;
  * directory: it carries RSRs between this framework's context and a second framework's, and goes
  * when its file goes.
  */
+@ExtendWith(FailureDigest.class)
 @ExtendWith(BundleContextExtension.class)
 @ExtendWith(ServiceExtension.class)
 class DeployDirectoryTest {

@@ -27,6 +27,7 @@ import org.osgi.test.junit5.context.BundleContextExtension;
 import org.osgi.test.junit5.service.ServiceExtension;
 
 /** The built api and core bundles in Felix, used through the Context service as an application would. */
+@ExtendWith(FailureDigest.class)
 @ExtendWith(BundleContextExtension.class)
 @ExtendWith(ServiceExtension.class)
 class RsrInFrameworkTest {

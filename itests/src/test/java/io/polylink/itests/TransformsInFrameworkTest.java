@@ -25,6 +25,7 @@ import org.osgi.test.junit5.service.ServiceExtension;
  * The lz4 and aead bundles in Felix with their library bundles (lz4-java, Conscrypt and its
  * native code): they resolve, activate, and carry RSRs; aead only once it has a key.
  */
+@ExtendWith(FailureDigest.class)
 @ExtendWith(ServiceExtension.class)
 class TransformsInFrameworkTest {
 

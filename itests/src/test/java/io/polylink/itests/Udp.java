@@ -43,10 +43,10 @@ final class Udp {
         return value;
     }
 
-    /** @return the Context service now (the core restarts when its configuration changes) */
+    /** @return the Context service now (a change of the core's configuration may replace it) */
     static Context context(BundleContext bundle) {
         AtomicReference<Context> found = new AtomicReference<>();
-        Await.until(() -> {   // the service may go between finding and getting it: a restart
+        Await.until(() -> {   // the service may go between finding and getting it: a new runtime
             ServiceReference<Context> ref = bundle.getServiceReference(Context.class);
             found.set(ref == null ? null : bundle.getService(ref));
             return found.get() != null;

@@ -137,8 +137,6 @@ class ErrorsTest {
             HeaderCodec.syncAck(m.clear(), 777);
             rank1.send(Header.INLINE_HANDLER, m);
             HeaderCodec.cts(m.clear(), 888, 1, 1 << 20);
-            rank1.send(Header.EXECUTOR_HANDLER, m);
-            HeaderCodec.cts(m.clear(), 888, 1, 1 << 20);
             rank1.send(Header.INLINE_HANDLER, m);
             HeaderCodec.rts(m.clear(), 1_000_000, 0, 5, 1, 1L << 40);
             rank1.send(Header.INLINE_HANDLER, m);

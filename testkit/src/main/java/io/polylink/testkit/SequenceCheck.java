@@ -47,6 +47,11 @@ public final class SequenceCheck {
         return reordered;
     }
 
+    /** @return how many of the numbers from {@code from} up to {@code to} (exclusive) never arrived */
+    public synchronized long missing(long from, long to) {
+        return to - from - seen.get((int) from, (int) to).cardinality();
+    }
+
     public synchronized String summary(long sent) {
         long lost = sent - seen.cardinality();
         return "sent " + sent + ", delivered " + delivered + ", lost " + lost + ", duplicated " + duplicated

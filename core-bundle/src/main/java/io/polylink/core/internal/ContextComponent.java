@@ -1,28 +1,26 @@
 package io.polylink.core.internal;
 
-import io.polylink.Context;
-import io.polylink.core.internal.channel.PeerChannels;
+import io.polylink.ContextId;
 import io.polylink.core.internal.config.CoreConfig;
 import io.polylink.core.internal.config.CoreSettings;
-import io.polylink.core.internal.flow.Flows;
-import io.polylink.core.internal.registry.Installed;
-import io.polylink.core.internal.select.StackSelector;
+import io.polylink.core.internal.config.CoreUpdate;
 import io.polylink.spi.CommunicationMethod;
-import io.polylink.spi.Configuration;
+import io.polylink.spi.InvalidSettingException;
 import io.polylink.spi.NameRegistry;
 import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.Transform;
+import java.io.File;
 import java.lang.System.Logger.Level;
-import java.util.Dictionary;
-import java.util.Hashtable;
-import java.util.List;
+import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -30,13 +28,16 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
- * Wires a {@link ContextRuntime} into OSGi: tracks method, transform, policy and naming registry
- * services as they come and go, and registers the runtime as the framework's {@link Context}, then
- * the parts the bundle's own components use as services of their own: the registry of installed
- * methods ({@link Installed}), selection, the flows and the channels.
+ * Runs the framework's context: tracks method, transform, policy and naming registry services as
+ * they come and go, and keeps a {@link RunningContext} registered as the framework's
+ * {@link io.polylink.Context}.
  *
- * <p>These are registered by hand after activation rather than as the component's own service,
- * so each service object is the part itself and never a half-activated component.
+ * <p>A change of the configuration never takes the context down. What can change while it runs
+ * (the table, limits, timeouts, the name, provisioning) applies in place, with the context's id,
+ * its methods' ports and its links kept. A change that only a new runtime can apply (the message
+ * size, the host, the site, the id) replaces the runtime, with its id kept unless the id is what
+ * changed, and says so in one log line. A value that cannot be used is refused, in one log line
+ * naming the PID, the key, the value and what is allowed, and the value in force stays.
  */
 @Component(configurationPid = CoreSettings.PID, configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = CoreConfig.class)
@@ -44,132 +45,142 @@ public final class ContextComponent {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.core");
 
-    private final ContextRuntime runtime;
-    private final ServiceRegistration<Context> registration;
-    private final List<ServiceRegistration<?>> parts;
-    private final String name;
+    private final BundleContext bundle;
+    private final ContextIdentity identity;
+    private final BoundServices bound = new BoundServices();
+    /** Guarded by this. */
+    private CoreUpdate config;
+    /** Guarded by this. */
+    private RunningContext running;
 
     /** @param properties the {@code io.polylink.core} configuration, keyed as {@link CoreConfig} */
     @Activate
     public ContextComponent(BundleContext bundle, Map<String, Object> properties) {
-        CoreConfig config = Configuration.read(CoreSettings.PID, CoreConfig.class, properties);
-        runtime = new ContextRuntime(CoreSettings.of(config));
-        String configured = config.name().isEmpty() ? bundle.getProperty("polylink.name") : config.name();
-        name = configured == null || configured.isBlank() ? null : configured.strip();
-        registration = bundle.registerService(Context.class, runtime, properties());
-        parts = List.of(bundle.registerService(Installed.class, runtime.installed, null),
-            bundle.registerService(StackSelector.class, runtime.selector, null),
-            bundle.registerService(Flows.class, runtime.flows, null),
-            bundle.registerService(PeerChannels.class, runtime.channels, null));
-    }
-
-    /** Service properties: the id, the name, and the methods installed now (for launchers to wait on). */
-    private Dictionary<String, Object> properties() {
-        Dictionary<String, Object> properties = new Hashtable<>();
-        properties.put("polylink.context.id", runtime.id().toString());
-        properties.put("polylink.methods", runtime.methods().toArray(String[]::new));
-        if (name != null) {
-            properties.put("polylink.name", name);
-        }
-        return properties;
-    }
-
-    /**
-     * Publishes the system endpoint once a registry is there, and again whenever the registry or
-     * the methods change: a published startpoint carries the table of its moment.
-     */
-    private void methodsChanged() {
-        publish();
-        if (registration != null) {
-            try {
-                registration.setProperties(properties());
-            } catch (IllegalStateException unregistered) {
-                // deactivating
-            }
+        this.bundle = bundle;
+        File data = bundle.getDataFile("context-id");
+        this.identity = new ContextIdentity(data == null ? null : data.toPath(),
+            ContextIdentity.place(bundle.getProperty("polylink.home"), data == null ? null : data.toPath().getParent()));
+        synchronized (this) {
+            config = read(properties, Map.of());
+            String name = name(config.config());
+            running = start(identity.choose(config.settings(), name, null), name);
         }
     }
 
-    private void publish() {
-        if (name != null) {
-            try {
-                runtime.publish(name, runtime.system().startpoint());
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "cannot publish this context as '" + name + "': " + e.getMessage());
-            }
+    @Modified
+    synchronized void modified(Map<String, Object> properties) {
+        CoreUpdate next = read(properties, config.properties());
+        Set<String> changed = next.changedFrom(config);
+        config = next;
+        if (changed.isEmpty()) {
+            return;
         }
+        Set<String> restart = CoreUpdate.needingRestart(changed);
+        ContextId before = running.runtime.id();
+        if (restart.isEmpty()) {
+            LOG.log(Level.INFO, String.join(", ", changed) + " of " + CoreSettings.PID + " applies in place; "
+                + running.runtime + (Collections.disjoint(changed, CoreUpdate.RECHECKED) ? " keeps its links"
+                : " keeps its links, and its connections open again so their stacks are checked against it"));
+            running.runtime.reconfigure(next.settings().withId(before));
+            running.rename(name(next.config()));
+            return;
+        }
+        String name = name(next.config());
+        ContextId after = identity.choose(next.settings(), name, before);
+        LOG.log(Level.INFO, String.join(", ", restart) + " of " + CoreSettings.PID + " changed, which only a new "
+            + "context runtime applies: it starts again " + (after.equals(before) ? "as context " + before
+            + " (id kept)" : "as context " + after + " (was " + before + ")") + "; links to it close and come "
+            + "back, its endpoints close");
+        running.close(!Objects.equals(name, running.name()));
+        running = start(after, name);
+    }
+
+    /** Reads a configuration against the one in force, logging each value it refuses. */
+    private static CoreUpdate read(Map<String, Object> properties, Map<String, Object> inForce) {
+        CoreUpdate update = CoreUpdate.read(properties, inForce);
+        for (InvalidSettingException e : update.refused()) {
+            LOG.log(Level.WARNING, e.getMessage() + "; refused, " + e.key() + " stays " + update.value(e.key()));
+        }
+        return update;
+    }
+
+    /** Starts a runtime of the configuration in force with this id, publishing under this name (if any). */
+    private RunningContext start(ContextId id, String name) {
+        identity.record(id);
+        return new RunningContext(bundle, config.settings().withId(id), name, bound::applyTo);
+    }
+
+    /** @return the name to publish under: the configured one, else the framework's {@code polylink.name}; or null */
+    private String name(CoreConfig config) {
+        String configured = config.name().isBlank() ? bundle.getProperty("polylink.name") : config.name();
+        return configured == null || configured.isBlank() ? null : configured.strip();
     }
 
     @Deactivate
-    void deactivate() {
-        if (name != null) {
-            try {
-                runtime.unpublish(name);
-            } catch (RuntimeException e) {
-                LOG.log(Level.DEBUG, "could not unpublish '" + name + "': " + e.getMessage());
-            }
-        }
-        parts.forEach(ContextComponent::unregister);
-        unregister(registration);
-        runtime.close();
-    }
-
-    private static void unregister(ServiceRegistration<?> registration) {
-        try {
-            registration.unregister();
-        } catch (IllegalStateException alreadyGone) {
-            // the framework is stopping and took the registration with it
-        }
+    synchronized void deactivate() {
+        running.close(true);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-        policyOption = ReferencePolicyOption.GREEDY, target = "(" + CommunicationMethod.NAME_PROPERTY + "=*)")
-    void addMethod(CommunicationMethod method, Map<String, Object> properties) {
-        try {
-            runtime.addMethod(method, preference(properties));
-            methodsChanged();
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "method " + method.name() + " left out: " + e.getMessage(), e);
-        }
+        policyOption = ReferencePolicyOption.GREEDY, target = "(" + CommunicationMethod.NAME_PROPERTY + "=*)",
+        updated = "updatedMethod")
+    synchronized void addMethod(CommunicationMethod method, Map<String, Object> properties) {
+        int preference = preference(properties);
+        bound.methods.put(method, preference);
+        running.addMethod(method, preference);
     }
 
-    void removeMethod(CommunicationMethod method) {
-        runtime.removeMethod(method);
-        methodsChanged();
+    /** The method's service properties changed: it kept its instance across a new configuration. */
+    synchronized void updatedMethod(CommunicationMethod method, Map<String, Object> properties) {
+        int preference = preference(properties);
+        bound.methods.put(method, preference);
+        running.restartMethod(method, preference);
+    }
+
+    synchronized void removeMethod(CommunicationMethod method) {
+        bound.methods.remove(method);
+        running.removeMethod(method);
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
         policyOption = ReferencePolicyOption.GREEDY, target = "(" + Transform.NAME_PROPERTY + "=*)")
-    void addTransform(Transform transform) {
-        try {
-            runtime.addTransform(transform);
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "transform " + transform.name() + " left out: " + e.getMessage(), e);
+    synchronized void addTransform(Transform transform) {
+        bound.transforms.add(transform);
+        running.addTransform(transform);
+    }
+
+    synchronized void removeTransform(Transform transform) {
+        bound.transforms.remove(transform);
+        running.runtime.removeTransform(transform);
+    }
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+        policyOption = ReferencePolicyOption.GREEDY)
+    synchronized void setPolicy(SelectionPolicy policy) {
+        bound.policy = policy;
+        running.runtime.selector.policy(policy);
+    }
+
+    synchronized void unsetPolicy(SelectionPolicy policy) {
+        if (bound.policy == policy) {
+            bound.policy = null;
         }
-    }
-
-    void removeTransform(Transform transform) {
-        runtime.removeTransform(transform);
+        running.runtime.selector.policyGone(policy);
     }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
         policyOption = ReferencePolicyOption.GREEDY)
-    void setPolicy(SelectionPolicy policy) {
-        runtime.selector.policy(policy);
+    synchronized void setRegistry(NameRegistry registry) {
+        bound.registry = registry;
+        running.runtime.naming.use(registry);
+        running.republish();
     }
 
-    void unsetPolicy(SelectionPolicy policy) {
-        runtime.selector.policyGone(policy);
-    }
-
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-        policyOption = ReferencePolicyOption.GREEDY)
-    void setRegistry(NameRegistry registry) {
-        runtime.naming.use(registry);
-        publish();
-    }
-
-    void unsetRegistry(NameRegistry registry) {
-        runtime.naming.gone(registry);
+    synchronized void unsetRegistry(NameRegistry registry) {
+        if (bound.registry == registry) {
+            bound.registry = null;
+        }
+        running.runtime.naming.gone(registry);
     }
 
     private static int preference(Map<String, Object> properties) {

@@ -30,6 +30,7 @@ import io.polylink.core.internal.registry.MethodContextImpl;
 import io.polylink.core.internal.select.StackSelector;
 import io.polylink.core.internal.wire.FrameHeader;
 import io.polylink.spi.CommunicationMethod;
+import io.polylink.spi.Connection;
 import io.polylink.spi.Transform;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
@@ -52,7 +53,7 @@ final class ContextRuntime implements Context {
     private static final int TRANSFORM_ALLOWANCE = 4096;
 
     private final ContextId id;
-    private final CoreSettings settings;
+    private volatile CoreSettings settings;
     private final Counters counters = new Counters();
     private final HandlerPool handlers;
     final ControlSender controlSender;
@@ -87,12 +88,34 @@ final class ContextRuntime implements Context {
         channels.attach(flows, buffers);
         addMethod(new LocalMethod(), Integer.MIN_VALUE, true);
         this.system = SystemEndpoint.create(this,
-            settings.systemTargets() == SystemTargets.ANY ? peer -> true : channels::linked, problems);
+            peer -> this.settings.systemTargets() == SystemTargets.ANY || channels.linked(peer), problems);
     }
 
-    /** For the problem log, made before the timer it says what it held back on. */
-    private void later(Runnable task, long delayMs) {
+    /** Runs a short task on the retry thread: for the problem log, made before the timer, and for JMX. */
+    void later(Runnable task, long delayMs) {
         timer.later(task, delayMs);
+    }
+
+    /**
+     * Applies what of {@code next} can change while the context runs: the table, the handler
+     * threads, how long flows wait for acknowledgements and for a way to their peer, the stacks
+     * required of peers and whom the system endpoint sends to. Links select again on their next
+     * send if the table or the requirements changed; when the requirements changed, every open
+     * connection closes too, so the stacks its peer announced are checked again as it comes back,
+     * and the flows replay what it had not delivered. The other settings must be those the context
+     * was made with; a change of them needs a new context.
+     */
+    void reconfigure(CoreSettings next) {
+        settings = next;
+        installed.configure(next.table());
+        handlers.resize(next.handlerThreads());
+        flows.abandonAfterMs(next.abandonAfterMs());
+        channels.quietAckMs(next.quietAckMs());
+        if (!next.required().equals(installed.required())) {
+            installed.require(next.required());
+            installed.methodNames().stream().filter(method -> !method.equals(LocalMethod.NAME))
+                .forEach(method -> channels.connections(method).forEach(Connection::close));
+        }
     }
 
     /** For the endpoints, made before the startpoints they hand out, which send through the flows. */
@@ -171,6 +194,11 @@ final class ContextRuntime implements Context {
     @Override
     public Statistics statistics() {
         return counters.snapshot();
+    }
+
+    @Override
+    public int progress() {
+        return installed.progress();
     }
 
     @Override

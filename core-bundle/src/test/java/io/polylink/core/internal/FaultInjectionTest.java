@@ -102,6 +102,35 @@ class FaultInjectionTest {
     }
 
     @Test
+    void anErrorAnywhereInAChannelsSendClosesThatConnectionAndTheFlowKeepsTheRsrItNumbered() {
+        stream(100);
+        // Thrown in the channel's send but out of the method's and the encoder's calls, as the JVM's
+        // report of a fault on a mapping is, raised at some later point of the thread that met it.
+        faultA.nextReady.set(new InjectedError("a look whether the stack is ready"));
+
+        stream(100);
+
+        awaitLine("closing pipe connection to " + b.context().id() + ": pipe connection to " + b.context().id()
+            + " broke while sending: " + InjectedError.class.getName() + ": injected into a look whether the stack "
+            + "is ready; closing it");
+    }
+
+    @Test
+    void eachConnectionAnErrorBrokeIsNamedInTheLogThoughSeveralBreakInOneSecond() {
+        stream(100);
+        faultB.nextDecode.set(new InjectedError("a first decode"));
+        stream(100);
+        faultB.nextDecode.set(new InjectedError("a second decode"));
+        stream(100);
+
+        // As the JVM's report of a fault on a mapping can end several connections at once.
+        for (String which : List.of("first", "second")) {
+            awaitLine("closing pipe connection to " + a.context().id() + ": receiving a frame threw "
+                + InjectedError.class.getName() + ": injected into a " + which + " decode");
+        }
+    }
+
+    @Test
     void anErrorSendingOnTheControlThreadClosesThatConnectionAndTheThreadSendsForOthersAfter() {
         pipeB.declineTrySend = true; // every acknowledgement b owes goes from its control thread
         stream(100);

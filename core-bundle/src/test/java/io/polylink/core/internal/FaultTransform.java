@@ -8,9 +8,10 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A test transform that passes bytes unchanged until a test arms it: then its next encode, decode
- * or session close throws the Error given, as a transform with a bug or a native library gone
- * wrong would, once. It can also answer every handshake it gets with one of its own.
+ * A test transform that passes bytes unchanged until a test arms it: then its next encode, decode,
+ * look whether it is ready or session close throws the Error given, as a transform with a bug or a
+ * native library gone wrong would, once. It can also answer every handshake it gets with one of its
+ * own.
  */
 public final class FaultTransform implements Transform {
 
@@ -20,6 +21,8 @@ public final class FaultTransform implements Transform {
     public final AtomicReference<Error> nextEncode = new AtomicReference<>();
     /** Thrown by the next decode of any session, then cleared. */
     public final AtomicReference<Error> nextDecode = new AtomicReference<>();
+    /** Thrown by the next look whether a session is ready to encode, then cleared. */
+    public final AtomicReference<Error> nextReady = new AtomicReference<>();
     /** Thrown by the next close of a session, then cleared. */
     public final AtomicReference<Error> nextClose = new AtomicReference<>();
     /** Whether sessions answer each handshake with one of their own, as a rekeying transform may. */
@@ -50,6 +53,12 @@ public final class FaultTransform implements Transform {
             public ByteBuffer decode(ByteBuffer header, ByteBuffer input, BufferSource output) {
                 throwIfArmed(nextDecode);
                 return output.acquire(input.remaining()).put(input).flip();
+            }
+
+            @Override
+            public boolean ready() {
+                throwIfArmed(nextReady);
+                return true;
             }
 
             @Override

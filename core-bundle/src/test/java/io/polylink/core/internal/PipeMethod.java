@@ -20,6 +20,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -70,6 +71,8 @@ public final class PipeMethod implements CommunicationMethod {
     public final AtomicReference<Error> nextConnectError = new AtomicReference<>();
     /** Thrown by the next send or trySend of any of this method's connections, then cleared. */
     public final AtomicReference<Error> nextSendError = new AtomicReference<>();
+    /** Set, the next frame any end of this method sends closes its connection and fails, as a race with its closing would. */
+    public final AtomicBoolean closeAtNextSend = new AtomicBoolean();
     private volatile MethodContext context;
     private String address;
 
@@ -277,6 +280,10 @@ public final class PipeMethod implements CommunicationMethod {
         }
 
         private End checkOpen() {
+            if (owner.closeAtNextSend.getAndSet(false)) {
+                close();
+                throw new LinkException("pipe to " + peer + " closed as the frame went");
+            }
             End to = other;
             if (!open || !to.open) {
                 close(); // as a real method does with a connection whose other end went

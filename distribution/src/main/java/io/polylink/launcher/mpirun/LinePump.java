@@ -60,10 +60,17 @@ final class LinePump implements Runnable {
         }
     }
 
+    /**
+     * Writes the prefix and the line in one write: the sink's lock keeps pumps on one stream apart,
+     * and one write keeps them apart from the other stream's where a reader merges stdout and
+     * stderr into one pipe.
+     */
     private void emit(ByteArrayOutputStream line) {
+        byte[] whole = new byte[prefix.length + line.size()];
+        System.arraycopy(prefix, 0, whole, 0, prefix.length);
+        System.arraycopy(line.toByteArray(), 0, whole, prefix.length, line.size());
         synchronized (sink) {
-            sink.write(prefix, 0, prefix.length);
-            sink.write(line.toByteArray(), 0, line.size());
+            sink.write(whole, 0, whole.length);
         }
         line.reset();
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -27,13 +28,21 @@ public final class Mpirun {
 
     /** How long the other ranks may take to end by themselves once one failed. */
     static final int GRACE_SECONDS = 10;
+    /** How long the ranks on other hosts may take to report to mpirun. */
+    static final int WIREUP_SECONDS = 60;
     /** How long the ranks' output may take to be written once they ended. */
     private static final long DRAIN_MILLIS = 10_000;
 
     private final MpirunOptions options;
     private final Path home;
-    private final List<RankProcess> ranks = new ArrayList<>();
+    /** Appended while the job starts; read by the supervisor, the rendezvous and Ctrl-C. */
+    private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
     private JobFiles files;
+    /** Where ranks on other hosts report, or {@code null} when every rank runs on this host. */
+    private Rendezvous rendezvous;
+    private RemoteRanks remote;
+    /** Ranks whose process ended, and ranks mpirun gave up on while they ran, for the supervisor. */
+    private final BlockingQueue<Ended> events = new LinkedBlockingQueue<>();
     private boolean finished;
     /** Set by Ctrl-C: the ranks' ends are then not failures to report. */
     private volatile boolean interrupted;
@@ -92,14 +101,19 @@ public final class Mpirun {
         try {
             synchronized (this) {
                 files = JobFiles.create(options.tmpdir(), options.registry());
-                List<String> command = command(program, lib);
-                for (int r = 0; r < options.ranks(); r++) {
-                    ranks.add(RankProcess.start(r, command, environment(r), options.output()
-                        == MpirunOptions.Output.RANK_PREFIX));
+                boolean prefix = options.output() == MpirunOptions.Output.RANK_PREFIX;
+                if (options.across() == null) {
+                    List<String> command = command(ProcessHandle.current().info().command().orElse("java"), program,
+                        lib.toAbsolutePath().toString());
+                    for (int r = 0; r < options.ranks(); r++) {
+                        ranks.add(RankProcess.start(r, null, command, environment(r), prefix, null, null));
+                    }
+                } else {
+                    startAcross(program, prefix);
                 }
             }
             return supervise();
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
             System.err.println("polylink mpirun: cannot start the job: " + e.getMessage());
             return 1;
         } finally {
@@ -112,9 +126,52 @@ public final class Mpirun {
         }
     }
 
-    private List<String> command(String program, Path lib) {
+    /**
+     * Starts each rank through the launcher on its host, and the rendezvous they report to. The
+     * rendezvous is mpirun's naming registry unless the options name another.
+     */
+    private void startAcross(String program, boolean prefix) throws IOException {
+        MpirunOptions.Across across = options.across();
+        remote = new RemoteRanks(across, home);
+        rendezvous = Rendezvous.open(across.rendezvous(), options.ranks(), this::silent);
+        List<String> command = command("java", program, remote.prefix() + "/lib/mpi");
+        String directory = across.workingDirectory() != null ? across.workingDirectory()
+            : Path.of("").toAbsolutePath().toString();
+        List<Hosts.Host> placed = across.hosts().place(options.ranks());
+        for (int r = 0; r < options.ranks(); r++) {
+            Hosts.Host host = placed.get(r);
+            Map<String, String> env = environment(r);
+            env.remove("POLYLINK_MPI_ABORT_FILE"); // a remote rank reports its abort to the rendezvous
+            env.remove("POLYLINK_MPI_TCP_ADDRESS"); // every address of its host, for ranks on the others
+            if (options.registry() == null && options.zookeeper() == null) {
+                env.remove("POLYLINK_MPI_REGISTRY");
+            }
+            env.put("POLYLINK_MPI_MPIRUN", rendezvous.contact());
+            env.put("POLYLINK_MPI_MPIRUN_KEY", rendezvous.key());
+            env.put("POLYLINK_MPI_HOST", host.name());
+            if (host.site() != null) {
+                env.put("POLYLINK_MPI_SITE", host.site());
+            }
+            int rank = r;
+            ranks.add(RankProcess.start(r, host.name(), remote.command(host.name()), Map.of(), prefix,
+                RemoteRanks.line(directory, env, command), () -> rendezvous.stop(rank)));
+        }
+    }
+
+    /** A rank on another host went silent: its host or the network went; the job fails for it. */
+    private void silent(int rank, String why) {
+        RankProcess r = ranks.get(rank);
+        r.lost(r.name() + " " + why + ": its host or the network between is down");
+        events.add(new Ended(r, false));
+    }
+
+    /**
+     * @param java the java command
+     * @param lib where lib/mpi is, on the ranks' hosts
+     */
+    private List<String> command(String java, String program, String lib) {
         List<String> c = new ArrayList<>();
-        c.add(ProcessHandle.current().info().command().orElse("java"));
+        c.add(java);
         String javaOptions = System.getenv("POLYLINK_MPI_JAVA_OPTS");
         if (javaOptions != null && !javaOptions.isBlank()) {
             c.addAll(List.of(javaOptions.trim().split("\\s+")));
@@ -124,7 +181,7 @@ public final class Mpirun {
             : System.getenv("CLASSPATH") != null && !System.getenv("CLASSPATH").isBlank() ? System.getenv("CLASSPATH")
             : ".";
         c.add("-cp");
-        c.add(lib.toAbsolutePath() + File.separator + "*" + File.pathSeparator + user);
+        c.add(lib + File.separator + "*" + File.pathSeparator + user);
         c.add(program);
         c.addAll(options.args());
         return c;
@@ -136,7 +193,8 @@ public final class Mpirun {
         env.put("POLYLINK_MPI_JOB", files.job());
         env.put("POLYLINK_MPI_RANK", Integer.toString(rank));
         env.put("POLYLINK_MPI_SIZE", Integer.toString(options.ranks()));
-        env.put("POLYLINK_MPI_REGISTRY", files.registry().toString());
+        env.put("POLYLINK_MPI_REGISTRY", options.zookeeper() != null ? "zookeeper://" + options.zookeeper()
+            : files.registry().toString());
         env.put("POLYLINK_MPI_STORAGE", files.storage(rank).toString());
         env.put("POLYLINK_MPI_SHM_DIRECTORY", files.shm().toString());
         env.put("POLYLINK_MPI_ABORT_FILE", files.abortRecord().toString());
@@ -152,38 +210,82 @@ public final class Mpirun {
         if (options.explain()) {
             env.put("POLYLINK_MPI_EXPLAIN", "true");
         }
+        for (String export : options.exports()) {
+            int eq = export.indexOf('=');
+            env.put(export.substring(0, eq), export.substring(eq + 1));
+        }
         return env;
     }
 
-    /** Waits for every rank; after the first failure, the others get the grace, then are stopped. */
+    /** A rank's process ended, or mpirun gave up on a rank that still runs. */
+    private record Ended(RankProcess rank, boolean exited) {}
+
+    /**
+     * Waits for every rank; after the first failure, the others get the grace, then are stopped. A
+     * job that is not wired up yet cannot go on without a rank that failed: the others are stopped
+     * at once, as they are when not every rank reported to the rendezvous within the wire-up time.
+     */
     private int supervise() throws InterruptedException {
-        BlockingQueue<RankProcess> ended = new LinkedBlockingQueue<>();
         for (RankProcess r : ranks) {
-            r.process().onExit().thenRun(() -> ended.add(r));
+            r.process().onExit().thenRun(() -> events.add(new Ended(r, true)));
         }
         List<RankProcess> failures = new ArrayList<>();
-        long deadline = 0;
+        long grace = 0;
+        long wireup = System.nanoTime() + TimeUnit.SECONDS.toNanos(WIREUP_SECONDS);
         boolean stopping = false;
         for (int left = ranks.size(); left > 0 && !interrupted; ) {
-            RankProcess r = failures.isEmpty() || stopping ? ended.take()
-                : ended.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            if (r == null) {
-                System.err.println("polylink mpirun: " + left + " rank" + (left == 1 ? " is" : "s are")
-                    + " still running " + GRACE_SECONDS + " s after rank " + failures.get(0).rank() + " failed; stopping "
-                    + (left == 1 ? "it" : "them"));
+            boolean waitWireup = rendezvous != null && !stopping && !rendezvous.wired();
+            boolean waitGrace = !failures.isEmpty() && !stopping;
+            long until = waitGrace ? grace : wireup;
+            Ended e = !waitGrace && !waitWireup ? events.take()
+                : events.poll(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (e == null) {
+                if (waitGrace) {
+                    System.err.println("polylink mpirun: " + left + " rank" + (left == 1 ? " is" : "s are")
+                        + " still running " + GRACE_SECONDS + " s after " + failures.get(0).name() + " failed; stopping "
+                        + (left == 1 ? "it" : "them"));
+                } else if (!rendezvous.wired()) {
+                    List<Integer> missing = rendezvous.missing();
+                    RankProcess first = ranks.get(missing.get(0));
+                    first.lost(first.name() + " did not report to mpirun within " + WIREUP_SECONDS + " s");
+                    failures.add(first);
+                    System.err.println("polylink mpirun: " + missing.size() + " rank" + (missing.size() == 1 ? "" : "s")
+                        + " did not report to mpirun within " + WIREUP_SECONDS + " s (" + String.join(", ",
+                        missing.stream().map(r -> ranks.get(r).name()).toList()) + "); stopping the job");
+                } else {
+                    continue; // wired up just as the wait ended
+                }
                 stopAll();
                 stopping = true;
                 continue;
             }
+            RankProcess r = e.rank();
+            if (!e.exited()) {
+                if (!stopping && !interrupted) {
+                    System.err.println("polylink mpirun: " + r.lost() + "; " + (failures.isEmpty() ? "stopping the job"
+                        : "it is stopped"));
+                    failures.add(r);
+                    r.process().destroyForcibly();
+                    stopAll();
+                    stopping = true;
+                }
+                continue;
+            }
             left--;
             int status = r.process().exitValue();
-            if (status != 0 && !stopping && !interrupted) {
+            if (status != 0 && !stopping && !interrupted && r.lost() == null) {
+                boolean starting = rendezvous != null && !rendezvous.wired();
                 if (failures.isEmpty()) {
-                    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
-                    System.err.println("polylink mpirun: rank " + r.rank() + " (pid " + r.process().pid() + ") "
-                        + describe(status) + (left == 0 ? "" : "; the other ranks have " + GRACE_SECONDS + " s to end"));
+                    grace = System.nanoTime() + TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
+                    System.err.println("polylink mpirun: " + r.name() + " (pid " + r.process().pid() + ") "
+                        + describe(status) + (left == 0 ? "" : starting ? " before the job was wired up; stopping the "
+                        + "others" : "; the other ranks have " + GRACE_SECONDS + " s to end"));
                 }
                 failures.add(r);
+                if (starting) {
+                    stopAll();
+                    stopping = true;
+                }
             }
         }
         for (RankProcess r : ranks) {
@@ -196,24 +298,29 @@ public final class Mpirun {
      * Names the failure the job ended for, and answers its exit status. An abort ends every rank
      * with its code, and a rank may abort because another failed first: so the first rank that
      * failed with a status other than the abort's is the cause if there is one, else the rank
-     * that aborted, else the first rank that failed.
+     * that aborted, else the first rank that failed. A rank mpirun gave up on is named with why.
      *
      * @param failures the ranks that failed by themselves, in the order they ended
      */
     private int report(List<RankProcess> failures) {
-        Optional<String> abort = files.abort();
+        Optional<String> abort = files.abort().or(() -> rendezvous == null ? Optional.empty() : rendezvous.abort());
         // "RANK CODE REASON", written by the rank that aborted the job
         String[] record = abort.map(a -> a.split(" ", 3)).orElse(null);
         int abortStatus = record == null ? -1 : Integer.parseInt(record[1]) & 0xFF;
-        Optional<RankProcess> cause = failures.stream().filter(r -> r.process().exitValue() != abortStatus).findFirst();
+        Optional<RankProcess> cause = failures.stream()
+            .filter(r -> r.lost() != null || r.process().exitValue() != abortStatus).findFirst();
         if (cause.isEmpty() && record != null) {
-            System.err.println("polylink mpirun: job " + files.job() + " failed: rank " + record[0]
-                + " aborted it with code " + record[1] + (record.length > 2 ? ": " + record[2] : ""));
+            System.err.println("polylink mpirun: job " + files.job() + " failed: " + ranks.get(Integer.parseInt(record[0]))
+                .name() + " aborted it with code " + record[1] + (record.length > 2 ? ": " + record[2] : ""));
             return abortStatus;
         }
         RankProcess first = cause.orElse(failures.get(0));
+        if (first.lost() != null) {
+            System.err.println("polylink mpirun: job " + files.job() + " failed: " + first.lost());
+            return 1;
+        }
         int status = first.process().exitValue();
-        System.err.println("polylink mpirun: job " + files.job() + " failed: rank " + first.rank() + " " + describe(status));
+        System.err.println("polylink mpirun: job " + files.job() + " failed: " + first.name() + " " + describe(status));
         return status;
     }
 
@@ -260,12 +367,31 @@ public final class Mpirun {
             Thread.currentThread().interrupt();
             ranks.forEach(r -> r.process().destroyForcibly());
         }
+        if (rendezvous != null) {
+            rendezvous.close();
+        }
+        if (remote != null && files != null) {
+            cleanHosts();
+        }
         if (files != null) {
             try {
                 files.close();
             } catch (UncheckedIOException e) {
                 System.err.println("polylink mpirun: " + e.getCause().getMessage());
             }
+        }
+    }
+
+    /** Removes the job's files on every host of the job; a host that cannot be reached is named. */
+    private void cleanHosts() {
+        try {
+            List<String> hosts = options.across().hosts().place(options.ranks()).stream().map(Hosts.Host::name)
+                .distinct().toList();
+            for (String failed : remote.clean(hosts, files.directory(), files.shm())) {
+                System.err.println("polylink mpirun: could not remove job " + files.job() + "'s files on " + failed);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -18,11 +18,29 @@ import java.util.regex.Pattern;
  * @param explain whether each rank says how it reaches every other
  * @param methods the methods each rank starts, or {@code null} for the default
  * @param transforms the transforms each rank starts, or {@code null} for none
- * @param registry the naming registry to meet in, or {@code null} for a fresh one
+ * @param registry the directory registry to meet in, or {@code null} for a fresh one or ZooKeeper
+ * @param zookeeper the ZooKeeper ensemble to meet in ({@code host:port,...[/chroot]}), or {@code null}
  * @param tmpdir where the job's files go, or {@code null} for {@code java.io.tmpdir}
+ * @param across how to start ranks on other hosts, or {@code null} to start them all on this one
+ * @param exports variables the ranks get, {@code NAME=VALUE}, from {@code -x}
  */
 record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, List<String> args, Output output,
-                     boolean explain, String methods, String transforms, Path registry, Path tmpdir) {
+                     boolean explain, String methods, String transforms, Path registry, String zookeeper, Path tmpdir,
+                     Across across, List<String> exports) {
+
+    /** The default launcher template: Open MPI's rsh launcher runs ssh the same way. */
+    static final String SSH = "ssh -o BatchMode=yes {host}";
+
+    /**
+     * Ranks on other hosts.
+     *
+     * @param hosts the hosts and their slots
+     * @param launcher the command that runs a command on a host, {@code {host}} standing for its name
+     * @param prefix where the distribution is on the other hosts, or {@code null} for where it is here
+     * @param rendezvous the address mpirun listens on for its ranks, or {@code null} for every address
+     * @param workingDirectory the ranks' working directory, or {@code null} for mpirun's
+     */
+    record Across(Hosts hosts, String launcher, String prefix, String rendezvous, String workingDirectory) {}
 
     /** The most ranks one host runs. */
     static final int MAX_RANKS = 1024;
@@ -58,11 +76,28 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
           --methods LIST     the methods each rank's runtime starts (default tcp,shm)
           --transforms LIST  the transforms each rank's runtime starts, for stacks such as lz4/tcp
                              pinned by a communicator's polylink.stack hint (default none)
-          --registry DIR     the naming registry the ranks meet in (default: a fresh one in the job's
-                             directory); the job's names are withdrawn from it at the end
+          --registry DIR|zookeeper://HOST:PORT[,HOST:PORT...][/CHROOT]
+                             the naming registry the ranks meet in: a directory (on several hosts, one
+                             they all share), or a ZooKeeper ensemble (default: a fresh directory in the
+                             job's directory; on several hosts, mpirun itself); the job's names are
+                             withdrawn from it at the end
           --tmpdir DIR       where the job's directory goes (default java.io.tmpdir): the registry,
                              each rank's runtime; the shm segments go to /dev/shm/polylink-mpirun-JOB
+          -x NAME[=VALUE]    the ranks get variable NAME, with VALUE or mpirun's own value (repeatable)
           --help             this text
+
+        On several hosts (as Open MPI's mpirun; see docs/across-hosts.md):
+          --host LIST, -H LIST
+                             the hosts, each NAME or NAME:SLOTS, comma-separated; ranks fill each
+                             host's slots in order; -np defaults to all slots
+          --hostfile FILE    the hosts, one per line: NAME [slots=N] [site=NAME]; # comments
+          --launcher TEMPLATE
+                             the command that runs a rank on a host, {host} standing for its name
+                             (default '%s'); e.g. 'ip netns exec {host}'
+          --prefix DIR       where the distribution is on the other hosts (default: where it is here)
+          --wdir DIR         the ranks' working directory (default: mpirun's, which must exist there)
+          --rendezvous ADDR  the address mpirun listens on for its ranks (default: every address);
+                             each host must reach mpirun there by tcp
 
         Everything after CLASS or -jar JAR goes to the program unchanged. POLYLINK_MPI_JAVA_OPTS
         holds JVM options for the ranks (e.g. -Xmx2g); the ranks get the rest of the environment as
@@ -70,8 +105,10 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
 
         Exit status: 0 if every rank exited with 0; else that of the first rank that failed, which
         is named (after a failure the other ranks have %d s to end by themselves, then they are
-        stopped); 2 for a wrong command line. Ctrl-C stops every rank. Whatever way the job ends,
-        every process and file it made is gone.""".formatted(MAX_RANKS, Mpirun.GRACE_SECONDS);
+        stopped; a host that cannot start its ranks or goes silent fails the job at once, named);
+        2 for a wrong command line. Ctrl-C stops every rank. Whatever way the job ends, every process
+        and file it made is gone, on every host that is still there.""".formatted(MAX_RANKS, SSH,
+        Mpirun.GRACE_SECONDS);
 
     private static final Pattern NAMES = Pattern.compile("[a-z0-9][a-z0-9-]*(,[a-z0-9][a-z0-9-]*)*");
 
@@ -88,8 +125,15 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
         boolean explain = false;
         String methods = null;
         String transforms = null;
-        Path registry = null;
+        String registry = null;
         Path tmpdir = null;
+        String hostList = null;
+        Path hostfile = null;
+        String launcher = null;
+        String prefix = null;
+        String rendezvous = null;
+        String wdir = null;
+        List<String> exports = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         int i = 0;
         for (; i < argv.length && jar == null && mainClass == null; i++) {
@@ -105,8 +149,15 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
                 case "--explain" -> explain = true;
                 case "--methods" -> methods = names(a, value(argv, ++i, a));
                 case "--transforms" -> transforms = names(a, value(argv, ++i, a));
-                case "--registry" -> registry = Path.of(value(argv, ++i, a));
+                case "--registry" -> registry = value(argv, ++i, a);
                 case "--tmpdir" -> tmpdir = Path.of(value(argv, ++i, a));
+                case "--host", "-H", "-host" -> hostList = value(argv, ++i, a);
+                case "--hostfile", "-hostfile", "--machinefile", "-machinefile" -> hostfile = Path.of(value(argv, ++i, a));
+                case "--launcher" -> launcher = value(argv, ++i, a);
+                case "--prefix" -> prefix = value(argv, ++i, a);
+                case "--rendezvous" -> rendezvous = value(argv, ++i, a);
+                case "--wdir", "-wdir", "-wd" -> wdir = value(argv, ++i, a);
+                case "-x" -> exports.add(export(value(argv, ++i, a)));
                 default -> {
                     if (a.startsWith("-")) {
                         unknown.add(a);
@@ -120,8 +171,25 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
             throw new IllegalArgumentException("unknown option" + (unknown.size() == 1 ? " " : "s ") + "'"
                 + String.join("', '", unknown) + "'");
         }
+        if (hostList != null && hostfile != null) {
+            throw new IllegalArgumentException("--host and --hostfile do not go together: name the hosts once");
+        }
+        Hosts hosts = hostList != null ? Hosts.parse(hostList) : hostfile != null ? Hosts.read(hostfile) : null;
+        if (hosts == null && (launcher != null || prefix != null || rendezvous != null || wdir != null)) {
+            throw new IllegalArgumentException("--launcher, --prefix, --rendezvous and --wdir are for ranks on other "
+                + "hosts: name them with --host or --hostfile");
+        }
+        if (ranks == null && hosts != null) {
+            ranks = Math.min(hosts.slots(), MAX_RANKS);
+        }
         if (ranks == null) {
             throw new IllegalArgumentException("how many ranks? give -np N");
+        }
+        Across across = null;
+        if (hosts != null) {
+            hosts.place(ranks);
+            across = new Across(hosts, launcher != null ? Launcher.check(launcher) : SSH,
+                prefix == null ? null : safeWord("--prefix", prefix), rendezvous, wdir);
         }
         if (jar == null && mainClass == null) {
             throw new IllegalArgumentException("which program? name its main class, or -jar JAR");
@@ -131,8 +199,48 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
                 + "says what else it needs");
         }
         List<String> args = List.copyOf(Arrays.asList(argv).subList(i, argv.length));
+        boolean zk = registry != null && registry.startsWith(ZOOKEEPER);
+        if (zk && !ENSEMBLE.matcher(registry.substring(ZOOKEEPER.length())).matches()) {
+            throw new IllegalArgumentException("--registry " + registry + " names no ZooKeeper ensemble: write "
+                + ZOOKEEPER + "HOST:PORT[,HOST:PORT...][/CHROOT]");
+        }
         return new MpirunOptions(ranks, classPath, jar, mainClass, args, output, explain, methods, transforms,
-            registry, tmpdir);
+            registry == null || zk ? null : Path.of(registry), zk ? registry.substring(ZOOKEEPER.length()) : null,
+            tmpdir, across, List.copyOf(exports));
+    }
+
+    private static final String ZOOKEEPER = "zookeeper://";
+    private static final Pattern ENSEMBLE = Pattern.compile("[A-Za-z0-9.:\\[\\]_-]+(,[A-Za-z0-9.:\\[\\]_-]+)*(/[A-Za-z0-9._/-]*)?");
+    private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** Characters a POSIX shell passes unchanged, so a word of them means the same run directly or by a remote shell. */
+    private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
+
+    /** @return {@code NAME=VALUE}, the value mpirun's own for {@code -x NAME} */
+    private static String export(String text) {
+        int eq = text.indexOf('=');
+        String name = eq < 0 ? text : text.substring(0, eq);
+        if (!VARIABLE.matcher(name).matches()) {
+            throw new IllegalArgumentException("-x takes NAME or NAME=VALUE, where NAME is a variable's name; not '"
+                + text + "'");
+        }
+        if (eq >= 0) {
+            return text;
+        }
+        String value = System.getenv(name);
+        if (value == null) {
+            throw new IllegalArgumentException("-x " + name + ": mpirun's environment has no " + name
+                + "; give its value as -x " + name + "=VALUE");
+        }
+        return name + "=" + value;
+    }
+
+    /** @return {@code text}, if a remote shell takes it as one word unchanged */
+    static String safeWord(String option, String text) {
+        if (!SAFE.matcher(text).matches()) {
+            throw new IllegalArgumentException(option + " '" + text + "' must be letters, digits and _@%+=:,./- "
+                + "alone, to reach the other hosts unchanged through the launcher");
+        }
+        return text;
     }
 
     private static String value(String[] argv, int i, String option) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.polylink.Polylink;
 import io.polylink.Startpoint;
 import io.polylink.testkit.DocumentBlocks;
+import io.polylink.testkit.Await;
 import io.polylink.testkit.EchoStreams;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -28,6 +29,12 @@ import org.osgi.framework.launch.FrameworkFactory;
  * A bare Felix framework started from exactly the bundles and framework properties that
  * docs/embedding.md lists for one's own Felix, configured by .cfg files as the docs say, runs a
  * context that links to this JVM's by tcp, shm, lz4/tcp and aead/tcp.
+ *
+ * <p>Each stack is used once that framework has registered its method and transforms: the
+ * aead/tcp entry is the test's own, not one the framework's published table waits for, so a
+ * transform that came up late (or never) showed only as refused handshakes. A failure names the
+ * methods and transforms on each side, the framework's bundles and the state of each of its
+ * Polylink components.
  */
 class DocumentedFelixIT {
 
@@ -71,10 +78,15 @@ class DocumentedFelixIT {
             for (Bundle b : bundles) {
                 b.start();
             }
-            Links.Diagnosis diagnosis = () -> "bundles: " + bundles.stream()
-                .map(b -> b.getSymbolicName() + "=" + b.getState()).toList();
+            FrameworkParts felixParts = new FrameworkParts(felix);
             try (Polylink here = Polylink.start(Links.settings(temp, registry, shm));
                  EchoStreams streams = new EchoStreams(here.context(), 2, 16, 128)) {
+                Links.Diagnosis diagnosis = () -> "here: methods " + here.context().methods() + ", transforms "
+                    + here.context().transforms() + "\nthe documented Felix framework: " + felixParts.describe();
+                Await.until(() -> felixParts.methods().containsAll(List.of("tcp", "shm"))
+                    && felixParts.transforms().containsAll(List.of("lz4", "aead")), Duration.ofSeconds(60),
+                    () -> "the documented Felix framework did not register tcp, shm, lz4 and aead within 60 s\n"
+                        + diagnosis.describe());
                 Startpoint atFelix = Links.lookup(here.context(), properties.get("polylink.name"),
                     Duration.ofSeconds(60), diagnosis);
                 for (String stack : List.of("tcp", "shm", "lz4/tcp", "aead/tcp")) {

@@ -84,6 +84,14 @@ final class Driver implements AutoCloseable {
     }
 
     /**
+     * Waits, looking every 100 ms, for a condition that makes a node work, such as a shell
+     * command, so that looking does not load the node looked at.
+     */
+    static void awaitSlowly(BooleanSupplier condition, Duration limit, Supplier<String> what) {
+        await(condition, limit, what, TimeUnit.MILLISECONDS.toNanos(100));
+    }
+
+    /**
      * Waits for the receiving end to drain a sender's window of RSRs in flight. Bounded, so an RSR
      * lost inside the window fails the test with {@code what} instead of hanging it; the short
      * park leaves the cores to the nodes without slowing the stream.

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.polylink.testkit.DocumentBlocks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +14,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.regex.Matcher;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,22 +40,18 @@ class MpirunIT {
         leftovers = new MpiJobLeftovers(work);
     }
 
+    @AfterEach
+    void stopWatching() throws Exception {
+        leftovers.close();
+    }
+
     @Test
     void theDocumentedRingCompilesAgainstLibMpiAndRunsOnFourRanks() throws Exception {
-        Path doc = DocumentBlocks.doc("mpi.md");
-        Files.write(work.resolve("Ring.java"), DocumentBlocks.block(doc, "example: Ring.java"));
-        List<String> commands = DocumentBlocks.block(doc, "mpirun-commands");
-        assertEquals(2, commands.size(), "javac, then mpirun: " + commands);
-        try (MpirunProcess javac = MpirunProcess.shell(work, commands.get(0))) {
-            assertEquals(0, javac.awaitExit(JOB), javac.output());
-        }
-        try (MpirunProcess ring = MpirunProcess.shell(work, commands.get(1))) {
+        String mpirun = MpiPrograms.documentedRing(work);
+        try (MpirunProcess ring = MpirunProcess.shell(work, mpirun)) {
             assertEquals(0, ring.awaitExit(JOB), ring.output());
-            String out = ring.output();
-            for (String line : DocumentBlocks.block(doc, "mpirun-output")) {
-                assertTrue(out.lines().anyMatch(line::equals), "the documented line '" + line + "' is missing:\n" + out);
-            }
-            leftovers.assertNone(out);
+            MpiPrograms.assertDocumentedRingOutput(ring.output());
+            leftovers.assertNone(ring.output());
         }
     }
 
@@ -192,9 +188,9 @@ class MpirunIT {
                 assertTrue(out.contains(option), "--help does not mention " + option + ":\n" + out);
             }
         }
-        try (MpirunProcess unknown = MpirunProcess.mpirun(work, "-np", "2", "--bogus", "-x", "Hello")) {
+        try (MpirunProcess unknown = MpirunProcess.mpirun(work, "-np", "2", "--bogus", "-y", "Hello")) {
             assertEquals(2, unknown.awaitExit(JOB), unknown.output());
-            assertTrue(unknown.output().contains("unknown options '--bogus', '-x'"), unknown.output());
+            assertTrue(unknown.output().contains("unknown options '--bogus', '-y'"), unknown.output());
         }
         try (MpirunProcess noRanks = MpirunProcess.mpirun(work, "Hello")) {
             assertEquals(2, noRanks.awaitExit(JOB), noRanks.output());

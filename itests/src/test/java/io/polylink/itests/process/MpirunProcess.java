@@ -67,6 +67,12 @@ final class MpirunProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Writes {@code line} to the run's standard input, which mpirun gives rank 0. */
+    void input(String line) throws IOException {
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+    }
+
     /** @return everything the run printed so far */
     String output() throws IOException {
         return Files.readString(log, StandardCharsets.UTF_8);

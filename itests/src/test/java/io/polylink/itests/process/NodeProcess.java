@@ -32,6 +32,8 @@ final class NodeProcess implements AutoCloseable {
     /** What a failed Gogo command prints. */
     private static final String GOGO_ERROR = "gogo: ";
     private static final String PROMPT = "g! ";
+    /** A link's line in {@code polylink:links}: its id first. */
+    private static final Pattern LINK_ID = Pattern.compile("^([0-9a-f]{16}) ");
 
     private final String name;
     private final Path home;
@@ -223,6 +225,16 @@ final class NodeProcess implements AutoCloseable {
 
     /** @return the names of the node's threads, as a thread dump ({@code jcmd Thread.print}) lists them */
     Set<String> threads() throws IOException, InterruptedException {
+        Set<String> names = new TreeSet<>();
+        Matcher m = THREAD.matcher(threadDump());
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    /** @return the node's thread dump ({@code jcmd Thread.print}) */
+    String threadDump() throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
             .redirectErrorStream(true).start();
@@ -231,12 +243,37 @@ final class NodeProcess implements AutoCloseable {
             dump.destroyForcibly();
             throw new AssertionError("no thread dump of node " + name + ": " + out);
         }
-        Set<String> names = new TreeSet<>();
-        Matcher m = THREAD.matcher(out);
-        while (m.find()) {
-            names.add(m.group(1));
+        return out;
+    }
+
+    /**
+     * @return what a failing test says of the node: its links and why each is on its stack, its
+     *     log and its threads, each as far as the node still answers
+     */
+    String diagnosis() {
+        StringBuilder out = new StringBuilder("\n=== node " + name + " ===\n");
+        try {
+            List<String> links = shell("polylink:links", Duration.ofSeconds(30));
+            out.append(String.join("\n", links));
+            for (String link : links) {
+                Matcher id = LINK_ID.matcher(link);
+                if (id.find()) {
+                    out.append('\n').append(String.join("\n", shell("polylink:explain " + id.group(1),
+                        Duration.ofSeconds(30))));
+                }
+            }
+        } catch (AssertionError e) {
+            out.append("(no links: ").append(e.getMessage().lines().findFirst().orElse("")).append(')');
         }
-        return names;
+        out.append("\n--- console, then log:\n").append(log());
+        try {
+            out.append("\n--- threads:\n").append(threadDump());
+        } catch (IOException | AssertionError e) {
+            out.append("(no thread dump: ").append(e.getMessage()).append(')');
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return out.toString();
     }
 
     /** kill -9. */

@@ -42,6 +42,11 @@ final class RemoteJvm implements AutoCloseable {
         }
     }
 
+    /** @return the JVM's MBean server, as jconsole sees it */
+    MBeanServerConnection beans() {
+        return beans;
+    }
+
     /** @return bytes of direct buffers in use, after a garbage collection let go of those unreachable */
     long directMemoryAfterGc() throws IOException {
         ManagementFactory.newPlatformMXBeanProxy(beans, ManagementFactory.MEMORY_MXBEAN_NAME, MemoryMXBean.class).gc();

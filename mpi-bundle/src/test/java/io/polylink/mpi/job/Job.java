@@ -50,6 +50,7 @@ public final class Job implements AutoCloseable {
     private final Methods methods;
     private final Path directory;
     private final Map<String, String> extra = new HashMap<>();
+    private final Map<Integer, Map<String, String>> perRank = new HashMap<>();
     private int[] started;
     private Duration limit = DEFAULT_LIMIT;
     private Path programs;
@@ -102,6 +103,12 @@ public final class Job implements AutoCloseable {
         return this;
     }
 
+    /** Sets a launch variable for one rank, over what {@link #env(String, String)} sets. @return this */
+    public Job env(int rank, String name, String value) {
+        perRank.computeIfAbsent(rank, r -> new HashMap<>()).put(name, value);
+        return this;
+    }
+
     /** Starts only these ranks of the job, as if the others never came up. @return this */
     public Job only(int... ranks) {
         started = ranks.clone();
@@ -136,6 +143,7 @@ public final class Job implements AutoCloseable {
         env.put(METHODS, methods.names);
         env.put(SHM_DIRECTORY, directory.resolve("shm").toString());
         env.putAll(extra);
+        env.putAll(perRank.getOrDefault(rank, Map.of()));
         return env;
     }
 

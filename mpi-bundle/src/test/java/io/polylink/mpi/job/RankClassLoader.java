@@ -19,11 +19,18 @@ import java.util.Map;
  */
 public final class RankClassLoader extends ClassLoader {
 
+    static {
+        // Class loading locks per class, not this loader: closeLeftovers waits for the rank's Polylink threads, which may
+        // be loading one of the rank's classes as it closes.
+        registerAsParallelCapable();
+    }
+
     private static final List<String> OWN = List.of("mpi.", "io.polylink.mpi.internal.", "io.polylink.mpi.programs.");
 
     private final int rank;
     private final Map<String, String> environment;
     private final Path programs;
+    private final Object lock = new Object();
     private final List<AutoCloseable> opened = new ArrayList<>();
     private volatile Integer exitStatus;
 
@@ -49,19 +56,25 @@ public final class RankClassLoader extends ClassLoader {
     }
 
     /** Notes a context the rank's host opened, so the job can close it if the rank does not. */
-    public synchronized void opened(AutoCloseable context) {
-        opened.add(context);
+    public void opened(AutoCloseable context) {
+        synchronized (lock) {
+            opened.add(context);
+        }
     }
 
     /** Notes that the rank's host closed {@code context}. */
-    public synchronized void closed(AutoCloseable context) {
-        opened.remove(context);
+    public void closed(AutoCloseable context) {
+        synchronized (lock) {
+            opened.remove(context);
+        }
     }
 
     /** Notes the status the rank's host was asked to exit with; the first one counts. */
-    public synchronized void exited(int status) {
-        if (exitStatus == null) {
-            exitStatus = status;
+    public void exited(int status) {
+        synchronized (lock) {
+            if (exitStatus == null) {
+                exitStatus = status;
+            }
         }
     }
 
@@ -70,18 +83,25 @@ public final class RankClassLoader extends ClassLoader {
         return exitStatus;
     }
 
-    /** Closes every context the rank left open. @return how many there were */
-    synchronized int closeLeftovers() {
-        int n = opened.size();
-        for (AutoCloseable c : List.copyOf(opened)) {
+    /**
+     * Closes every context the rank left open, holding no lock its Polylink threads may want meanwhile.
+     *
+     * @return how many there were
+     */
+    int closeLeftovers() {
+        List<AutoCloseable> left;
+        synchronized (lock) {
+            left = List.copyOf(opened);
+            opened.clear();
+        }
+        for (AutoCloseable c : left) {
             try {
                 c.close();
             } catch (Exception e) {
                 throw new IllegalStateException("rank " + rank + "'s context did not close", e);
             }
         }
-        opened.clear();
-        return n;
+        return left.size();
     }
 
     @Override

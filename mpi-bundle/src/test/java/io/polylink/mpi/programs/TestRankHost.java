@@ -9,12 +9,15 @@ import io.polylink.mpi.internal.boot.LaunchSettings;
 import io.polylink.mpi.internal.boot.RankHost;
 import io.polylink.mpi.job.Job;
 import io.polylink.mpi.job.RankClassLoader;
+import io.polylink.spi.HostIdentity;
 import java.util.Map;
 
 /**
  * The host of a rank run by {@link Job}: an embedded context with the methods the job names (tcp
  * on 127.0.0.1, shm in the job's segment directory) and the job's naming directory, as the
- * methods' own tests make contexts. Exiting records the status instead of ending the JVM.
+ * methods' own tests make contexts; with {@code POLYLINK_MPI_HOST} the context says it runs on
+ * that host, so ranks given different hosts reach each other by tcp only. Exiting records the
+ * status instead of ending the JVM.
  */
 public final class TestRankHost implements RankHost {
 
@@ -35,7 +38,8 @@ public final class TestRankHost implements RankHost {
     @Override
     public Context open(LaunchSettings settings) {
         Map<String, String> env = environment();
-        EmbeddedContext e = EmbeddedContext.open();
+        String host = env.get(LaunchSettings.HOST);
+        EmbeddedContext e = host == null ? EmbeddedContext.open() : EmbeddedContext.open(HostIdentity.named(host));
         try {
             for (String method : env.getOrDefault(Job.METHODS, "tcp").split(",")) {
                 switch (method) {

@@ -24,12 +24,8 @@ public final class Unimplemented {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
-        int[] one = new int[1];
-        names("MPI_Bcast", () -> MPI.COMM_WORLD.bcast(one, 1, MPI.INT, 0));
-        names("MPI_Allreduce", () -> MPI.COMM_WORLD.allReduce(one, 1, MPI.INT, MPI.SUM));
-        names("MPI_Iallgather", () -> MPI.COMM_WORLD.iAllGather(MPI.newIntBuffer(1), 1, MPI.INT));
-        names("MPI_Scan", () -> MPI.COMM_WORLD.scan(one, 1, MPI.INT, MPI.SUM));
-        names("MPI_Reduce_local", () -> mpi.Comm.reduceLocal(one, one, 1, MPI.INT, MPI.SUM));
+        names("MPI_Comm_split_type", () -> MPI.COMM_WORLD.splitType(mpi.Comm.TYPE_SHARED, 0, MPI.INFO_NULL));
+        names("MPI_Graph_create", () -> MPI.COMM_WORLD.createGraph(new int[] {0}, new int[0], false));
         names("MPI_Comm_spawn", () -> MPI.COMM_WORLD.spawn("x", new String[0], 1, MPI.INFO_NULL, 0, new int[1]));
         names("MPI_Win_create", () -> new Win(MPI.newByteBuffer(8), 8, 1, MPI.INFO_NULL, MPI.COMM_WORLD));
         names("MPI_File_open", () -> new File(MPI.COMM_WORLD, "f", MPI.MODE_RDONLY));

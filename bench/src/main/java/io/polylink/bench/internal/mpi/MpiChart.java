@@ -9,9 +9,10 @@ import java.util.Optional;
 
 /**
  * The charts of {@code bench mpi} in one plain SVG 1.1 file: latency and bandwidth against message
- * size (both axes logarithmic), and the overlap experiment's time in wait against computation
- * (linear), one colour per implementation, medians over the runs. In the overlap chart the
- * receiver's wait is solid, the sender's dashed.
+ * size (both axes logarithmic), the overlap experiment's time in wait against computation
+ * (linear), and each collective's time per call against message size, one colour per
+ * implementation, medians over the runs. In the overlap chart the receiver's wait is solid, the
+ * sender's dashed; in a collective's, the first number of ranks is solid, the others dashed.
  */
 final class MpiChart {
 
@@ -57,11 +58,26 @@ final class MpiChart {
             panels.add(panel("overlap: us in wait, " + Sizes.label(options.overlapSize()), "computation between post and "
                 + "wait (us)", false, series));
         }
+        List<Integer> collectiveSizes = options.sizes().stream().filter(s -> s >= 8).toList();
+        for (String test : MpiReport.COLLECTIVES) {
+            if (options.tests().contains(test) && !test.equals("barrier") && !collectiveSizes.isEmpty()) {
+                List<Series> series = new ArrayList<>();
+                for (int r = 0; r < options.ranks().size(); r++) {
+                    int ranks = options.ranks().get(r);
+                    for (Series one : sizeSeries(report, options, test + "_" + ranks, collectiveSizes)) {
+                        series.add(new Series(one.name() + ", " + ranks, one.colour(), r > 0, one.points()));
+                    }
+                }
+                panels.add(panel(test + ", us per call (ranks' average); dashed: " + options.ranks().stream().skip(1)
+                    .map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")) + " ranks",
+                    "message size (bytes)", true, series));
+            }
+        }
         int height = panels.size() * PANEL + 40;
         StringBuilder svg = new StringBuilder(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
             + "width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", WIDTH, height));
         svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, height));
-        svg.append("<text x=\"20\" y=\"22\" font-size=\"15\">bench mpi: Polylink's mpi bundle and Open MPI, two ranks on "
+        svg.append("<text x=\"20\" y=\"22\" font-size=\"15\">bench mpi: Polylink's mpi bundle and Open MPI, ranks on "
             + "one host</text>\n");
         svg.append("<text x=\"20\" y=\"38\" fill=\"#555\">").append(escape(subtitle.length() > 110
             ? subtitle.substring(0, 107) + "..." : subtitle)).append("</text>\n");

@@ -48,8 +48,9 @@ public final class MpiCommand {
                 return 1;
             }
         }
-        MpiOptions measured = new MpiOptions(List.copyOf(impls), options.tests(), options.sizes(), options.compute(),
-            options.overlapSize(), options.window(), options.repeat(), options.warmup(), options.csv(), options.out());
+        MpiOptions measured = new MpiOptions(List.copyOf(impls), options.tests(), options.sizes(), options.ranks(),
+            options.compute(), options.overlapSize(), options.window(), options.repeat(), options.warmup(), options.csv(),
+            options.out());
         String loadBefore = LoadAverage.now();
         List<Map<String, List<MpiResult>>> runs = new ArrayList<>();
         try {
@@ -59,15 +60,19 @@ public final class MpiCommand {
                     java.util.Collections.reverse(order);
                 }
                 Map<String, List<MpiResult>> results = new LinkedHashMap<>();
-                for (String impl : order) {
-                    System.err.println("bench mpi: run " + (run + 1) + " of " + measured.repeat() + ": " + impl
-                        + " (load " + LoadAverage.now() + ")");
-                    try {
-                        results.put(impl, impl.startsWith("openmpi:")
-                            ? openMpi.orElseThrow().run(impl, measured.programArguments(), RUN_LIMIT)
-                            : PolylinkRanks.run(impl, measured.programArguments(), RUN_LIMIT));
-                    } catch (IOException e) {
-                        System.err.println("bench mpi: run " + (run + 1) + " of " + impl + " failed: " + e.getMessage());
+                for (int ranks : measured.rankCounts()) {
+                    for (String impl : order) {
+                        System.err.println("bench mpi: run " + (run + 1) + " of " + measured.repeat() + ": " + impl
+                            + ", " + ranks + " ranks (load " + LoadAverage.now() + ")");
+                        List<String> arguments = measured.programArguments(ranks);
+                        try {
+                            results.computeIfAbsent(impl, i -> new ArrayList<>()).addAll(impl.startsWith("openmpi:")
+                                ? openMpi.orElseThrow().run(impl, ranks, arguments, RUN_LIMIT)
+                                : PolylinkRanks.run(impl, ranks, arguments, RUN_LIMIT));
+                        } catch (IOException e) {
+                            System.err.println("bench mpi: run " + (run + 1) + " of " + impl + " with " + ranks
+                                + " ranks failed: " + e.getMessage());
+                        }
                     }
                 }
                 runs.add(results);
@@ -76,7 +81,8 @@ public final class MpiCommand {
             openMpi.ifPresent(OpenMpi::close);
         }
         MpiReport report = new MpiReport(runs);
-        String header = "bench mpi on one host: two ranks in separate processes, " + Runtime.getRuntime()
+        String header = "bench mpi on one host: ranks in separate processes (" + measured.rankCounts().stream()
+            .map(String::valueOf).collect(java.util.stream.Collectors.joining(" and ")) + "), " + Runtime.getRuntime()
             .availableProcessors() + " cpus; load average (1, 5, 15 min) before " + loadBefore + ", after "
             + LoadAverage.now();
         String baseline = openMpi.map(o -> "Open MPI: " + o.version() + ", osu.c compiled with mpicc -O2; mpirun "

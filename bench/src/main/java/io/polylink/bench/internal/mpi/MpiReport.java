@@ -33,6 +33,23 @@ record MpiReport(List<Map<String, List<MpiResult>>> runs) {
         new Target("bw", 1 << 20, PolylinkRanks.SHM, 0.8, false),
         new Target("bw", 1 << 20, PolylinkRanks.TCP, 0.8, false));
 
+    /** The collectives' tests, each measured among each number of ranks as {@code TEST_RANKS}. */
+    static final List<String> COLLECTIVES = List.of("barrier", "bcast", "reduce", "allreduce", "alltoall");
+
+    /** @return the targets of the point-to-point tests, and those of bcast and allreduce among each of {@code ranks} */
+    private static List<Target> targets(List<Integer> ranks) {
+        List<Target> all = new ArrayList<>(TARGETS);
+        for (String test : List.of("bcast", "allreduce")) {
+            for (int r : ranks) {
+                all.add(new Target(test + "_" + r, 8, PolylinkRanks.SHM, 1.5, true));
+                for (int size : List.of(64 << 10, 1 << 20, 4 << 20)) {
+                    all.add(new Target(test + "_" + r, size, PolylinkRanks.SHM, 1.0, true));
+                }
+            }
+        }
+        return all;
+    }
+
     void csv(PrintStream out) {
         out.println(MpiResult.CSV_HEADER);
         for (int run = 0; run < runs.size(); run++) {
@@ -71,11 +88,24 @@ record MpiReport(List<Map<String, List<MpiResult>>> runs) {
                 out.println(row);
             }
         }
+        for (String test : COLLECTIVES) {
+            if (options.tests().contains(test)) {
+                for (int r : options.ranks()) {
+                    out.println("\n" + test + ", " + r + " ranks, us per call (the ranks' average): median (min-max)");
+                    sizeTable(test + "_" + r, test.equals("barrier") ? List.of(0)
+                        : options.sizes().stream().filter(size -> size >= 8).toList(), impls, out);
+                }
+            }
+        }
         out.println("\ntargets (each the median over the runs of the run's own ratio):");
-        for (Target t : TARGETS) {
+        for (Target t : targets(options.ranks())) {
+            if (!options.tests().contains(t.test().replaceAll("_\\d+$", "")) && !t.test().equals("bw")
+                    && !t.test().equals("latency")) {
+                continue;
+            }
             String baseline = baseline(t.impl());
-            String what = String.format(Locale.ROOT, "  %-7s %-9s %s %s %.1f x %s:", Sizes.label(t.size()),
-                t.test().equals("bw") ? "bandwidth" : "latency", t.impl(), t.atMost() ? "<=" : ">=", t.bound(), baseline);
+            String what = String.format(Locale.ROOT, "  %-7s %-11s %s %s %.1f x %s:", Sizes.label(t.size()),
+                t.test().equals("bw") ? "bandwidth" : t.test(), t.impl(), t.atMost() ? "<=" : ">=", t.bound(), baseline);
             Optional<Spread> ratio = ratio(t.impl(), baseline, t.test(), t.size(), 0);
             if (ratio.isEmpty()) {
                 out.println(what + " not measured (run both, and the size)");

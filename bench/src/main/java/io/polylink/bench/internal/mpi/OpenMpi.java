@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * Open MPI's C implementation, the baseline: {@code osu.c} compiled with {@code mpicc} into a
- * directory of its own, and run by {@code mpirun} as two ranks with the byte transfer layer of the
+ * directory of its own, and run by {@code mpirun} as some ranks with the byte transfer layer of the
  * implementation named: {@code openmpi:vader} (shared memory, {@code --mca btl self,vader}) or
  * {@code openmpi:tcp} ({@code --mca btl self,tcp} on the loopback interface). Both with the ob1
  * point-to-point layer, so that the btl named is the one used, and unbound, as the Java ranks are.
@@ -78,10 +78,10 @@ final class OpenMpi implements AutoCloseable {
         return version;
     }
 
-    /** @return the results of one run of {@code impl} with {@code args} (see {@code osu.c}) */
-    List<MpiResult> run(String impl, List<String> args, Duration limit) throws IOException, InterruptedException {
+    /** @return the results of one run of {@code impl} as {@code ranks} ranks with {@code args} (see {@code osu.c}) */
+    List<MpiResult> run(String impl, int ranks, List<String> args, Duration limit) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(mpirun.toString(), "--allow-run-as-root", "--oversubscribe",
-            "-np", "2", "--bind-to", "none", "--mca", "pml", "ob1"));
+            "-np", Integer.toString(ranks), "--bind-to", "none", "--mca", "pml", "ob1"));
         command.addAll(impl.equals(VADER) ? List.of("--mca", "btl", "self,vader")
             : List.of("--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"));
         command.add(program.toString());

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Runs {@link OsuRank} as a Polylink job of two ranks, each a JVM of its own started as
+ * Runs {@link OsuRank} as a Polylink job of some ranks, each a JVM of its own started as
  * {@code polylink mpirun} starts ranks: the launch variables, and a runtime of its own from
  * {@code Polylink.start} (this jar carries package mpi, polylink-embedded and the framework).
  * {@code polylink:shm} starts both methods and selection takes shm; {@code polylink:tcp} starts
@@ -23,17 +23,18 @@ final class PolylinkRanks {
 
     private PolylinkRanks() {}
 
-    /** @return the results of one run of {@code impl} with {@code args} (see {@code osu.c}) */
-    static List<MpiResult> run(String impl, List<String> args, Duration limit) throws IOException, InterruptedException {
+    /** @return the results of one run of {@code impl} as {@code ranks} ranks with {@code args} (see {@code osu.c}) */
+    static List<MpiResult> run(String impl, int ranks, List<String> args, Duration limit)
+            throws IOException, InterruptedException {
         try (TempDirectory files = TempDirectory.create("polylink-bench-mpi-");
              Session session = new Session(impl)) {
             Path dir = files.path();
             String job = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-            for (int rank = 0; rank < 2; rank++) {
+            for (int rank = 0; rank < ranks; rank++) {
                 Map<String, String> env = new HashMap<>();
                 env.put("POLYLINK_MPI_JOB", job);
                 env.put("POLYLINK_MPI_RANK", Integer.toString(rank));
-                env.put("POLYLINK_MPI_SIZE", "2");
+                env.put("POLYLINK_MPI_SIZE", Integer.toString(ranks));
                 env.put("POLYLINK_MPI_REGISTRY", dir.resolve("registry").toString());
                 env.put("POLYLINK_MPI_SHM_DIRECTORY", dir.resolve("shm").toString());
                 env.put("POLYLINK_MPI_STORAGE", dir.resolve("rank-" + rank).toString());

@@ -1,5 +1,6 @@
 package io.polylink.bench.internal.pingpong;
 
+import io.polylink.bench.internal.CompilerActivity;
 import java.io.BufferedReader;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;

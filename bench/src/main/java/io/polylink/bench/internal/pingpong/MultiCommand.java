@@ -18,7 +18,7 @@ public final class MultiCommand {
 
     static final String HELP = """
         usage: java -jar polylink-bench.jar multi [--sizes LIST] [--count N] [--warmup N] [--repeat N]
-                    [--idle spin|spin-then-block|block] [--driver app|handler] [--wait auto|spin|park]
+                    [--idle spin|spin-then-block|block] [--driver app|handler] [--wait auto|spin|park|progress]
                     [--csv] [--timeout S] [--jvm-opt OPT]...
 
         Nexus' ppmulti: the polylink shm round trip between a server and a client process (as

@@ -16,7 +16,7 @@ public final class PingPongCommand {
 
     static final String HELP = """
         usage: java -jar polylink-bench.jar pingpong [--impl LIST] [--sizes LIST] [--count N] [--warmup N]
-                    [--idle spin|spin-then-block|block] [--driver app|handler] [--wait auto|spin|park]
+                    [--idle spin|spin-then-block|block] [--driver app|handler] [--wait auto|spin|park|progress]
                     [--repeat N] [--interleave] [--csv] [--timeout S] [--jvm-opt OPT]...
 
         A ping-pong between two processes on one host (127.0.0.1, or shared memory), each
@@ -103,6 +103,9 @@ public final class PingPongCommand {
                          core for each busy thread: with --idle spin three (the measuring thread and
                          an I/O thread on each side), and on fewer cores the scheduler, not the
                          transport, sets the time
+                         progress: polylink:* only; the measuring thread calls Context.progress()
+                         while it waits, so the reply handler runs on it where the method can be
+                         driven so (tcp, shm), with no hand-off between threads
           --csv          print only the CSV header impl,size,count,rtt_p50_us,rtt_p99_us,mb_per_s
                          and one row per implementation and size; progress goes to stderr
           --repeat N     run the whole list N times, one implementation after another (default 1);

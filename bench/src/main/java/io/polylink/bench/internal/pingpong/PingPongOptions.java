@@ -31,7 +31,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
     static final List<Integer> SIZES = List.of(16, 256, 1024, 16 << 10, 64 << 10, 1 << 20);
     static final List<String> IDLE = List.of("spin", "spin-then-block", "block");
     static final String AUTO = "auto";
-    static final List<String> WAIT = List.of(AUTO, ReplySignal.SPIN, ReplySignal.PARK);
+    static final List<String> WAIT = List.of(AUTO, ReplySignal.SPIN, ReplySignal.PARK, ReplySignal.PROGRESS);
     /** Spinning waits need a core each: the client's measuring thread and an I/O thread per side, plus one spare. */
     static final int SPIN_CPUS = 4;
     static final String APP = "app";
@@ -60,6 +60,10 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
         1, false, List.of());
 
     PingPongOptions {
+        if (await.equals(ReplySignal.PROGRESS) && impls.contains(Peers.NETTY_NIO)) {
+            throw new IllegalArgumentException("--wait progress calls Context.progress() and is for polylink:* "
+                + "clients; measure " + Peers.NETTY_NIO + " with --wait spin or park");
+        }
         impls = List.copyOf(impls);
         sizes = List.copyOf(sizes);
         jvmOptions = List.copyOf(jvmOptions);

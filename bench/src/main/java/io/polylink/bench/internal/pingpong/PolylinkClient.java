@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
 /**
  * The polylink client. Driven by the application thread, it sends an RSR (written to the socket
  * from that thread) and waits, as {@link ReplySignal} says, until the inline reply handler has run
- * on the method's I/O thread. Driven by the handler, the inline reply handler sends the next RSR
+ * on the method's I/O thread, or, waiting by {@code progress}, on the waiting thread itself. Driven by the handler, the inline reply handler sends the next RSR
  * itself. In multi's busy case a {@link BackgroundPingPong} runs over tcp meanwhile.
  */
 final class PolylinkClient implements PingPongClient {
@@ -44,11 +44,11 @@ final class PolylinkClient implements PingPongClient {
     PolylinkClient(String impl, String idle, String wait, boolean handlerDriven, String serverText)
             throws IOException {
         this.handlerDriven = handlerDriven;
-        replies = new ReplySignal(wait);
-        acks = new ReplySignal(wait);
         node = PolylinkNode.open(impl, idle, serverText);
         context = node.context();
         try {
+            replies = new ReplySignal(wait, context::progress);
+            acks = new ReplySignal(wait, context::progress);
             server = context.startpoint(serverText);
             // Evidence that the link runs over the intended stack (and not, say, a method picked by mistake).
             server.explain().forEach(x -> System.err.println("polylink client: " + x));

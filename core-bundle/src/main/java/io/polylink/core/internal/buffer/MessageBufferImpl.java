@@ -276,6 +276,48 @@ public final class MessageBufferImpl implements MessageBuffer {
     }
 
     @Override
+    public MessageBuffer putShorts(short[] values, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, values.length);
+        appended(count, 2).asShortBuffer().put(values, offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putChars(char[] values, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, values.length);
+        appended(count, 2).asCharBuffer().put(values, offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putInts(int[] values, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, values.length);
+        appended(count, 4).asIntBuffer().put(values, offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putLongs(long[] values, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, values.length);
+        appended(count, 8).asLongBuffer().put(values, offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putFloats(float[] values, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, values.length);
+        appended(count, 4).asFloatBuffer().put(values, offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putDoubles(double[] values, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, values.length);
+        appended(count, 8).asDoubleBuffer().put(values, offset, count);
+        return this;
+    }
+
+    @Override
     public MessageBuffer putString(String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         return putBytes(utf8, 0, utf8.length);
@@ -347,6 +389,42 @@ public final class MessageBufferImpl implements MessageBuffer {
     }
 
     @Override
+    public void getShorts(short[] target, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, target.length);
+        consumed(count, 2, "shorts").asShortBuffer().get(target, offset, count);
+    }
+
+    @Override
+    public void getChars(char[] target, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, target.length);
+        consumed(count, 2, "chars").asCharBuffer().get(target, offset, count);
+    }
+
+    @Override
+    public void getInts(int[] target, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, target.length);
+        consumed(count, 4, "ints").asIntBuffer().get(target, offset, count);
+    }
+
+    @Override
+    public void getLongs(long[] target, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, target.length);
+        consumed(count, 8, "longs").asLongBuffer().get(target, offset, count);
+    }
+
+    @Override
+    public void getFloats(float[] target, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, target.length);
+        consumed(count, 4, "floats").asFloatBuffer().get(target, offset, count);
+    }
+
+    @Override
+    public void getDoubles(double[] target, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, target.length);
+        consumed(count, 8, "doubles").asDoubleBuffer().get(target, offset, count);
+    }
+
+    @Override
     public String getString() {
         int count = lengthPrefix("string");
         int at = consume(count, "string");
@@ -401,6 +479,35 @@ public final class MessageBufferImpl implements MessageBuffer {
         ByteBuffer bigger = ByteBuffer.allocate(capacity);
         bigger.put(0, bytes, 0, length);
         bytes = bigger;
+    }
+
+    /**
+     * Appends room for {@code count} values of {@code size} bytes.
+     *
+     * @return a view of it, in network byte order, for one bulk copy
+     */
+    private ByteBuffer appended(int count, int size) {
+        long n = (long) count * size;
+        if (n > Integer.MAX_VALUE) {
+            grow(length + n); // throws: no message is that large
+        }
+        int at = reserve((int) n); // first: it may replace the buffer
+        return bytes.slice(at, (int) n);
+    }
+
+    /**
+     * Consumes {@code count} values of {@code size} bytes.
+     *
+     * @return a view of them, in network byte order, for one bulk copy
+     */
+    private ByteBuffer consumed(int count, int size, String what) {
+        long n = (long) count * size;
+        if (n > length - readIndex) {
+            throw new MalformedMessageException("read of " + count + " " + what + " (" + n + " bytes) at offset "
+                + readIndex + " runs past the end of the " + length + "-byte message");
+        }
+        int at = consume((int) n, what);
+        return bytes.slice(at, (int) n);
     }
 
     private void checkWritable() {

@@ -66,14 +66,14 @@ public final class ChannelReceiver implements FrameReceiver {
     private final TransformSessions sessions;
     private final ContextId self;
     private final Installed installed;
-    private final RequiredStacks required;
     private final Endpoints endpoints;
     private final OutboundFlows flows;
     private final InboundFlows inbound;
     private final ControlSender controlSender;
     private final RetryTimer timer;
     private final Problems problems;
-    private final long quietAckMs;
+    /** The channels, whose {@code quietAckMs} may change while this channel is open. */
+    private final PeerChannels owner;
     private final int maxWirePayload;
     private final int maxMessageSize;
     private final MessageBufferImpl reader;
@@ -112,14 +112,13 @@ public final class ChannelReceiver implements FrameReceiver {
         this.sessions = sessions;
         this.self = owner.self;
         this.installed = owner.installed;
-        this.required = owner.installed.required();
         this.endpoints = owner.endpoints;
         this.flows = owner.flows;
         this.inbound = owner.inbound;
         this.controlSender = owner.controlSender;
         this.timer = owner.timer;
         this.problems = owner.problems;
-        this.quietAckMs = owner.quietAckMs;
+        this.owner = owner;
         this.maxWirePayload = owner.maxWirePayload;
         this.maxMessageSize = owner.maxMessageSize;
         this.reader = owner.buffers.reader();
@@ -213,7 +212,7 @@ public final class ChannelReceiver implements FrameReceiver {
                 // carries the acknowledgement out ahead of it, with no control-thread wake-up.
                 flow.acknowledgeDelivered();
                 sender.requestAck(received.ack());
-            } else if (fresh && quietAckMs > 0 && received.ack().quietCheckNeeded()) {
+            } else if (fresh && owner.quietAckMs > 0 && received.ack().quietCheckNeeded()) {
                 checkQuietLater(received.ack());
             }
             if (fresh) {
@@ -227,12 +226,12 @@ public final class ChannelReceiver implements FrameReceiver {
 
     /** Out of {@link #receive}, which runs per RSR: its lambda stays out of the hot method's code. */
     private void checkQuietLater(AckLane.Slot slot) {
-        timer.later(() -> acknowledgeIfQuiet(slot), quietAckMs);
+        timer.later(() -> acknowledgeIfQuiet(slot), owner.quietAckMs);
     }
 
     /**
      * On the retry thread: acknowledges what a flow delivered since its last acknowledgement once
-     * no RSR came for {@link #quietAckMs}. The sender asks only every so many RSRs or bytes, and
+     * no RSR came for {@link PeerChannels#quietAckMs}. The sender asks only every so many RSRs or bytes, and
      * would otherwise keep the copies of a burst's tail for as long as the flow stays idle.
      */
     private void acknowledgeIfQuiet(AckLane.Slot slot) {
@@ -415,7 +414,7 @@ public final class ChannelReceiver implements FrameReceiver {
             flow == null ? null : new AckLane.Slot(flow));
         stacks[id] = stack;
         String why = flow == null ? connection.peer() + " has " + InboundFlows.PER_PEER + " flows open here already"
-            : required.refusal(connection.method(), announced.names(), channel.said());
+            : installed.required().refusal(connection.method(), announced.names(), channel.said());
         if (why != null) {
             refuse(id, stack, why);
         }
@@ -427,7 +426,7 @@ public final class ChannelReceiver implements FrameReceiver {
      * will not serve this peer, is refused.
      */
     private ReceiveStack resolve(int id, ReceiveStack stack) {
-        String why = required.refusal(connection.method(), stack.names(), channel.said());
+        String why = installed.required().refusal(connection.method(), stack.names(), channel.said());
         TransformSession[] chain = new TransformSession[stack.names().size()];
         for (int i = 0; why == null && i < chain.length; i++) {
             String name = stack.names().get(i);

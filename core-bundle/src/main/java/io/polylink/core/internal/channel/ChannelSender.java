@@ -55,8 +55,15 @@ public final class ChannelSender {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
     private final ScratchBuffer[] encodeScratch;
+    /** The tables the peer holds since the last reset, whatever stack they came on. */
     private final Set<Long> sentTables = new HashSet<>();
     private long sentTableBytes;
+    /**
+     * The tables sent on each stack since the last reset. A table counts as sent for a stack only
+     * once it went on that stack: a peer drops every frame of a stack it refuses, tables too, and
+     * this side may send on another stack before it hears of the refusal.
+     */
+    private final Map<Integer, Set<Long>> sentOnStack = new HashMap<>();
     /** By flow id and transforms; under the send lock. */
     private final Map<String, StackBinding> stacks = new HashMap<>();
     private int lastStackId;
@@ -114,9 +121,25 @@ public final class ChannelSender {
      * Sends one RSR of a flow; the tables of startpoints in it go first if the peer lacks them.
      *
      * @param flags {@link FrameHeader#FLAG_SEQUENCED}, perhaps with {@link FrameHeader#FLAG_ACK_REQUEST}
+     * @throws LinkException if the channel did not take the frame, or broke: an Error thrown anywhere
+     *     in the send leaves unknown whether the frame went, so it closes the channel, and the flow
+     *     sends the RSR again elsewhere, as for any connection that failed
      */
     public void send(StackBinding stack, int endpoint, int handler, int flags, int sequence, ByteBuffer payload,
                      EncodedTable[] tables, int tableCount) {
+        try {
+            sendOrDefer(stack, endpoint, handler, flags, sequence, payload, tables, tableCount);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            // Not only from the method or a transform: the JVM raises a fault on a mapping at some
+            // later point of the thread that met it, such as the control frames' flush after the write.
+            throw channel.broken(t);
+        }
+    }
+
+    private void sendOrDefer(StackBinding stack, int endpoint, int handler, int flags, int sequence,
+                             ByteBuffer payload, EncodedTable[] tables, int tableCount) {
         if (!sendLock.tryLock()) {
             if (receiving()) {
                 // The holder may be waiting for a handshake this thread has yet to read.
@@ -193,9 +216,12 @@ public final class ChannelSender {
                     + "a connection carries at once (" + MAX_TABLES + " tables, " + MAX_TABLE_BYTES + " bytes)");
             }
         }
+        Set<Long> onStack = sentOnStack.computeIfAbsent(stack.id(), id -> new HashSet<>());
         for (int i = 0; i < count; i++) {
-            if (sentTables.add(tables[i].id())) {
-                sentTableBytes += tables[i].bytes().length;
+            if (onStack.add(tables[i].id())) {
+                if (sentTables.add(tables[i].id())) {
+                    sentTableBytes += tables[i].bytes().length;
+                }
                 sendFrame(FrameHeader.FLAG_CONTROL, stack, ControlFrame.TABLE.code(), 0, 0,
                     ByteBuffer.wrap(tables[i].bytes()));
             }
@@ -221,6 +247,7 @@ public final class ChannelSender {
             ByteBuffer.allocate(0));
         sentTables.clear();
         sentTableBytes = 0;
+        sentOnStack.clear();
     }
 
     /**

@@ -18,6 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class PeerChannel {
 
+    /** Lines a second saying a connection broke of an Error this side met, each naming its connection. */
+    private static final int BROKEN_PER_SECOND = 10;
+
     private final PeerChannels owner;
     private final Connection connection;
     private final boolean deliversOnSend;
@@ -140,17 +143,24 @@ public final class PeerChannel {
      * @param trace what to log the stack trace of: an Error that broke a transform or the method, else {@code null}
      */
     void badFrame(RuntimeException why, Throwable trace) {
-        owner.problems.error("bad frame", "closing " + this + ": " + why.getMessage(), trace);
+        String line = "closing " + this + ": " + why.getMessage();
+        if (trace instanceof Error) {
+            // This side broke, not the peer's input: such as the JVM's report of a fault on a
+            // mapping, which can end several connections at once, each of which must be named.
+            owner.problems.error("connection broke", BROKEN_PER_SECOND, line, trace);
+        } else {
+            owner.problems.error("bad frame", line, trace);
+        }
     }
 
     /**
-     * A transform session or the connection threw an Error while this side sent: the channel is
-     * broken, so the connection closes and its flows move, and whoever sent hears a
-     * {@link LinkException}, as for any failed connection.
+     * A transform session or the connection threw an Error while this side sent, or a flow met one
+     * between numbering an RSR and keeping it: the channel is broken, so the connection closes and
+     * its flows move, and whoever sent hears a {@link LinkException}, as for any failed connection.
      *
      * @return the exception to throw
      */
-    LinkException broken(Throwable cause) {
+    public LinkException broken(Throwable cause) {
         LinkException failed = new LinkException(this + " broke while sending: " + cause + "; closing it", cause);
         badFrame(failed, cause);
         closeConnection();

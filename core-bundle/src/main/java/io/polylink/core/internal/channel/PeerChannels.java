@@ -39,7 +39,8 @@ public final class PeerChannels implements InboundSink {
     final ControlSender controlSender;
     final RetryTimer timer;
     final Problems problems;
-    final long quietAckMs;
+    /** How long a received flow stays quiet before it is acknowledged unasked; changes apply to the next check. */
+    volatile long quietAckMs;
     final int maxMessageSize;
     final int maxWirePayload;
     /** Set once, before any connection: the flows, and the startpoints the buffers make, need the channels. */
@@ -70,6 +71,11 @@ public final class PeerChannels implements InboundSink {
         this.quietAckMs = quietAckMs;
         this.maxMessageSize = maxMessageSize;
         this.maxWirePayload = maxWirePayload;
+    }
+
+    /** @param quietAckMs how long a received flow stays quiet before it is acknowledged unasked from now on */
+    public void quietAckMs(long quietAckMs) {
+        this.quietAckMs = quietAckMs;
     }
 
     /**

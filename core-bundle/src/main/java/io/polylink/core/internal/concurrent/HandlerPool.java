@@ -44,6 +44,20 @@ public final class HandlerPool implements Executor, AutoCloseable {
         threads.execute(Guarded.of(task, problems));
     }
 
+    /**
+     * Runs tasks on up to {@code size} threads from now on: more start as tasks come, and threads
+     * beyond the new size end once they finish their task.
+     */
+    public synchronized void resize(int size) {
+        if (size > threads.getMaximumPoolSize()) {
+            threads.setMaximumPoolSize(size);
+            threads.setCorePoolSize(size);
+        } else {
+            threads.setCorePoolSize(size);
+            threads.setMaximumPoolSize(size);
+        }
+    }
+
     /** Takes no more tasks; those queued still run. */
     public void shutdown() {
         threads.shutdown();

@@ -38,8 +38,9 @@ public @interface CoreConfig {
         + "name in the naming registry; empty: the framework property polylink.name, if set")
     String name() default "";
 
-    @AttributeDefinition(description = "Fixed context id (a UUID), so a restarted process is the same "
-        + "context to its peers; empty: a fresh random id at each start")
+    @AttributeDefinition(description = "Fixed context id (a UUID). Empty: the id this core had when it last "
+        + "stopped, kept in its bundle's data area; else, for a named context, one derived from the name, the "
+        + "distribution folder and this machine; else a fresh random one")
     String id() default "";
 
     @AttributeDefinition(description = "Host identity of this context: contexts with the same one share memory "

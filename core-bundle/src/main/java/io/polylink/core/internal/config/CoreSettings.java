@@ -6,10 +6,15 @@ import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.Configuration;
 import io.polylink.spi.HostIdentity;
 import io.polylink.spi.InvalidSettingException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * The core's parameters, from the {@code io.polylink.core} configuration ({@link CoreConfig}, where
@@ -37,6 +42,8 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
     /** The configuration PID. */
     public static final String PID = "io.polylink.core";
     public static final CoreSettings DEFAULTS = of(Map.of());
+    /** A URL scheme of two or more letters, so {@code C:\\repo} stays a path. */
+    private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:.*");
 
     public CoreSettings {
         Configuration.requireRange(PID, "maxMessageSize", maxMessageSize, 1024, 1 << 30);
@@ -47,6 +54,14 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
             throw new InvalidSettingException(PID, "site", site, "at most 64 letters, digits, '.', '_' and '-'");
         }
         table = List.copyOf(table);
+        for (String stack : table) {
+            try {
+                new Descriptor(stack, new byte[0]);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSettingException(PID, "table", String.join(",", table), "a comma-separated list of "
+                    + "method stacks such as 'shm,lz4/tcp,tcp' (" + e.getMessage() + ")");
+            }
+        }
     }
 
     /**
@@ -60,6 +75,9 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
 
     /** @throws InvalidSettingException naming the key whose value cannot be used */
     public static CoreSettings of(CoreConfig config) {
+        if (!config.repository().isBlank()) {
+            repository(config.repository());
+        }
         return new CoreSettings(config.maxMessageSize(), config.handlerThreads(), Arrays.asList(config.table()),
             id(config.id()), config.abandonAfterMs(), config.quietAckMs(),
             config.hostId().isEmpty() ? LocalHost.identity() : HostIdentity.named(config.hostId()), config.site(),
@@ -85,10 +103,32 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
         return new Origin(host, site);
     }
 
+    /** @return these settings for a context whose id is {@code id} */
+    public CoreSettings withId(ContextId id) {
+        return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site,
+            required, systemTargets);
+    }
+
     /** @return these settings for a context on {@code host} */
     public CoreSettings onHost(HostIdentity host) {
         return new CoreSettings(maxMessageSize, handlerThreads, table, id, abandonAfterMs, quietAckMs, host, site,
             required, systemTargets);
+    }
+
+    /**
+     * @param text a path or URL of a bundle repository index, as the {@code repository} key holds it;
+     *     a relative path is taken from the working directory
+     * @return the URL it stands for
+     * @throws InvalidSettingException if it is neither
+     */
+    public static URI repository(String text) {
+        String t = text.strip();
+        try {
+            return URL.matcher(t).matches() ? new URI(t) : Path.of(t).toAbsolutePath().normalize().toUri();
+        } catch (URISyntaxException | InvalidPathException e) {
+            throw new InvalidSettingException(PID, "repository", text, "the path or URL of an OSGi Repository XML "
+                + "index, such as repo/index.xml or https://example.org/polylink/index.xml (" + e.getMessage() + ")");
+        }
     }
 
     private static ContextId id(String text) {
@@ -99,7 +139,7 @@ public record CoreSettings(int maxMessageSize, int handlerThreads, List<String> 
             return ContextId.parse(text);
         } catch (IllegalArgumentException e) {
             throw new InvalidSettingException(PID, "id", text, "a context id (a UUID such as "
-                + "6f1d7c2a-0000-4000-8000-00000000000b), or empty for a fresh one at each start");
+                + "6f1d7c2a-0000-4000-8000-00000000000b), or empty");
         }
     }
 }

@@ -151,7 +151,10 @@ public final class EndpointImpl implements Endpoint {
 
     private void failed(int handlerId, Throwable failure) {
         counters.error();
-        owner.problems.error("handler failed", "handler " + handlerId + " of " + this + " threw " + failure, failure);
+        // A kind per thing thrown: a handler failing in a loop holds back only lines like its own,
+        // and what it held back is named.
+        owner.problems.error("handler failed: " + failure.getClass().getName(), "handler " + handlerId + " of " + this
+            + " threw " + failure, failure);
     }
 
     /** @throws IllegalArgumentException if the id is not one a handler can have */

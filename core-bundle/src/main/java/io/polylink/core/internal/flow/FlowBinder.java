@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * Where one flow's RSRs go, and how that changes: the flow is bound to an entry of its table on
  * first use and again whenever the context's methods change, its connection breaks or the peer
  * refuses its stack; a flow on a later entry probes now and then for a better one, connecting to
- * it in the background; a flow that finds no way to its peer keeps trying, then gives up. Each
- * move sends the RSRs the peer has not acknowledged again, in order, before anything new.
+ * it in the background, as it sends and, after connecting to it failed, from the retry timer too;
+ * a flow that finds no way to its peer keeps trying, then gives up. Each move sends the RSRs the
+ * peer has not acknowledged again, in order, before anything new.
  *
  * <p>Runs under the flow's lock, on the thread that sends or moves the flow; background connects
  * report back on the retry thread ({@link #reconnected}).
@@ -63,6 +64,8 @@ final class FlowBinder {
     private volatile boolean reconnecting;
     /** The entry a background connect reached since the flow was bound, or -1. */
     private volatile int reconnected = -1;
+    /** A look for the better entry from the retry timer is due or running: one at a time. */
+    private boolean idleProbing;
     private int lastEndpoint;
     /** Why the flow's last connection failed, until it is bound again: said if moving fails. */
     private volatile String brokenBy;
@@ -175,6 +178,41 @@ final class FlowBinder {
         reconnecting = false;
     }
 
+    /**
+     * Has the retry timer look for the entry the flow failed to connect to, as its sends do, until
+     * the flow is back on it: a link whose traffic stopped comes back too. The looks follow the
+     * background connects' backoff, so an entry that stays unreachable is looked for once every
+     * 30 s in the end. Caller holds the flow's lock.
+     */
+    void probeIdleLater() {
+        if (!idleProbing && fellBack() && !flow.retired() && !owner.closing()) {
+            idleProbing = true;
+            probeIdleAgainLater();
+        }
+    }
+
+    /** A look from the retry timer found the flow held by a sender: it looks again later. Any thread. */
+    void probeIdleAgainLater() {
+        long waitNanos = Math.max(PROBE_NANOS, reconnectAt - System.nanoTime());
+        owner.timer.later(flow::probeIdle, TimeUnit.NANOSECONDS.toMillis(waitNanos));
+    }
+
+    /**
+     * A look from the retry timer, as {@link #probeDue} on a send. Caller holds the flow's lock.
+     *
+     * @return whether the better entry can be taken now
+     */
+    boolean idleProbeDue() {
+        idleProbing = false;
+        return fellBack() && probeDue();
+    }
+
+    /** @return whether the flow is on a later entry than one it failed to connect to */
+    private boolean fellBack() {
+        BoundStack b = binding;
+        return b != null && b != BoundStack.LOCAL && betterPossible && !connectFailed.isEmpty();
+    }
+
     /** Binds the flow again for the target it was last bound for. Caller holds the flow's lock. */
     void rebind() {
         bind(lastEndpoint);
@@ -235,6 +273,7 @@ final class FlowBinder {
                     store.clear();
                 }
                 stranded = false;
+                probeIdleLater();
                 return;
             } catch (RuntimeException e) {
                 last = e;
@@ -271,8 +310,31 @@ final class FlowBinder {
         if (chosen.method().equals(LocalMethod.NAME) && chosen.transforms().isEmpty()) {
             return BoundStack.LOCAL;
         }
+        PeerChannel channel = channelFor(chosen);
+        try {
+            return bindTo(channel, chosen);
+        } catch (LinkException e) {
+            if (channel.isOpen()) {
+                throw e;
+            }
+            // The pooled connection closed as the flow bound to it (its method closed it, or this
+            // context reopens its connections to check their stacks): a new connection is tried
+            // once, as a closed one is not the entry's refusal.
+            try {
+                return bindTo(channelFor(chosen), chosen);
+            } catch (LinkException again) {
+                again.addSuppressed(e);
+                throw again;
+            }
+        }
+    }
+
+    private PeerChannel channelFor(Descriptor chosen) {
         OutboundFlow.Key key = flow.key();
-        PeerChannel channel = owner.channels.outbound(key.peer(), chosen, key.options().parameters(chosen.method()));
+        return owner.channels.outbound(key.peer(), chosen, key.options().parameters(chosen.method()));
+    }
+
+    private BoundStack bindTo(PeerChannel channel, Descriptor chosen) {
         // The flow's table is the peer's: it says where the peer runs, before any session opens.
         channel.peerSays(flow.table().origin());
         ChannelSender sender = channel.sender();

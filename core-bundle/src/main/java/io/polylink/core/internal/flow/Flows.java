@@ -10,6 +10,7 @@ import io.polylink.core.internal.channel.PeerChannels;
 import io.polylink.core.internal.concurrent.RetryTimer;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.observe.Problems;
+import io.polylink.core.internal.observe.RoundTrips;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.LinkOptions;
 import io.polylink.core.internal.select.StackSelector;
@@ -43,13 +44,15 @@ public final class Flows implements OutboundFlows {
     final PeerChannels channels;
     final Endpoints endpoints;
     final RetryTimer timer;
-    final long abandonAfterMs;
+    /** How long RSRs wait for a way to their peer before they are dropped; a change applies at each stranded flow's next try. */
+    volatile long abandonAfterMs;
     private final Executor handlers;
     private final Problems problems;
     private final Map<OutboundFlow.Key, OutboundFlow> byKey = new ConcurrentHashMap<>();
     private final Map<Long, OutboundFlow> byId = new ConcurrentHashMap<>();
     private final Map<ContextId, Integer> perPeer = new ConcurrentHashMap<>();
     private volatile boolean closing;
+    private volatile FlowWatcher watcher = FlowWatcher.NONE;
 
     /**
      * @param handlers where flows move, off the threads of methods
@@ -64,6 +67,11 @@ public final class Flows implements OutboundFlows {
         this.timer = timer;
         this.handlers = handlers;
         this.problems = problems;
+        this.abandonAfterMs = abandonAfterMs;
+    }
+
+    /** @param abandonAfterMs how long RSRs wait for a way to their peer before they are dropped, from now on */
+    public void abandonAfterMs(long abandonAfterMs) {
         this.abandonAfterMs = abandonAfterMs;
     }
 
@@ -90,6 +98,7 @@ public final class Flows implements OutboundFlows {
             flow = new OutboundFlow(this, key, table, id);
         } while (byId.putIfAbsent(id, flow) != null);
         perPeer.merge(key.peer(), 1, Integer::sum);
+        watcher.opened(flow);
         return flow;
     }
 
@@ -192,7 +201,9 @@ public final class Flows implements OutboundFlows {
         if (byKey.remove(flow.key(), flow)) {
             perPeer.computeIfPresent(flow.key().peer(), (p, n) -> n == 1 ? null : n - 1);
         }
-        byId.remove(flow.id(), flow);
+        if (byId.remove(flow.id(), flow)) {
+            watcher.closed(flow);
+        }
     }
 
     /** @return whether the context is closing: flows then let go rather than move */
@@ -205,8 +216,18 @@ public final class Flows implements OutboundFlows {
         closing = true;
     }
 
+    /**
+     * Tells {@code watcher}, from now on, of each flow that begins or ends, and at once of those
+     * there are ({@link FlowWatcher#NONE}: tells none).
+     */
+    public void watch(FlowWatcher watcher) {
+        this.watcher = watcher;
+        byId.values().forEach(watcher::opened);
+    }
+
     /** Forgets every flow, once the context's methods are gone. */
     public void clear() {
+        byId.values().forEach(watcher::closed);
         byKey.clear();
         byId.clear();
         perPeer.clear();
@@ -215,6 +236,16 @@ public final class Flows implements OutboundFlows {
     /** @return the flows, in no order */
     Collection<OutboundFlow> all() {
         return byKey.values();
+    }
+
+    /** @return how many flows there are */
+    public int count() {
+        return byId.size();
+    }
+
+    /** @return the round trips of every flow there is, together */
+    public RoundTrips.Snapshot roundTrips() {
+        return RoundTrips.combined(all().stream().map(OutboundFlow::roundTrips).toList());
     }
 
     /** @return one line per flow, what the shell's {@code polylink:links} lists */

@@ -8,14 +8,13 @@ import io.polylink.core.internal.channel.OutboundFlows;
 import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.endpoint.Endpoints;
+import io.polylink.core.internal.observe.RoundTrips;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.LinkOptions;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -64,17 +63,6 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private static final int ACK_MIN = 4;
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-    /**
-     * What RSRs handed off to the lock's holder may hold, payloads and {@link #PER_HAND_OFF} each,
-     * before an inline handler's send fails instead: the holder may wait for the peer for seconds,
-     * and the peer may keep sending what the handlers answer meanwhile.
-     */
-    static final long MAX_HAND_OFF_BYTES = 4L << 20;
-    private static final int PER_HAND_OFF = 128;
-
-    /** An RSR a receiving thread handed off, with its own copy of the message, and what it costs. */
-    private record HandOff(int endpoint, int handler, MessageBufferImpl message, long cost) {}
-
     private final Flows owner;
     private final Installed installed;
     private final Endpoints endpoints;
@@ -83,14 +71,14 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private final long id;
     final ReentrantLock lock = new ReentrantLock();
     /** RSRs from receiving threads that found the lock held: see {@link #handOff}. */
-    private final ConcurrentLinkedQueue<HandOff> handOffs = new ConcurrentLinkedQueue<>();
-    private final AtomicLong handOffBytes = new AtomicLong();
+    private final HandOffs handOffs = new HandOffs();
     final CopyPool copies;
     private final RetransmitStore store;
     private final FlowBinder binder;
     private int next = 1;
     private int lastRequest;
     private long bytesSinceRequest;
+    private final AckTimer ackTimer = new AckTimer();
     private volatile Thread waiter;
     private volatile boolean retired;
 
@@ -199,17 +187,10 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * it once stalled flows for whole handshake timeouts. The RSR, copied, goes out when the
      * holder lets go of the lock, before anything sent after it.
      *
-     * @throws LinkException if RSRs handed off already hold {@value #MAX_HAND_OFF_BYTES} bytes
+     * @throws LinkException if RSRs handed off already hold {@value HandOffs#MAX_BYTES} bytes
      */
     private void handOff(int endpoint, int handler, MessageBufferImpl message) {
-        long cost = PER_HAND_OFF + message.length();
-        if (handOffBytes.addAndGet(cost) > MAX_HAND_OFF_BYTES) {
-            handOffBytes.addAndGet(-cost);
-            throw new LinkException(this + ": RSRs sent from inline handlers already wait for the sender that holds "
-                + "the link (" + MAX_HAND_OFF_BYTES + " bytes), so this one is refused: an inline handler cannot wait "
-                + "for it; give the handler Delivery.EXECUTOR to let it wait");
-        }
-        handOffs.add(new HandOff(endpoint, handler, message.sendableCopy(), cost));
+        handOffs.add(this, endpoint, handler, message);
         if (lock.tryLock()) {
             release();
         }
@@ -217,8 +198,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
     /** Sends the RSRs handed off while the lock was held, in order. Caller holds the lock. */
     private void sendHandOffs() {
-        HandOff h;
-        while (!retired && (h = nextHandOff()) != null) {
+        HandOffs.HandOff h;
+        while (!retired && (h = handOffs.poll()) != null) {
             try {
                 if (!sendLocked(h.endpoint(), h.handler(), h.message())) {
                     forward(h);
@@ -229,16 +210,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         }
     }
 
-    private HandOff nextHandOff() {
-        HandOff h = handOffs.poll();
-        if (h != null) {
-            handOffBytes.addAndGet(-h.cost());
-        }
-        return h;
-    }
-
     /** An RSR handed off to a flow that retired meanwhile goes to its successor, as a send would. */
-    private void forward(HandOff h) {
+    private void forward(HandOffs.HandOff h) {
         try {
             owner.send(owner.flow(key.peer(), table, key.options()), h.endpoint(), h.handler(), h.message());
         } catch (RuntimeException e) {
@@ -251,16 +224,23 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * again after unlocking, and taking the lock again if needed, leaves no RSR behind.
      */
     private void release() {
-        do {
-            try {
+        int outer = lock.getHoldCount() - 1;
+        try {
+            do {
                 sendHandOffs();
-            } finally {
+                lock.unlock();
+            } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        } finally {
+            // The JVM raises a fault on a mapping at a later point of the thread that met it, such
+            // as the turn after the lock was taken again (docs/methods.md#shm): held, it would stall
+            // the flow for good.
+            while (lock.getHoldCount() > outer) {
                 lock.unlock();
             }
-        } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        }
         if (retired && !lock.isHeldByCurrentThread()) {
-            HandOff h;
-            while ((h = nextHandOff()) != null) {
+            HandOffs.HandOff h;
+            while ((h = handOffs.poll()) != null) {
                 forward(h);
             }
         }
@@ -303,7 +283,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         if (sentBeforeCopy(binding, endpoint, handler, message)) {
             return true;
         }
-        Pending p = store.keep(endpoint, handler, message, next++);
+        Pending p = keep(binding, endpoint, handler, message, next++);
         try {
             transmit(p, false);
         } catch (RuntimeException failed) {
@@ -356,9 +336,40 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             }
             message.releasePayload();
             throw failed; // refused and still usable: the sender hears of it, nothing was numbered
+        } catch (Error e) {
+            keptThrough(e, binding, endpoint, handler, message, sequence); // the RSR may have gone
+            return true;
         }
-        store.keep(endpoint, handler, message, sequence); // takes the payload from its start again
+        keep(binding, endpoint, handler, message, sequence); // takes the payload from its start again
         return true;
+    }
+
+    /** Keeps an RSR numbered {@code sequence}, whatever Error comes meanwhile. Caller holds the lock. */
+    private Pending keep(BoundStack binding, int endpoint, int handler, MessageBufferImpl message, int sequence) {
+        try {
+            return store.keep(endpoint, handler, message, sequence);
+        } catch (Error e) {
+            return keptThrough(e, binding, endpoint, handler, message, sequence);
+        }
+    }
+
+    /**
+     * An Error came between numbering an RSR and keeping it, out of the channel's send, such as
+     * the JVM's report of a fault on a mapping, which it raises at a later point of the thread that
+     * met it (docs/methods.md#shm). A number given and not kept would leave the peer waiting for
+     * that RSR for good, and the flow stalled behind it: so the RSR is kept, and the channel is
+     * broken as for an Error in its send, so the flow moves and sends it again. Caller holds the
+     * lock.
+     *
+     * @return the RSR as kept
+     */
+    private Pending keptThrough(Error e, BoundStack binding, int endpoint, int handler, MessageBufferImpl message,
+                                int sequence) {
+        Pending last = store.last();
+        Pending kept = last != null && last.sequence == sequence ? last
+            : store.keep(endpoint, handler, message, sequence);
+        binding.channel().broken(e);
+        return kept;
     }
 
     /**
@@ -380,6 +391,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             flags |= FrameHeader.FLAG_ACK_REQUEST;
             lastRequest = sequence;
             bytesSinceRequest = 0;
+            ackTimer.requested(sequence);
         }
         bytesSinceRequest += length;
         binding.sender().send(binding.stack(), endpoint, handler, flags, sequence, payload, tables, tableCount);
@@ -399,6 +411,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     /** Called on a receiving thread: the peer delivered everything up to {@code sequence}. */
     @Override
     public void acknowledged(int sequence) {
+        ackTimer.acknowledged(sequence);
         if (store.acknowledged(sequence)) {
             Thread w = waiter;
             if (w != null) {
@@ -510,6 +523,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      */
     void recover() {
         lock.lock();
+        ackTimer.forget();
         binder.moving(true);
         try {
             store.trim();
@@ -546,6 +560,30 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             retired = true;
             return true;
         } finally {
+            unlockAndHandOver();
+        }
+    }
+
+    /**
+     * On the retry thread, while the flow is on a later entry than one it failed to connect to:
+     * looks for that entry as a send would, and moves to it once it works. A flow a sender holds
+     * is looked at again later: the sender looks as it sends.
+     */
+    void probeIdle() {
+        if (!lock.tryLock()) {
+            binder.probeIdleAgainLater();
+            return;
+        }
+        binder.moving(true);
+        try {
+            if (!retired && !owner.closing() && binder.idleProbeDue()) {
+                binder.rebind();
+            }
+        } catch (RuntimeException noRoute) {
+            strandIfPending(noRoute);
+        } finally {
+            binder.moving(false);
+            binder.probeIdleLater();
             unlockAndHandOver();
         }
     }
@@ -597,11 +635,37 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     String describe() {
         lock.lock();
         try {
-            return String.format("%016x %-36s %-12s %8d %8d", id, key.peer(), binder.where(), next - 1,
-                unacknowledged());
+            RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
+            return String.format("%016x %-36s %-12s %10s %10s %8d %8d", id, key.peer(), binder.where(), rtt.p50(),
+                rtt.p99(), next - 1, unacknowledged());
         } finally {
             unlockAndHandOver();
         }
+    }
+
+    /** @return the peer this flow sends to */
+    public ContextId peer() {
+        return key.peer();
+    }
+
+    /** @return the stack the flow is on now, {@code lz4/tcp} say, or {@code unbound} */
+    public String stack() {
+        return binder.where();
+    }
+
+    /** @return RSRs numbered so far: every RSR the flow took, acknowledged or not */
+    public long sent() {
+        lock.lock();
+        try {
+            return next - 1;
+        } finally {
+            unlockAndHandOver();
+        }
+    }
+
+    /** @return the round trips timed on this flow's acknowledgements */
+    public RoundTrips roundTrips() {
+        return ackTimer.roundTrips();
     }
 
     @Override

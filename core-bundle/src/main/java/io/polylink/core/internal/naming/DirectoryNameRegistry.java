@@ -41,26 +41,51 @@ public final class DirectoryNameRegistry implements NameRegistry {
     /** Configuration of the directory registry, PID {@code io.polylink.registry}. */
     @ObjectClassDefinition(name = "Polylink directory registry")
     @interface Config {
+        @AttributeDefinition(description = "Which registry the context uses: directory (this one), or another "
+            + "registry bundle's type, such as zookeeper")
+        String type() default DIRECTORY;
+
         @AttributeDefinition(description = "Directory of published names; empty: the system property "
             + "polylink.registry, else <java.io.tmpdir>/polylink-registry-<user.name>")
         String directory() default "";
     }
+
+    static final String DIRECTORY = "directory";
 
     private static final String SUFFIX = ".startpoint";
     /** Bytes a published startpoint may have: its text is a few hundred. */
     static final int MAX_BYTES = 64 << 10;
 
     private volatile Path directory;
+    /** The registry type the configuration names, when it is not this one; {@code null} when it is. */
+    private volatile String otherType;
     private final Set<String> published = ConcurrentHashMap.newKeySet();
 
     @Activate
     public DirectoryNameRegistry(Config config) {
         this(directoryOf(config));
+        otherType = otherType(config);
     }
 
     /** @param directory where the names live; created on first publish */
     public DirectoryNameRegistry(Path directory) {
         this.directory = directory;
+    }
+
+    private static String otherType(Config config) {
+        return config.type().isBlank() || config.type().equals(DIRECTORY) ? null : config.type();
+    }
+
+    /**
+     * A registry of the configured type ranks above this one while it runs; while it does not,
+     * this one answers that it is missing rather than serve names no one else sees.
+     */
+    private void serving() throws IOException {
+        String other = otherType;
+        if (other != null) {
+            throw new IOException("io.polylink.registry says type=" + other + ", and no registry of that type runs: "
+                + "start its bundle (polylink-registry-" + other + ") or set type=directory");
+        }
     }
 
     private static Path directoryOf(Config config) {
@@ -69,6 +94,7 @@ public final class DirectoryNameRegistry implements NameRegistry {
 
     @Modified
     synchronized void modified(Config config) throws IOException {
+        otherType = otherType(config);
         Path next = directoryOf(config);
         Path previous = directory;
         if (next.equals(previous)) {
@@ -93,6 +119,7 @@ public final class DirectoryNameRegistry implements NameRegistry {
 
     @Override
     public synchronized void publish(String name, String startpoint) throws IOException {
+        serving();
         Path directory = this.directory;
         Files.createDirectories(directory);
         Path temp = Files.createTempFile(directory, "." + name, ".tmp");
@@ -111,6 +138,7 @@ public final class DirectoryNameRegistry implements NameRegistry {
 
     @Override
     public Optional<String> lookup(String name) throws IOException {
+        serving();
         return read(file(name));
     }
 
@@ -147,6 +175,7 @@ public final class DirectoryNameRegistry implements NameRegistry {
 
     @Override
     public synchronized void unpublish(String name) throws IOException {
+        serving();
         published.remove(name);
         Files.deleteIfExists(file(name));
     }

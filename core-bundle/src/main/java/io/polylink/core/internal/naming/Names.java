@@ -29,6 +29,11 @@ public final class Names {
         }
     }
 
+    /** @return whether a registry is in use */
+    public boolean ready() {
+        return registry != null;
+    }
+
     /** @throws PolylinkException if the name is invalid, there is no registry, or it fails */
     public void publish(String name, String startpoint) {
         try {

@@ -48,6 +48,17 @@ public final class Problems {
     }
 
     /**
+     * As {@link #error(String, String, Throwable)} for a kind of which each line names another
+     * thing (another connection, say), so a few a second are worth reading.
+     *
+     * @param perSecond lines of this kind logged a second, 1 to 100
+     */
+    public void error(String kind, int perSecond, String message, Throwable cause) {
+        counters.error();
+        log.warn(kind, perSecond, message, cause);
+    }
+
+    /**
      * Counts an error and logs it, {@value #LOST_PER_SECOND} lines a second: RSRs were lost. The
      * RSRs of lines held back are added up, so the total lost is always told.
      *

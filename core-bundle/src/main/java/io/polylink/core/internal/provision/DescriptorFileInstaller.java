@@ -9,12 +9,17 @@ import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.felix.fileinstall.ArtifactInstaller;
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * Descriptor files in a directory FileInstall watches (the distribution's {@code deploy/}):
@@ -26,6 +31,14 @@ import org.osgi.service.component.annotations.Reference;
  * <p>FileInstall hands over a file only once its size and time stayed the same for one poll, and
  * a file written elsewhere and renamed in arrives whole. What goes wrong with a file is logged and
  * handed back to FileInstall as an exception, never as an Error that would end its watcher.
+ *
+ * <p>FileInstall hands a file over once, to the installer it knows then, so this installer
+ * outlives the context's runtimes: it follows the registry of the runtime in force
+ * ({@link Installed}) and applies every file it holds to each new one. The files are also
+ * recorded ({@link DeployedFiles}), so that a new start of the core bundle applies them again.
+ *
+ * <p>Delayed, as Declarative Services makes a component with a service by default: it is made
+ * when FileInstall takes the service, so a framework without FileInstall never loads its class.
  */
 @Component(service = ArtifactInstaller.class)
 public final class DescriptorFileInstaller implements ArtifactInstaller {
@@ -37,13 +50,61 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
 
     private static final System.Logger LOG = System.getLogger("io.polylink.core");
 
-    private final Installed installed;
-    private final Provisioner provisioner;
+    /** Guarded by this. */
+    private final DeployedFiles deployed;
+    /** The registry of the runtime in force, or {@code null} while none runs; guarded by this. */
+    private Installed installed;
+    /** Guarded by this; {@code null} while there is none. */
+    private Provisioner provisioner;
 
+    /** Takes the files recorded before the core bundle stopped; they apply once a runtime is there. */
     @Activate
-    public DescriptorFileInstaller(@Reference Installed installed, @Reference Provisioner provisioner) {
+    public DescriptorFileInstaller(BundleContext bundle) {
+        File record = bundle.getDataFile("descriptor-files");
+        this.deployed = new DeployedFiles(record == null ? null : record.toPath());
+    }
+
+    /** A runtime of the context started: every file held applies to it. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+        policyOption = ReferencePolicyOption.GREEDY)
+    synchronized void setInstalled(Installed installed) {
         this.installed = installed;
+        applyAll();
+    }
+
+    synchronized void unsetInstalled(Installed gone) {
+        if (installed == gone) {
+            installed = null;
+        }
+    }
+
+    /** Files met before the provisioner was there get what they lack installed now. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+        policyOption = ReferencePolicyOption.GREEDY)
+    synchronized void setProvisioner(Provisioner provisioner) {
         this.provisioner = provisioner;
+        applyAll();
+    }
+
+    synchronized void unsetProvisioner(Provisioner gone) {
+        if (provisioner == gone) {
+            provisioner = null;
+        }
+    }
+
+    /** Applies each file held; one that went or no longer reads is dropped, and said so. */
+    private void applyAll() {
+        if (installed == null) {
+            return;
+        }
+        for (Path file : deployed.files()) {
+            try {
+                apply(file.toFile(), read(file.toFile()));
+            } catch (IOException | IllegalArgumentException e) {
+                LOG.log(Level.WARNING, "descriptor file " + file + " is not applied again: " + e.getMessage());
+                deployed.remove(file);
+            }
+        }
     }
 
     @Override
@@ -52,7 +113,7 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
     }
 
     @Override
-    public void install(File artifact) throws IOException {
+    public synchronized void install(File artifact) throws IOException {
         try {
             add(artifact);
         } catch (IOException | IllegalArgumentException e) {
@@ -65,22 +126,37 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
 
     private void add(File artifact) throws IOException {
         List<String> stacks = read(artifact);
+        deployed.add(artifact.toPath().toAbsolutePath());
+        if (installed == null) {
+            LOG.log(Level.INFO, "descriptor file " + artifact + " taken; its stacks join the table when the context "
+                + "runs again");
+            return;
+        }
+        apply(artifact, stacks);
+    }
+
+    /** Adds a file's stacks to the table in force, asking for what is missing. Caller holds the lock. */
+    private void apply(File artifact, List<String> stacks) {
         String owner = artifact.getAbsolutePath();
         installed.deploy(owner, stacks);
         List<String> notes = new ArrayList<>();
         for (String stack : stacks) {
             Descriptor d = new Descriptor(stack, new byte[0]);
             if (installed.method(d.method()) == null) {
-                notes.add(d.method() + provisioner.request(InstallOnDemand.METHOD, d.method(), owner));
+                notes.add(d.method() + request(InstallOnDemand.METHOD, d.method(), owner));
             }
             for (String transform : d.transforms()) {
                 if (installed.transform(transform) == null) {
-                    notes.add(transform + provisioner.request(InstallOnDemand.TRANSFORM, transform, owner));
+                    notes.add(transform + request(InstallOnDemand.TRANSFORM, transform, owner));
                 }
             }
         }
         LOG.log(Level.INFO, "descriptor file " + artifact + " adds " + String.join(", ", stacks)
             + " to this context's table" + (notes.isEmpty() ? "" : "; missing " + String.join("; ", notes)));
+    }
+
+    private String request(String namespace, String name, String owner) {
+        return provisioner == null ? "" : provisioner.request(namespace, name, owner);
     }
 
     @Override
@@ -89,11 +165,16 @@ public final class DescriptorFileInstaller implements ArtifactInstaller {
     }
 
     @Override
-    public void uninstall(File artifact) throws IOException {
+    public synchronized void uninstall(File artifact) throws IOException {
         try {
             String owner = artifact.getAbsolutePath();
-            installed.withdraw(owner);
-            provisioner.release(owner);
+            deployed.remove(artifact.toPath().toAbsolutePath());
+            if (installed != null) {
+                installed.withdraw(owner);
+            }
+            if (provisioner != null) {
+                provisioner.release(owner);
+            }
         } catch (Throwable t) {
             throw failed(artifact, "withdrawing", t);
         }

@@ -1,6 +1,6 @@
 package io.polylink.core.internal.provision;
 
-import io.polylink.Descriptor;
+import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -23,8 +23,10 @@ public final class ProvisionCommands {
      * configured repository index, installs and starts it (with library bundles it needs), and
      * prints the bundles installed; or says why not.
      */
-    public String install(String name) {
-        if (!Descriptor.validName(name)) {
+    @Descriptor("installs and starts a method or transform from the configured bundle repository, with the "
+        + "library bundles it needs, whatever install.enabled says, and lists the bundles installed")
+    public String install(@Descriptor("the method or transform, such as udp or lz4") String name) {
+        if (!io.polylink.Descriptor.validName(name)) {
             return "'" + name + "' is not a method or transform name (1 to 32 of a-z, 0-9 and '-')";
         }
         return provisioner.install(name);

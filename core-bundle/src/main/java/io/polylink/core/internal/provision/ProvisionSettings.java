@@ -1,12 +1,11 @@
 package io.polylink.core.internal.provision;
 
 import io.polylink.core.internal.config.CoreConfig;
+import io.polylink.core.internal.config.CoreSettings;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * Where missing methods and transforms come from and which may come, from the core's
@@ -18,9 +17,6 @@ import java.util.regex.Pattern;
  */
 record ProvisionSettings(URI repository, boolean enabled, Set<String> allowed) {
 
-    /** A URL scheme of two or more letters, so {@code C:\repo} stays a path. */
-    private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:.*");
-
     ProvisionSettings {
         allowed = Set.copyOf(allowed);
     }
@@ -31,14 +27,8 @@ record ProvisionSettings(URI repository, boolean enabled, Set<String> allowed) {
      */
     static ProvisionSettings of(CoreConfig config, String fallback) {
         String text = !config.repository().isEmpty() ? config.repository() : fallback;
-        return new ProvisionSettings(text == null || text.isBlank() ? null : location(text), config.install_enabled(),
-            Set.copyOf(Arrays.asList(config.install_allowed())));
-    }
-
-    /** @return the URL a configured path or URL stands for; a relative path is taken from the working directory */
-    static URI location(String text) {
-        String t = text.strip();
-        return URL.matcher(t).matches() ? URI.create(t) : Path.of(t).toAbsolutePath().normalize().toUri();
+        return new ProvisionSettings(text == null || text.isBlank() ? null : CoreSettings.repository(text),
+            config.install_enabled(), Set.copyOf(Arrays.asList(config.install_allowed())));
     }
 
     /** @return why {@code name} may not be installed automatically, or {@code null} if it may */

@@ -2,11 +2,11 @@ package io.polylink.core.internal.provision;
 
 import io.polylink.core.internal.config.CoreConfig;
 import io.polylink.core.internal.config.CoreSettings;
+import io.polylink.core.internal.config.CoreUpdate;
 import io.polylink.core.internal.observe.RateLimitedLog;
 import io.polylink.core.internal.provision.RepositoryIndex.Resource;
 import io.polylink.core.internal.select.InstallOnDemand;
 import io.polylink.core.internal.select.StackSelector;
-import io.polylink.spi.Configuration;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.HashSet;
@@ -33,6 +33,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 
 /**
@@ -71,7 +72,9 @@ public final class Provisioner implements InstallOnDemand {
 
     private final BundleContext framework;
     private final StackSelector selection;
-    private final ProvisionSettings settings;
+    private volatile ProvisionSettings settings;
+    /** The configuration the settings were read from, for reading the next one against; guarded by this. */
+    private Map<String, Object> inForce;
     private final ThreadPoolExecutor worker;
     /** By namespace=name, oldest first; guarded by this. */
     private final Map<String, Attempt> attempts = new LinkedHashMap<>();
@@ -88,6 +91,8 @@ public final class Provisioner implements InstallOnDemand {
         long retryAt = System.nanoTime();
         String note = "";
         Bundle installed;
+        /** The bundle that provides the name once it is done: the one installed, or the one found present. */
+        Bundle provider;
 
         Attempt(String namespace, String name) {
             this.namespace = namespace;
@@ -102,15 +107,26 @@ public final class Provisioner implements InstallOnDemand {
     public Provisioner(BundleContext framework, @Reference StackSelector selection, Map<String, Object> properties) {
         this.framework = framework;
         this.selection = selection;
-        this.settings = ProvisionSettings.of(Configuration.read(CoreSettings.PID, CoreConfig.class, properties),
-            framework.getProperty("polylink.repository"));
-        this.worker = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        configure(properties);
+        this.worker = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "polylink-provision");
             t.setDaemon(true);
             return t;
         });
         this.worker.allowCoreThreadTimeOut(true);
         selection.onDemand(this);
+    }
+
+    /**
+     * Takes the repository and the install rules of a new core configuration; what is installing
+     * goes on. Values the configuration cannot use are refused as the context component refuses
+     * (and logs) them.
+     */
+    @Modified
+    synchronized void configure(Map<String, Object> properties) {
+        CoreUpdate update = CoreUpdate.read(properties, inForce == null ? Map.of() : inForce);
+        inForce = update.properties();
+        settings = ProvisionSettings.of(update.config(), framework.getProperty("polylink.repository"));
     }
 
     @Deactivate
@@ -148,6 +164,7 @@ public final class Provisioner implements InstallOnDemand {
             return "; " + refusal;
         }
         String key = namespace + "=" + name;
+        forgetIfUninstalled(key);
         if (!attempts.containsKey(key) && !makeRoom()) {
             return "; not installed: " + MAX_NAMES + " other names wait to be installed or tried again";
         }
@@ -164,6 +181,14 @@ public final class Provisioner implements InstallOnDemand {
             }
         }
         return a.note;
+    }
+
+    /** A name whose bundle someone uninstalled since is installed again when it is met again. Caller holds the lock. */
+    private void forgetIfUninstalled(String key) {
+        Attempt a = attempts.get(key);
+        if (a != null && a.done && a.provider != null && a.provider.getState() == Bundle.UNINSTALLED) {
+            attempts.remove(key);
+        }
     }
 
     /** @return whether there is room for one more name, forgetting a failed one that only selection asked for if need be */
@@ -245,6 +270,7 @@ public final class Provisioner implements InstallOnDemand {
                     a.owners.add(SELECTION);
                     a.done = true;
                     a.installed = bundles.get(bundles.size() - 1);
+                    a.provider = a.installed;
                     a.note = "; installed " + plan + " from " + index.location();
                 }
                 String report = "installed " + namespace + "=" + name + " from " + index.location() + ":\n"
@@ -274,6 +300,7 @@ public final class Provisioner implements InstallOnDemand {
             if (failure == null) {
                 a.done = true;
                 a.installed = provided.bundle();
+                a.provider = a.installed != null ? a.installed : providerInFramework(a.namespace, a.name);
                 a.note = "; " + provided.report();
                 firstFailure = false;
             } else {

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 /**
  * The methods and transforms installed in this context, and the descriptor table it advertises
@@ -26,9 +28,12 @@ public final class Installed {
     private final Map<String, InstalledMethod> methods = new ConcurrentHashMap<>();
     private final Map<String, Transform> transforms = new ConcurrentHashMap<>();
     private final OwnTable own;
+    private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
     private final Origin origin;
-    private final RequiredStacks required;
+    private volatile RequiredStacks required;
     private volatile EncodedTable table;
+    /** The installed methods as an array, so that {@link #progress} in a caller's wait loop allocates nothing. */
+    private volatile CommunicationMethod[] polled = {};
     private volatile int generation;
 
     /**
@@ -53,8 +58,13 @@ public final class Installed {
      * @throws IllegalArgumentException if its name is invalid or taken
      * @throws PolylinkException if it fails to start
      */
-    public synchronized void addMethod(CommunicationMethod method, int preference, boolean deliversOnSend,
-                                       MethodContext context) {
+    public void addMethod(CommunicationMethod method, int preference, boolean deliversOnSend, MethodContext context) {
+        add(method, preference, deliversOnSend, context);
+        tableChanged();
+    }
+
+    private synchronized void add(CommunicationMethod method, int preference, boolean deliversOnSend,
+                                  MethodContext context) {
         String name = method.name();
         if (!Descriptor.validName(name) || methods.containsKey(name)) {
             throw new IllegalArgumentException("method name '" + name + "' is invalid or already installed");
@@ -80,7 +90,11 @@ public final class Installed {
      *
      * @return whether it was the installed method of its name
      */
-    public synchronized boolean removeMethod(CommunicationMethod method) {
+    public boolean removeMethod(CommunicationMethod method) {
+        return tableChanged(remove(method));
+    }
+
+    private synchronized boolean remove(CommunicationMethod method) {
         InstalledMethod installed = methods.get(method.name());
         if (installed == null || installed.method() != method) {
             return false;
@@ -91,7 +105,12 @@ public final class Installed {
     }
 
     /** @throws IllegalArgumentException if its name is invalid or taken */
-    public synchronized void addTransform(Transform transform) {
+    public void addTransform(Transform transform) {
+        add(transform);
+        tableChanged();
+    }
+
+    private synchronized void add(Transform transform) {
         if (!Descriptor.validName(transform.name()) || transforms.putIfAbsent(transform.name(), transform) != null) {
             throw new IllegalArgumentException("transform name '" + transform.name()
                 + "' is invalid or already installed");
@@ -100,7 +119,11 @@ public final class Installed {
     }
 
     /** @return whether it was the installed transform of its name */
-    public synchronized boolean removeTransform(Transform transform) {
+    public boolean removeTransform(Transform transform) {
+        return tableChanged(remove(transform));
+    }
+
+    private synchronized boolean remove(Transform transform) {
         if (transforms.remove(transform.name(), transform)) {
             changed();
             return true;
@@ -109,17 +132,48 @@ public final class Installed {
     }
 
     /** Adds the stacks of a descriptor file ({@code deploy/NAME.method}) to this context's table. */
-    public synchronized void deploy(String file, List<String> stacks) {
-        if (own.deploy(file, stacks)) {
-            changed();
-        }
+    public void deploy(String file, List<String> stacks) {
+        tableChanged(change(() -> own.deploy(file, stacks)));
     }
 
     /** Withdraws the stacks a descriptor file added. */
-    public synchronized void withdraw(String file) {
-        if (own.withdraw(file)) {
-            changed();
-        }
+    public void withdraw(String file) {
+        tableChanged(change(() -> own.withdraw(file)));
+    }
+
+    /**
+     * Lists these stacks after {@code local} and those of descriptor files from now on, as the
+     * configuration's {@code table} says.
+     *
+     * @param stacks the stacks, in order; empty for every installed method in preference order
+     */
+    public void configure(List<String> stacks) {
+        tableChanged(change(() -> own.configure(stacks)));
+    }
+
+    /**
+     * Accepts RSRs on, and sends them on, the stacks {@code next} admits from now on: links select
+     * again on their next send, and the table lists only stacks every peer may use. Stacks peers
+     * announced before are not checked again; the caller reopens their connections.
+     */
+    public void require(RequiredStacks next) {
+        tableChanged(change(() -> {
+            required = next;
+            return own.require(next);
+        }));
+    }
+
+    /**
+     * Has {@code watcher} run after each change of this context's table, on the thread that made
+     * it, outside this registry's lock: it may publish the table, or read this registry.
+     */
+    public void watch(Runnable watcher) {
+        watchers.add(watcher);
+    }
+
+    /** Stops running {@code watcher}. */
+    public void unwatch(Runnable watcher) {
+        watchers.remove(watcher);
     }
 
     /** Makes every link select again on its next send: what selection decides by has changed. */
@@ -146,6 +200,19 @@ public final class Installed {
     /** @return the installed methods, for the context to stop them as it closes */
     public List<CommunicationMethod> methods() {
         return methods.values().stream().map(InstalledMethod::method).toList();
+    }
+
+    /**
+     * Lets every installed method receive once on the calling thread.
+     *
+     * @return the sum of what the methods received
+     */
+    public int progress() {
+        int received = 0;
+        for (CommunicationMethod method : polled) {
+            received += method.progress();
+        }
+        return received;
     }
 
     /** @return the installed transforms, for the context to remove them as it closes */
@@ -193,8 +260,30 @@ public final class Installed {
         return m != null && m.deliversOnSend();
     }
 
+    /** Runs an edit of the own table under the lock. @return whether it changed the table, now rebuilt */
+    private synchronized boolean change(BooleanSupplier edit) {
+        boolean changed = edit.getAsBoolean();
+        if (changed) {
+            changed();
+        }
+        return changed;
+    }
+
+    /** Tells the watchers, outside the lock, if {@code changed}. @return {@code changed} */
+    private boolean tableChanged(boolean changed) {
+        if (changed) {
+            tableChanged();
+        }
+        return changed;
+    }
+
+    private void tableChanged() {
+        watchers.forEach(Runnable::run);
+    }
+
     /** Rebuilds the table and makes every link select again. Caller holds the lock. */
     private void changed() {
+        polled = methods.values().stream().map(InstalledMethod::method).toArray(CommunicationMethod[]::new);
         table = own.build(methods, transforms.keySet());
         generation++;
     }

@@ -22,9 +22,9 @@ import java.util.Set;
  */
 final class OwnTable {
 
-    private final List<String> configured;
+    private List<String> configured;
     private final Origin origin;
-    private final RequiredStacks required;
+    private RequiredStacks required;
     private final DeployedStacks deployed = new DeployedStacks();
 
     /**
@@ -46,6 +46,20 @@ final class OwnTable {
     /** @return whether the table changes */
     boolean withdraw(String file) {
         return deployed.remove(file);
+    }
+
+    /** @return whether the table changes: whether {@code stacks} differ from those configured before */
+    boolean configure(List<String> stacks) {
+        List<String> before = configured;
+        configured = List.copyOf(stacks);
+        return !configured.equals(before);
+    }
+
+    /** @return whether the table may change: whether {@code next} differs from what was required before */
+    boolean require(RequiredStacks next) {
+        RequiredStacks before = required;
+        required = next;
+        return !next.equals(before);
     }
 
     /** @return the table for these methods and transforms */

@@ -10,6 +10,7 @@ import io.polylink.PolylinkException;
 import io.polylink.Verdict;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.wire.EncodedTable;
+import io.polylink.core.internal.wire.Origin;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.PeerLocation;
@@ -145,6 +146,8 @@ public final class StackSelector {
         private final int endpoint;
         private final DescriptorTable table;
         private final PeerLocation location;
+        /** Where the target runs, said with every usable entry when it is another host. */
+        private final String whereTarget;
         private final LinkOptions options;
         private final Assessment[] assessed;
 
@@ -156,6 +159,7 @@ public final class StackSelector {
             this.endpoint = endpoint;
             this.table = table.table();
             this.location = table.origin().seenFrom(installed.origin());
+            this.whereTarget = where(table.origin(), installed.origin(), location);
             this.options = options;
             this.assessed = new Assessment[this.table.size()];
         }
@@ -222,7 +226,20 @@ public final class StackSelector {
                 return new Assessment(Verdict.REFUSED, "method " + d.method() + " failed to assess "
                     + method.describe(d.address()) + ": " + e);
             }
-            return new Assessment(a.applicable() ? Verdict.CHOSEN : Verdict.REFUSED, a.reason());
+            return a.applicable() ? new Assessment(Verdict.CHOSEN, a.reason() + whereTarget)
+                : new Assessment(Verdict.REFUSED, a.reason());
+        }
+
+        /** @return where a target on another host runs, for explanations: its host and site, and this one's */
+        private static String where(Origin target, Origin here, PeerLocation location) {
+            return switch (location) {
+                case SAME_CONTEXT, SAME_HOST -> "";
+                case SAME_SITE -> "; on another host of this site, " + here.site();
+                case OTHER_SITE -> target.host() == null ? "; the target does not say where it runs"
+                    : "; on another host (" + target.host() + "), " + (target.site().isEmpty() ? "a site of its own"
+                    : "site " + target.site()) + "; here " + (here.site().isEmpty() ? "a site of its own"
+                    : "site " + here.site());
+            };
         }
     }
 }

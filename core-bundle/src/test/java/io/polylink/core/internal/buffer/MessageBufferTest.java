@@ -55,6 +55,75 @@ class MessageBufferTest {
     }
 
     @Test
+    void arraysOfValuesWriteWhatOneValueAtATimeWouldAndReadBackExactly() {
+        short[] shorts = {1, -2, Short.MAX_VALUE};
+        char[] chars = {'a', '\u00fc', '\uffff'};
+        int[] ints = {0x01020304, -5, Integer.MIN_VALUE};
+        long[] longs = {0x0102030405060708L, -9L};
+        float[] floats = {1.5f, Float.intBitsToFloat(0x7fc00001)}; // a NaN with a payload
+        double[] doubles = {-2.25, Double.longBitsToDouble(0x7ff8000000000abcL)};
+        MessageBuffer bulk = buffer(1).putByte((byte) 7).putShorts(shorts, 0, 3).putChars(chars, 1, 2)
+            .putInts(ints, 0, 3).putLongs(longs, 0, 2).putFloats(floats, 0, 2).putDoubles(doubles, 0, 2);
+        MessageBuffer single = buffer(1).putByte((byte) 7);
+        for (short v : shorts) {
+            single.putShort(v);
+        }
+        single.putShort((short) chars[1]).putShort((short) chars[2]);
+        for (int v : ints) {
+            single.putInt(v);
+        }
+        single.putLong(longs[0]).putLong(longs[1]).putInt(Float.floatToRawIntBits(floats[0]))
+            .putInt(Float.floatToRawIntBits(floats[1])).putLong(Double.doubleToRawLongBits(doubles[0]))
+            .putLong(Double.doubleToRawLongBits(doubles[1]));
+        assertEquals(single.length(), bulk.length());
+        byte[] expected = new byte[single.length()];
+        single.getRaw(expected, 0, expected.length);
+        byte[] actual = new byte[bulk.length()];
+        bulk.getRaw(actual, 0, actual.length);
+        assertArrayEquals(expected, actual);
+
+        bulk.rewind();
+        assertEquals(7, bulk.getByte());
+        short[] s = new short[4];
+        bulk.getShorts(s, 1, 3);
+        assertArrayEquals(new short[] {0, 1, -2, Short.MAX_VALUE}, s);
+        char[] c = new char[2];
+        bulk.getChars(c, 0, 2);
+        assertArrayEquals(new char[] {'\u00fc', '\uffff'}, c);
+        int[] i = new int[3];
+        bulk.getInts(i, 0, 3);
+        assertArrayEquals(ints, i);
+        long[] l = new long[2];
+        bulk.getLongs(l, 0, 2);
+        assertArrayEquals(longs, l);
+        float[] f = new float[2];
+        bulk.getFloats(f, 0, 2);
+        assertEquals(0x7fc00001, Float.floatToRawIntBits(f[1]), "a NaN's bits as they were");
+        double[] d = new double[2];
+        bulk.getDoubles(d, 0, 2);
+        assertEquals(0x7ff8000000000abcL, Double.doubleToRawLongBits(d[1]));
+        assertEquals(0, bulk.remaining());
+    }
+
+    @Test
+    void arraysOfValuesAreBoundsCheckedAndAShortMessageIsMalformed() {
+        MessageBuffer m = buffer(64);
+        assertThrows(IndexOutOfBoundsException.class, () -> m.putLongs(new long[2], 1, 2));
+        assertEquals(0, m.length(), "nothing written");
+        m.putInts(new int[] {1, 2, 3}, 0, 3);
+        assertThrows(IndexOutOfBoundsException.class, () -> m.getInts(new int[2], 0, 3));
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> m.getLongs(new long[2], 0, 2));
+        assertTrue(e.getMessage().contains("2 longs (16 bytes) at offset 0"), e.getMessage());
+        assertEquals(0, m.readIndex(), "nothing consumed");
+        int[] back = new int[3];
+        m.getInts(back, 0, 3);
+        assertArrayEquals(new int[] {1, 2, 3}, back);
+        MessageBuffer full = buffer(16).putRaw(new byte[4090], 0, 4090);
+        assertThrows(MessageTooLargeException.class, () -> full.putDoubles(new double[1], 0, 1));
+        assertEquals(4090, full.length(), "what was written is kept");
+    }
+
+    @Test
     void readingPastTheEndSaysWhatAndWhere() {
         MessageBuffer m = buffer(8).putInt(1);
         m.getShort();

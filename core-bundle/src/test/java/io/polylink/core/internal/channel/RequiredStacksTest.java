@@ -119,6 +119,33 @@ class RequiredStacksTest {
     }
 
     @Test
+    void aTableSentOnARefusedStackGoesAgainOnTheStackThePeerTakes() {
+        EmbeddedContext b = open(Map.of("require", SUM, "table", "sum/pipe"));
+        EmbeddedContext a = open(Map.of());
+        AtomicReference<Object> read = new AtomicReference<>();
+        Endpoint reader = b.context().createEndpoint().register(SINK, (e, m) -> {
+            try {
+                read.set(m.getStartpoint().toText());
+            } catch (RuntimeException unreadable) {
+                read.set(unreadable);
+            }
+        });
+        String text = reader.startpoint().toText();
+        Startpoint plain = a.context().startpoint(text).editTable(RequiredStacksTest::plainFirst).pin("pipe");
+        Startpoint sealed = a.context().startpoint(text).pin("sum/pipe");
+        Startpoint replyTo = a.context().createEndpoint().startpoint();
+        MessageBuffer m = a.context().allocateBuffer(256);
+
+        // The first carries replyTo's table on the stack b refuses and drops; the second goes on the
+        // stack b takes, before a has heard of the refusal, and must carry the table again.
+        plain.send(SINK, m.clear().putStartpoint(replyTo));
+        sealed.send(SINK, m.clear().putStartpoint(replyTo));
+
+        Await.until(() -> read.get() != null, Duration.ofSeconds(10), () -> "the sealed RSR never arrived");
+        assertEquals(replyTo.toText(), read.get(), "b read the startpoint with the table that came on its stack");
+    }
+
+    @Test
     void aContextRequiringAStackNeverRepliesOnAnotherOne() {
         EmbeddedContext b = open(Map.of("require", SUM, "table", "sum/pipe"));
         EmbeddedContext a = open(Map.of());

@@ -3,6 +3,7 @@ package io.polylink.core.internal.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.ContextId;
 import io.polylink.spi.HostIdentity;
@@ -48,8 +49,14 @@ class CoreSettingsTest {
         assertEquals("io.polylink.core: site='lab a' is not at most 64 letters, digits, '.', '_' and '-'",
             refusal(Map.of("site", "lab a")));
         assertEquals("io.polylink.core: id='node-1' is not a context id (a UUID such as "
-            + "6f1d7c2a-0000-4000-8000-00000000000b), or empty for a fresh one at each start",
+            + "6f1d7c2a-0000-4000-8000-00000000000b), or empty",
             refusal(Map.of("id", "node-1")));
+        assertEquals("io.polylink.core: table='shm,lz4//tcp' is not a comma-separated list of method stacks such as "
+            + "'shm,lz4/tcp,tcp' (" + assertThrows(IllegalArgumentException.class,
+                () -> new io.polylink.Descriptor("lz4//tcp", new byte[0])).getMessage() + ")",
+            refusal(Map.of("table", "shm,lz4//tcp")));
+        assertTrue(refusal(Map.of("repository", "http://exa mple.org/index.xml")).startsWith(
+            "io.polylink.core: repository='http://exa mple.org/index.xml' is not the path or URL of an OSGi Repository"));
     }
 
     private static String refusal(Map<String, ?> properties) {

@@ -1,6 +1,7 @@
 package io.polylink.core.internal.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -112,6 +113,33 @@ class ClosingChannelTest {
         Await.until(() -> plainAtB.equals(expected) && flow.unacknowledged() == 0, LIMIT,
             () -> "the flow was left behind: b has " + plainAtB + "; a's links: " + a.links());
         assertEquals(expected, plainAtB, "once each, in order");
+    }
+
+    /**
+     * A connection the pool hands out closes before the flow's first frame on it goes (the
+     * core reopening its connections after a configuration change, in the field): the flow
+     * binds to a new connection, and the send neither fails nor loses its RSR.
+     */
+    @Test
+    void aPooledConnectionThatClosesAsANewFlowBindsIsReplacedAndTheSendGoesThrough() {
+        List<Long> atB = new CopyOnWriteArrayList<>();
+        Endpoint sink = b.context().createEndpoint().register(PLAIN, (e, m) -> atB.add(m.getLong()));
+        Startpoint first = a.context().startpoint(sink.startpoint().toText());
+        first.send(PLAIN, a.context().allocateBuffer(8).putLong(1));
+        Await.until(() -> atB.size() == 1, LIMIT, () -> "the first RSR did not arrive: " + atB);
+        PipeMethod.End pooled = (PipeMethod.End) a.method("pipe").connect(b.context().id(), null, Map.of());
+
+        ((PipeMethod) a.method("pipe")).closeAtNextSend.set(true);
+        Endpoint other = b.context().createEndpoint().register(PLAIN, (e, m) -> atB.add(m.getLong()));
+        // pinned: a flow of its own (flows are per peer and link options), on the same pooled connection
+        a.context().startpoint(other.startpoint().toText()).pin("pipe")
+            .send(PLAIN, a.context().allocateBuffer(8).putLong(2));
+
+        assertFalse(pooled.isOpen(), "the pooled connection closed as the second flow bound to it");
+        Await.until(() -> atB.equals(List.of(1L, 2L)), LIMIT, () -> "b has " + atB + "; a's links: " + a.links());
+        first.send(PLAIN, a.context().allocateBuffer(8).putLong(3));
+        Await.until(() -> atB.equals(List.of(1L, 2L, 3L)), LIMIT,
+            () -> "the first flow did not move on: b has " + atB + "; a's links: " + a.links());
     }
 
     /** In the field, a handshake on another connection: deferred RSRs wait for this thread. */

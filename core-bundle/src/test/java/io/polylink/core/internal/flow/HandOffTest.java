@@ -123,7 +123,7 @@ class HandOffTest {
         Startpoint aToB = a.context().startpoint(inlineAtB.startpoint().toText());
         holdTheLink();
 
-        int asked = 2 * (int) (OutboundFlow.MAX_HAND_OFF_BYTES / large);
+        int asked = 2 * (int) (HandOffs.MAX_BYTES / large);
         for (int i = 0; i < asked; i++) {
             aToB.send(1, a.context().allocateBuffer(8).putLong(i));
         }
@@ -131,7 +131,7 @@ class HandOffTest {
             () -> inlineAtB.statistics().messagesReceived() + " of " + asked + " reached b's handler");
 
         int handedOff = asked - refused.get();
-        assertTrue(handedOff > 0 && handedOff <= OutboundFlow.MAX_HAND_OFF_BYTES / large,
+        assertTrue(handedOff > 0 && handedOff <= HandOffs.MAX_BYTES / large,
             handedOff + " RSRs of " + large + " bytes handed off");
         releaseAndAwait(STREAM + handedOff);
     }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A link that fell back because connecting to the preferred entry failed: the preferred entry is
  * connected to again in the background, never on the sender's thread, and the link returns to it
- * once that works.
+ * once that works, whether or not it still sends.
  */
 class ReconnectTest {
 
@@ -56,6 +56,18 @@ class ReconnectTest {
             () -> "the link stayed on slow after fast could connect again: " + a.links());
         Await.until(() -> delivered.get() == sent, Duration.ofSeconds(10),
             () -> delivered.get() + " of " + sent + " RSRs delivered");
+    }
+
+    @Test
+    void aLinkThatFellBackReturnsOnceConnectingWorksAgainThoughItSendsNoMore() {
+        fastA.failConnects("port closed");
+        send();
+        awaitLinkOn("slow");
+
+        fastA.failConnects(null);
+        Await.until(() -> on("fast"), Duration.ofSeconds(15),
+            () -> "the idle link stayed on slow after fast could connect again: " + a.links());
+        assertEquals(1, delivered.get());
     }
 
     @Test

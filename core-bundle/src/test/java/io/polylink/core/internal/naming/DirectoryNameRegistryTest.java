@@ -2,11 +2,14 @@ package io.polylink.core.internal.naming;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.PolylinkException;
 import io.polylink.Startpoint;
 import io.polylink.core.internal.EmbeddedContext;
 import io.polylink.testkit.Await;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.lang.annotation.Annotation;
@@ -26,7 +29,16 @@ class DirectoryNameRegistryTest {
     Path registry;
 
     private static DirectoryNameRegistry.Config config(Path directory) {
+        return config("directory", directory);
+    }
+
+    private static DirectoryNameRegistry.Config config(String type, Path directory) {
         return new DirectoryNameRegistry.Config() {
+            @Override
+            public String type() {
+                return type;
+            }
+
             @Override
             public String directory() {
                 return directory.toString();
@@ -37,6 +49,20 @@ class DirectoryNameRegistryTest {
                 return DirectoryNameRegistry.Config.class;
             }
         };
+    }
+
+    @Test
+    void underAnotherRegistryTypeItServesNothingAndSaysWhichRegistryIsMissing() throws Exception {
+        DirectoryNameRegistry registry = new DirectoryNameRegistry(config("zookeeper", this.registry));
+
+        IOException e = assertThrows(IOException.class, () -> registry.publish("node-a", "polylink:AAAA"));
+        assertTrue(e.getMessage().contains("type=zookeeper, and no registry of that type runs: start its bundle "
+            + "(polylink-registry-zookeeper) or set type=directory"), e.getMessage());
+        assertThrows(IOException.class, () -> registry.lookup("node-a"));
+
+        registry.modified(config(this.registry));
+        registry.publish("node-a", "polylink:AAAA");
+        assertEquals(Optional.of("polylink:AAAA"), registry.lookup("node-a"));
     }
 
     @Test

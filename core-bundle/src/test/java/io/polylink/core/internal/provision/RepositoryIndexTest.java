@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.core.internal.config.CoreSettings;
 import io.polylink.core.internal.provision.RepositoryIndex.Resource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -135,8 +136,8 @@ class RepositoryIndexTest {
     @Test
     void aPathOrAUrlNamesTheRepository() {
         assertEquals(URI.create("https://example.org/index.xml.gz"),
-            ProvisionSettings.location("https://example.org/index.xml.gz"));
-        assertEquals("file", ProvisionSettings.location("repo/index.xml").getScheme());
-        assertTrue(ProvisionSettings.location("repo/index.xml").getPath().endsWith("/repo/index.xml"));
+            CoreSettings.repository("https://example.org/index.xml.gz"));
+        assertEquals("file", CoreSettings.repository("repo/index.xml").getScheme());
+        assertTrue(CoreSettings.repository("repo/index.xml").getPath().endsWith("/repo/index.xml"));
     }
 }

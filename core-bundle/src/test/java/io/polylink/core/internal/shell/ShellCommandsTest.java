@@ -36,11 +36,14 @@ class ShellCommandsTest {
     @Test
     void pingMakesRoundTripsToASystemEndpointAndStatsCountThem() {
         String result = shell.ping(b.systemStartpoint().toText(), 32, 20);
-        assertTrue(result.startsWith("20 round trips of 32 bytes via pipe: min "), result);
+        assertTrue(result.startsWith("20 round trips of 32 B to polylink:") && result.contains(" via pipe: min "),
+            result);
         String stats = shell.stats();
-        assertTrue(stats.lines().anyMatch(l -> l.matches("context\\s+20\\s+\\d+\\s+20\\s+\\d+\\s+0\\s+0")), stats);
-        assertTrue(stats.lines().anyMatch(l -> l.matches("\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+0\\s+0 pipe "
-            + ".*" + b.context().id() + ".*")), "no row for the connection to b:\n" + stats);
+        String bytes = "\\d+(\\.\\d+)? (B|KiB)";
+        assertTrue(stats.lines().anyMatch(l -> l.matches("context\\s+20\\s+" + bytes + "\\s+20\\s+" + bytes
+            + "\\s+0\\s+0 B")), stats);
+        assertTrue(stats.lines().anyMatch(l -> l.matches("\\s+\\d+\\s+" + bytes + "\\s+\\d+\\s+" + bytes
+            + "\\s+0\\s+0 B pipe .*" + b.context().id() + ".*")), "no row for the connection to b:\n" + stats);
         assertThrows(IllegalArgumentException.class, () -> shell.ping(b.systemStartpoint().toText(), 1, 0));
     }
 
@@ -49,9 +52,9 @@ class ShellCommandsTest {
         shell.ping(b.systemStartpoint().toText(), 8, 3);
         String links = shell.links();
         String[] lines = links.split("\n");
-        assertTrue(lines[0].matches("LINK\\s+PEER\\s+STACK\\s+SENT\\s+UNACKED"), links);
-        assertTrue(lines.length == 2 && lines[1].matches("[0-9a-f]{16} " + b.context().id() + "\\s+pipe\\s+3\\s+\\d+"),
-            links);
+        assertTrue(lines[0].matches("LINK\\s+PEER\\s+STACK\\s+RTT p50\\s+RTT p99\\s+SENT\\s+UNACKED"), links);
+        assertTrue(lines.length == 2 && lines[1].matches("[0-9a-f]{16} " + b.context().id()
+            + "\\s+pipe\\s+(-|\\S+ \\S+)\\s+(-|\\S+ \\S+)\\s+3\\s+\\d+"), links);
         String explained = shell.explain(lines[1].substring(0, 6));
         assertTrue(explained.matches("(?s)flow [0-9a-f]+ to " + b.context().id()
             + "\n  1\\. local refused \\(other context\\)\n  2\\. pipe chosen \\(pipe in this JVM\\)"), explained);

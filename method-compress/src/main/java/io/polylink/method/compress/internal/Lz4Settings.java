@@ -1,5 +1,6 @@
 package io.polylink.method.compress.internal;
 
+import io.polylink.spi.TransformScope;
 import java.util.Map;
 
 /**
@@ -9,10 +10,10 @@ import java.util.Map;
  * @param minSize payloads shorter than this are sent stored
  * @param scope on which connections to compress at all
  */
-record Lz4Settings(int minSize, Scope scope) {
+record Lz4Settings(int minSize, TransformScope scope) {
 
     static final int DEFAULT_MIN_SIZE = 64;
-    static final Lz4Settings DEFAULTS = new Lz4Settings(DEFAULT_MIN_SIZE, Scope.ALWAYS);
+    static final Lz4Settings DEFAULTS = new Lz4Settings(DEFAULT_MIN_SIZE, TransformScope.ALWAYS);
 
     Lz4Settings {
         if (minSize < 0) {
@@ -27,7 +28,15 @@ record Lz4Settings(int minSize, Scope scope) {
         Object scope = properties.get("scope");
         return new Lz4Settings(
             minSize == null ? DEFAULT_MIN_SIZE : integer("minSize", minSize),
-            scope == null ? DEFAULTS.scope() : Scope.parse(scope.toString()));
+            scope == null ? DEFAULTS.scope() : scope(scope.toString()));
+    }
+
+    private static TransformScope scope(String text) {
+        try {
+            return TransformScope.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lz4 " + e.getMessage(), e);
+        }
     }
 
     private static int integer(String key, Object value) {

@@ -1,5 +1,6 @@
 package io.polylink.method.crypto.internal;
 
+import io.polylink.spi.TransformScope;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -17,7 +18,7 @@ import java.util.Map;
  * @param scope where aead may run
  */
 record AeadSettings(PreSharedKey psk, Suite suite, String provider, int handshakeTimeoutMs,
-                    long rekeyIntervalMs, int rekeyFrames, Scope scope) {
+                    long rekeyIntervalMs, int rekeyFrames, TransformScope scope) {
 
     static final String PID = "io.polylink.method.crypto";
     static final int DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
@@ -71,7 +72,15 @@ record AeadSettings(PreSharedKey psk, Suite suite, String provider, int handshak
             integer(p, "handshakeTimeoutMs", DEFAULT_HANDSHAKE_TIMEOUT_MS),
             number(p, "rekeyIntervalMs", DEFAULT_REKEY_INTERVAL_MS),
             integer(p, "rekeyFrames", MAX_FRAMES_PER_KEY),
-            scope == null ? Scope.ALWAYS : Scope.parse(scope));
+            scope == null ? TransformScope.ALWAYS : scope(scope));
+    }
+
+    private static TransformScope scope(String text) {
+        try {
+            return TransformScope.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("aead " + e.getMessage(), e);
+        }
     }
 
     private static String text(Map<String, ?> p, String key) {

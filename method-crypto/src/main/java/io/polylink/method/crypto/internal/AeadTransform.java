@@ -1,8 +1,10 @@
 package io.polylink.method.crypto.internal;
 
 import io.polylink.LinkException;
+import io.polylink.spi.PeerLocation;
 import io.polylink.spi.Transform;
 import io.polylink.spi.TransformPeer;
+import io.polylink.spi.TransformScope;
 import io.polylink.spi.TransformSession;
 import java.security.Provider;
 import java.util.Map;
@@ -61,14 +63,22 @@ public final class AeadTransform implements Transform {
      */
     @Override
     public TransformSession open(TransformPeer peer) {
-        String refusal = settings.scope().refusal(peer.location());
-        if (refusal != null) {
-            throw new LinkException(refusal + " (" + AeadSettings.PID + "); the stack is refused, never run "
-                + "unencrypted");
+        if (!settings.scope().covers(peer.location())) {
+            throw new LinkException(refusal(settings.scope(), peer.location()) + " (" + AeadSettings.PID
+                + "); the stack is refused, never run unencrypted");
         }
         AeadSession session = new AeadSession(keys, settings, provider, peer);
         peer.sendHandshake(session.hello());
         return session;
+    }
+
+    private static String refusal(TransformScope scope, PeerLocation peer) {
+        return scope == TransformScope.NEVER ? "aead is configured with scope=never"
+            : "aead is configured with scope=" + scope + " and this link stays within " + switch (peer) {
+                case SAME_CONTEXT -> "this context";
+                case SAME_HOST -> "this host";
+                default -> "this site";
+            };
     }
 
     CipherProvider provider() {

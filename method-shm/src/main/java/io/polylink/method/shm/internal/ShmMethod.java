@@ -37,8 +37,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * shared segment directory. Each context owns one inbox (a many-producer, one-consumer ring, see
  * {@link io.polylink.method.shm.internal.segment.InboxLayout}) named in its descriptor; a sender
  * maps the peer's inbox, takes a producer slot there, and writes records; replies come back
- * through the sender's own inbox. One poller thread reads the inbox ({@link InboxPoller}); one
- * timer thread writes its heartbeat and judges the peers' ({@link Heartbeat}).
+ * through the sender's own inbox. One poller thread reads the inbox ({@link InboxPoller}), and any
+ * thread may read it through {@link #progress} while the poller stands back; one timer thread
+ * writes its heartbeat and judges the peers' ({@link Heartbeat}).
  *
  * <p>This class puts the parts together when the core starts the method, and takes them apart in
  * order when it stops: the heartbeat first, then the inbox is marked closed so senders give up at
@@ -65,7 +66,7 @@ public final class ShmMethod implements CommunicationMethod {
     private volatile TrustedDirectories trusted;
     private WakeSocket wake;
     private volatile OwnInbox own;
-    private InboxPoller poller;
+    private volatile InboxPoller poller;
     private Heartbeat heartbeat;
 
     /**
@@ -214,6 +215,12 @@ public final class ShmMethod implements CommunicationMethod {
             throw new LinkException("the shm method is stopped");
         }
         return table.connect(peer, there);
+    }
+
+    @Override
+    public int progress() {
+        InboxPoller reader = poller;
+        return reader == null ? 0 : reader.progress();
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.polylink.method.tcp.internal.TcpMethod;
 import io.polylink.testkit.Await;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -125,21 +126,30 @@ final class ShmContexts implements BeforeEachCallback, AfterEachCallback {
     record Scribble(int index, int capacity) {}
 
     /**
-     * Claims space at the head of an inbox's ring as a producer would, then commits a record of an
-     * impossible length there, as a stray write could leave it.
+     * Claims space at the tail of an inbox's ring with a compare-and-set, as a producer does, then
+     * commits a record of an impossible length there, as a stray write could leave it. Claiming
+     * keeps live producers out of the record, so the consumer reaches it however busy the ring is.
      */
     static Scribble scribble(Path inbox) throws IOException {
+        VarHandle atomic = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
         try (FileChannel channel = FileChannel.open(inbox, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
             map.order(ByteOrder.nativeOrder());
             int ring = InboxLayout.ringOffset(map.getInt(InboxLayout.SLOT_COUNT_OFFSET));
             int capacity = map.getInt(InboxLayout.RING_CAPACITY_OFFSET);
-            long head = map.getLong(InboxLayout.HEAD_OFFSET);
-            int index = (int) (head & (capacity - 1));
-            map.putLong(InboxLayout.TAIL_OFFSET, head + 64);
-            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder())
-                .setRelease(map, ring + index, InboxLayout.header(InboxLayout.TYPE_DATA, 3, 0, capacity));
-            return new Scribble(index, capacity);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (System.nanoTime() < deadline) {
+                long tail = (long) atomic.getVolatile(map, InboxLayout.TAIL_OFFSET);
+                int index = (int) (tail & (capacity - 1));
+                long claim = Math.min(64, capacity - index);
+                boolean room = tail + claim - (long) atomic.getVolatile(map, InboxLayout.HEAD_OFFSET) <= capacity;
+                if (room && atomic.compareAndSet(map, InboxLayout.TAIL_OFFSET, tail, tail + claim)) {
+                    atomic.setRelease(map, ring + index, InboxLayout.header(InboxLayout.TYPE_DATA, 3, 0, capacity));
+                    return new Scribble(index, capacity);
+                }
+                Thread.onSpinWait();
+            }
+            throw new AssertionError("no room to claim in " + inbox + " within 10 s: its consumer took nothing");
         }
     }
 

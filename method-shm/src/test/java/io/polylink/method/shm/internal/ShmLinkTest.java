@@ -303,7 +303,7 @@ class ShmLinkTest {
     }
 
     @Test
-    void aCorruptRecordInTheInboxIsLoggedTheInboxReplacedAndTheLinkReconnects() throws Exception {
+    void aCorruptRecordInTheInboxIsLoggedOnBothSidesTheInboxReplacedAndTheLinkReconnects() throws Exception {
         Context a = contexts.context();
         Context b = contexts.context();
         List<Integer> seen = new CopyOnWriteArrayList<>();
@@ -311,13 +311,19 @@ class ShmLinkTest {
         s.send(1, a.allocateBuffer(4).putInt(1));
         Await.until(() -> seen.contains(1), Duration.ofSeconds(5), () -> "first RSR lost");
 
-        try (LogCapture log = new LogCapture("io.polylink.method.shm")) {
-            Scribble at = scribble(contexts.inboxOf(b));
+        Path inbox = contexts.inboxOf(b);
+        try (LogCapture log = new LogCapture("io.polylink.method.shm"); LogCapture core = new LogCapture("io.polylink.core")) {
+            Scribble at = scribble(inbox);
             Await.until(() -> log.lines().stream().anyMatch(l -> l.contains("is corrupt")), Duration.ofSeconds(5),
                 () -> "no log line: " + log.lines());
             assertTrue(log.lines().stream().anyMatch(l -> l.matches("shm inbox .* is corrupt: record at ring offset "
                 + at.index() + " claims " + at.capacity() + " bytes, " + (at.capacity() - at.index()) + " left before "
                 + "the end of the ring; closing its connections and replacing it")), log.lines().toString());
+            // The sender hears of it from b's goodbye, and says why, naming the inbox.
+            String abandoned = "closed: context " + b.id() + " abandoned its inbox " + inbox
+                + " (its log says why) and makes a fresh one";
+            Await.until(() -> core.lines().stream().anyMatch(l -> l.startsWith("shm connection to " + b.id())
+                && l.endsWith(abandoned)), Duration.ofSeconds(5), () -> "a did not say why: " + core.lines());
         }
         // Sends before the sender notices the replacement go to the abandoned ring; keep sending until one lands.
         Await.until(() -> {

@@ -18,6 +18,7 @@ import io.polylink.method.tcp.internal.loop.IoLoop;
 import io.polylink.spi.Applicability;
 import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.Connection;
+import io.polylink.spi.InvalidSettingException;
 import io.polylink.spi.MethodContext;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -25,9 +26,11 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.Designate;
 
 /**
@@ -43,6 +46,10 @@ import org.osgi.service.metatype.annotations.Designate;
  * whole, visibly: it logs why, stops its heartbeats and its listener and closes every connection,
  * so peers see it gone and move their links, and this context's links move off tcp too, as it
  * says it applies to nothing until it is restarted.
+ *
+ * <p>It can be driven from outside: {@link #progress} receives on the calling thread in the I/O
+ * thread's place, which stands back while calls keep coming and takes over about half a
+ * millisecond after the last: a nap and a turn ({@link IoLoop}).
  */
 @Component(service = CommunicationMethod.class, configurationPid = TcpSettings.PID,
     property = {CommunicationMethod.NAME_PROPERTY + "=" + TcpMethod.NAME,
@@ -53,11 +60,17 @@ public final class TcpMethod implements CommunicationMethod {
     static final String NAME = "tcp";
     private static final System.Logger LOG = System.getLogger("io.polylink.method.tcp");
 
-    private final TcpSettings settings;
+    private volatile TcpSettings settings;
+    /**
+     * With {@code port=0}: the port the last start listened on, where the next start listens
+     * again, so a restart after a change of another key keeps the address peers hold; 0 for none.
+     */
+    private int keptPort;
     private final Connections connections = new Connections();
     private MethodContext context;
     private FrameLimits frames;
-    private IoLoop loop;
+    /** Read by {@link #progress} from any thread, unlocked. */
+    private volatile IoLoop loop;
     private Heartbeats heartbeats;
     private Acceptor acceptor;
     /** Counts starts, so a failure reported by the threads of one start stops that start only. */
@@ -96,8 +109,7 @@ public final class TcpMethod implements CommunicationMethod {
                 TimeUnit.MICROSECONDS.toNanos(settings.spinMicros()), this::tick, context.problems(),
                 cause -> failed(started, "polylink-tcp-io", cause));
             heartbeats = new Heartbeats(connections::snapshot, loop::alive, context.problems());
-            acceptor = new Acceptor(settings, context, connections, loop, heartbeats, frames,
-                cause -> failed(started, "polylink-tcp-accept", cause));
+            acceptor = listen(context, cause -> failed(started, "polylink-tcp-accept", cause));
             advertised = Advertised.addresses(settings.advertise(), acceptor.localAddress());
             address = TcpAddress.encode(advertised);
             dialler = new Dialler(settings, context, connections, loop, heartbeats, frames);
@@ -107,6 +119,42 @@ public final class TcpMethod implements CommunicationMethod {
             throw new IOException("tcp cannot listen on " + settings.bindAddress() + ":" + settings.port()
                 + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Listens on the kept port if there is one and it is free, else as configured. */
+    private Acceptor listen(MethodContext context, Consumer<Throwable> stopped) throws IOException {
+        if (settings.port() == 0 && keptPort != 0) {
+            try {
+                return new Acceptor(settings.withPort(keptPort), context, connections, loop, heartbeats, frames, stopped);
+            } catch (IOException taken) {
+                context.problems().warn("port taken", "tcp cannot listen on its port " + keptPort + " again ("
+                    + taken.getMessage() + "); it listens on a new one, and peers need its new startpoint", null);
+            }
+        }
+        Acceptor listening = new Acceptor(settings, context, connections, loop, heartbeats, frames, stopped);
+        keptPort = settings.port() == 0 ? listening.localAddress().getPort() : 0;
+        return listening;
+    }
+
+    /**
+     * Takes a new configuration for the next start and keeps the instance, so the core restarts
+     * the method (its service's properties change) on the port it listened on, unless the change
+     * is of {@code port} or {@code bindAddress}. A value that cannot be used is refused, and the
+     * configuration in force stays.
+     */
+    @Modified
+    synchronized void modified(Map<String, Object> properties) {
+        TcpSettings next;
+        try {
+            next = TcpSettings.read(properties);
+        } catch (InvalidSettingException e) {
+            LOG.log(Level.WARNING, e.getMessage() + "; refused, the tcp method keeps its configuration");
+            return;
+        }
+        if (next.port() != settings.port() || !next.bindAddress().equals(settings.bindAddress())) {
+            keptPort = 0;
+        }
+        settings = next;
     }
 
     @Deactivate
@@ -183,6 +231,22 @@ public final class TcpMethod implements CommunicationMethod {
         if (generation == started && loop != null) {
             stop(new IOException("the tcp method failed: " + failure, cause));
         }
+    }
+
+    /**
+     * Receives once on the calling thread, in the I/O thread's place ({@link IoLoop#progress}):
+     * reads the connection that carries a conversation directly, or whatever the selector says is
+     * ready, and the core's handlers run on this thread.
+     *
+     * @return 1 if frames or parts of frames came, else 0: also while another thread receives,
+     *     while there is no connection, and before {@link #start} and after {@link #stop}
+     */
+    @Override
+    public int progress() {
+        IoLoop receiving = loop;
+        // With no connection a caller has nothing to read, and its call would only make the I/O
+        // thread stand back from its selector; the thread accepts and reads as it would.
+        return receiving == null || !connections.any() ? 0 : receiving.progress();
     }
 
     @Override

@@ -22,12 +22,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An initialized rank: its host, context, messaging and predefined communicators, from
  * {@code MPI.Init} to {@code MPI.Finalize}, and the abort that may end it sooner. Thread-safe.
  */
 public final class Session implements ControlListener {
+
+    /** An abort record: "RANK CODE REASON", one whole line. */
+    private static final Pattern RECORD = Pattern.compile("(\\d+) (-?\\d+) [^\\n]*\n");
 
     /** Who aborted the job, and with what code. */
     public record Abort(int rank, int code) {}
@@ -52,15 +57,18 @@ public final class Session implements ControlListener {
     private volatile boolean ending;
     private final Thread endingHook = new Thread(() -> ending = true, "polylink-mpi-ending");
     private volatile Abort abort;
+    /** The link to the mpirun that started this rank on another host, or {@code null}. */
+    private volatile MpirunLink mpirun;
 
     private Session(RankHost host, LaunchSettings settings, Context context) {
         this.host = host;
         this.settings = settings;
         this.farewells = new Farewells(settings.size(), settings.rank());
-        Limits limits = settings.limits().fitting(context.maxMessageSize());
+        // A waiting thread receives itself: its answer needs no hand-off from a method's thread.
+        Limits limits = settings.limits().fitting(context.maxMessageSize()).receivingWith(context::progress);
         this.transport = new Transport(context, settings.rank(), limits);
         this.p2p = new PointToPoint(transport, limits, this);
-        this.world = new World(p2p, settings.rank(), settings.size());
+        this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null);
         this.commWorld = Communicator.world(world);
         this.commSelf = Communicator.self(world);
         this.liveness = new Liveness(transport, settings.livenessPeriod(), () -> finalizing || p2p.waiting(),
@@ -84,9 +92,17 @@ public final class Session implements ControlListener {
             throw new MpiError(ErrorClass.ERR_OTHER, "MPI.Init: rank " + settings.rank() + " of job " + settings.job()
                 + " could not open its Polylink context: " + e.getMessage(), e);
         }
+        Session s = null;
         try {
-            Session s = new Session(host, settings, context);
-            s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint()));
+            s = new Session(host, settings, context);
+            if (settings.mpirun() != null) {
+                s.mpirun = MpirunLink.open(settings, s.transport.startpoint().toText());
+                s.mpirun.listen(s.new MpirunListener());
+            }
+            s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint(), s.mpirun));
+            if (settings.size() > 1) {
+                s.world.meet(settings.host());
+            }
             Runtime.getRuntime().addShutdownHook(s.endingHook);
             s.liveness.start();
             s.mainWatch.start();
@@ -95,9 +111,32 @@ public final class Session implements ControlListener {
             }
             return s;
         } catch (RuntimeException e) {
+            if (s != null && s.mpirun != null) {
+                s.mpirun.close();
+            }
             Wireup.withdraw(context, settings);
             host.close();
             throw e;
+        }
+    }
+
+    /** What mpirun tells a rank it started on another host. */
+    private final class MpirunListener implements MpirunLink.Listener {
+        /** As SIGTERM ends a rank on mpirun's own host. */
+        private static final int STOPPED = 128 + 15;
+
+        @Override
+        public void stopped() {
+            host.exit(STOPPED);
+        }
+
+        @Override
+        public void mpirunLost(String why) {
+            if (!finalizing && abort == null && !ending) {
+                err.println("polylink mpi: rank " + settings.rank() + " of job " + settings.job() + settings.onHost()
+                    + " lost polylink mpirun, which " + why + "; the rank ends");
+                host.exit(1);
+            }
         }
     }
 
@@ -217,6 +256,11 @@ public final class Session implements ControlListener {
         liveness.close();
         forgetEnding();
         Wireup.withdraw(transport.context(), settings);
+        MpirunLink link = mpirun;
+        if (link != null) {
+            link.close();
+        }
+        p2p.close();
         transport.close();
         host.close();
     }
@@ -236,12 +280,23 @@ public final class Session implements ControlListener {
             host.exit(code);
             return new MpiError(ErrorClass.ERR_OTHER, "rank " + settings.rank() + " is ending: " + reason);
         }
+        Abort earlier = recorded();
+        if (earlier != null && earlier.rank() != settings.rank()) {
+            // Another rank aborted the job first, and this one failed on that rank's end before its
+            // abort came: the job's abort is what ends this rank, not a failure of its own.
+            aborted(earlier.rank(), earlier.code());
+            return aborted(abort);
+        }
         if (!begin(a)) {
             return aborted(abort);
         }
         err.println("polylink mpi: rank " + settings.rank() + " of job " + settings.job() + " aborts the job with code "
             + code + ": " + reason);
         record(a, reason);
+        MpirunLink link = mpirun;
+        if (link != null) {
+            link.abort(code, reason);
+        }
         for (int r = 0; r < settings.size(); r++) {
             if (r != settings.rank()) {
                 try {
@@ -269,6 +324,20 @@ public final class Session implements ControlListener {
                 // Another rank aborted first, or the launcher's directory is gone: the launcher names the first rank
                 // that ended.
             }
+        }
+    }
+
+    /** @return the abort a rank recorded for the launcher, if a whole record is there, else {@code null} */
+    private Abort recorded() {
+        Path record = settings.abortRecord();
+        if (record == null) {
+            return null;
+        }
+        try {
+            Matcher m = RECORD.matcher(Files.readString(record, StandardCharsets.UTF_8));
+            return m.matches() ? new Abort(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))) : null;
+        } catch (IOException | UncheckedIOException | NumberFormatException noneOrPartial) {
+            return null;
         }
     }
 

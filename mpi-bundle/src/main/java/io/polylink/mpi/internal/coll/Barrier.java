@@ -1,77 +1,82 @@
 package io.polylink.mpi.internal.coll;
 
-import io.polylink.mpi.internal.MpiError;
+import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.datatype.Kind;
+import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
-import io.polylink.mpi.internal.p2p.PointToPoint;
-import io.polylink.mpi.internal.p2p.RankMap;
 import io.polylink.mpi.internal.request.Operation;
+import java.util.stream.IntStream;
 
 /**
- * A dissemination barrier (Hensgen, Finkel and Manber): in round {@code k} each rank tells the
- * rank {@code 2^k} above it that it arrived and waits to hear from the rank {@code 2^k} below;
- * after {@code ceil(log2 n)} rounds every rank has heard, directly or not, from all. Each round
- * has its own tag, and the next round starts on the thread that completed this round's receive.
+ * {@code MPI_Barrier}: a dissemination barrier (Hensgen, Finkel and Manber): in round {@code k}
+ * each rank tells the rank {@code 2^k} above it that it arrived and waits to hear from the rank
+ * {@code 2^k} below; after {@code ceil(log2 n)} rounds every rank has heard, directly or not,
+ * from all. Over several hosts each host's ranks first tell their leader, up a binomial tree;
+ * the leaders run the dissemination among themselves; then each leader tells its host's ranks.
  */
-public final class Barrier extends Operation {
+public final class Barrier {
 
-    /** Round {@code k} travels with tag {@code TAG - k}, on the collective context. */
-    public static final int TAG = -16;
+    /** A message of no data. */
+    static final Region NOTHING = new Region(null, Typemap.basic(Kind.BYTE), 0);
 
-    private static final Typemap NOTHING = Typemap.contiguous(0, Typemap.basic(Kind.BYTE));
+    private Barrier() {}
 
-    private final PointToPoint p2p;
-    private final int context;
-    private final RankMap ranks;
-    private final int rank;
-    private final int size;
-    private int distance = 1;
-    private int round;
+    /** Starts a barrier; it completes once every rank of the communicator started one. */
+    public static Operation start(Collectives c) {
+        boolean hierarchical = c.hierarchical();
+        c.chose(Collective.BARRIER, () -> "MPI_Barrier", hierarchical
+            ? new Choice("MPI_Barrier", "hierarchical dissemination", () -> "ranks on " + c.placement().hosts()
+                + " hosts: each host's ranks meet at their leader, the leaders by dissemination")
+            : new Choice("MPI_Barrier", "dissemination", () -> c.size() + " ranks on one host"
+                + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")));
+        Plan plan = c.plan();
+        if (c.size() > 1) {
+            if (hierarchical) {
+                hierarchical(plan, c.placement());
+            } else {
+                dissemination(plan, IntStream.range(0, c.size()).toArray(), c.rank(), Plan.NONE);
+            }
+        }
+        return plan.start();
+    }
 
     /**
-     * @param context the communicator's collective context id
-     * @param ranks the communicator's ranks
-     * @param rank this rank in the communicator
-     * @param size the communicator's size
+     * Adds a dissemination barrier among {@code members} (ranks of the communicator).
+     *
+     * @param me this rank's index in {@code members}
+     * @param after the step this rank's arrival waits for
+     * @return the step after which every member arrived
      */
-    public Barrier(PointToPoint p2p, int context, RankMap ranks, int rank, int size) {
-        this.p2p = p2p;
-        this.context = context;
-        this.ranks = ranks;
-        this.rank = rank;
-        this.size = size;
+    static int dissemination(Plan plan, int[] members, int me, int after) {
+        int n = members.length;
+        int heard = after;
+        for (int distance = 1; distance < n; distance <<= 1) {
+            plan.send(members[(me + distance) % n], NOTHING, heard);
+            heard = plan.receive(members[Math.floorMod(me - distance, n)], NOTHING, heard);
+        }
+        return heard;
     }
 
-    /** Starts the first round. @return this */
-    public Barrier start() {
-        next();
-        return this;
-    }
-
-    private void next() {
-        if (distance >= size) {
-            complete(rank, 0, 0, null);
-            return;
+    private static void hierarchical(Plan plan, Placement placement) {
+        int me = plan.rank();
+        int host = placement.hostOf(me);
+        int[] local = placement.ranksOn(host);
+        Trees.Tree tree = Trees.binomial(local, 0, Trees.indexOf(local, me));
+        int[] arrived = new int[tree.children().length];
+        for (int i = 0; i < arrived.length; i++) {
+            arrived[i] = plan.receive(tree.children()[i], NOTHING);
         }
-        int tag = TAG - round;
-        int to = (rank + distance) % size;
-        int from = (rank - distance + size) % size;
-        distance <<= 1;
-        round++;
-        Operation received;
-        try {
-            p2p.send(context, ranks.worldRank(to), rank, tag, null, NOTHING, 0, false);
-            received = p2p.receive(context, ranks.worldRank(from), tag, null, NOTHING, 0, ranks);
-        } catch (MpiError e) {
-            complete(rank, 0, 0, e);
-            return;
+        int all = plan.join(arrived);
+        int released;
+        if (tree.parent() >= 0) {
+            plan.send(tree.parent(), NOTHING, all);
+            released = plan.receive(tree.parent(), NOTHING, all);
+        } else {
+            int[] leaders = placement.leaders(0);
+            released = dissemination(plan, leaders, host, all);
         }
-        received.whenDone(() -> {
-            if (received.error() != null) {
-                complete(rank, 0, 0, received.error());
-            } else {
-                next();
-            }
-        });
+        for (int child : tree.children()) {
+            plan.send(child, NOTHING, released);
+        }
     }
 }

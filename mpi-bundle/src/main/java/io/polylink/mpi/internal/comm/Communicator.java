@@ -2,7 +2,9 @@ package io.polylink.mpi.internal.comm;
 
 import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
-import io.polylink.mpi.internal.coll.Barrier;
+import io.polylink.mpi.internal.coll.Collectives;
+import io.polylink.mpi.internal.coll.Placement;
+import io.polylink.mpi.internal.coll.Tuning;
 import io.polylink.mpi.internal.datatype.Memories;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.Typemap;
@@ -40,6 +42,7 @@ public final class Communicator implements RankMap {
     private volatile LinkHints links = LinkHints.NONE;
     private volatile String name;
     private volatile boolean freed;
+    private Collectives collectives;
 
     private Communicator(World world, int[] members, int context, Cartesian cartesian, ErrorMode errors,
                          Attributes attributes, Map<String, String> info, String name, boolean predefined) {
@@ -280,19 +283,34 @@ public final class Communicator implements RankMap {
         return c.world.p2p().receive(claimed.message(), memory, map, count, c.view);
     }
 
-    /** @return a barrier, started: it completes once every member started one */
-    public Operation startBarrier() {
+    /**
+     * @return the communicator's collectives, on its collective context id
+     * @throws MpiError {@code ERR_COMM} if the communicator was freed
+     */
+    public synchronized Collectives collectives() {
         checkLive();
-        return new Barrier(world.p2p(), collectiveContext(), view, rank(), size()).start();
+        if (collectives == null) {
+            collectives = new Collectives(world.p2p(), collectiveContext(), view, rank(), size(),
+                Placement.of(world.hosts(), view.members()), Tuning.of(info), this::describe, world.explain());
+        }
+        return collectives;
     }
 
-    /** Blocks until every member called it. */
-    public void barrier() {
-        Operation b = startBarrier();
-        b.await(world.limits().idle());
-        if (b.error() != null) {
-            throw b.error();
+    /**
+     * @return for each dimension of the Cartesian topology, the rank one below and the rank one
+     *     above ({@code PROC_NULL} past an edge that does not wrap): the neighbours of the
+     *     neighbourhood collectives
+     * @throws MpiError {@code ERR_TOPOLOGY} if the communicator has no Cartesian topology
+     */
+    public int[] neighbours() {
+        Cartesian grid = requireCartesian();
+        int[] out = new int[2 * grid.dims().length];
+        for (int d = 0; d < grid.dims().length; d++) {
+            int[] shift = grid.shift(rank(), d, 1);
+            out[2 * d] = shift[0];
+            out[2 * d + 1] = shift[1];
         }
+        return out;
     }
 
     /**
@@ -345,6 +363,11 @@ public final class Communicator implements RankMap {
         checkLive();
         Map<String, String> all = new LinkedHashMap<>(info);
         all.put(LinkHints.STACKS, String.join(",", world.p2p().stacks(context, view.members())));
+        Map<String, String> chosen = collectives().choices();
+        if (!chosen.isEmpty()) {
+            all.put(Tuning.CHOICES, String.join("; ", chosen.entrySet().stream()
+                .map(e -> e.getKey() + ": " + e.getValue()).toList()));
+        }
         return java.util.Collections.unmodifiableMap(all);
     }
 
@@ -359,13 +382,16 @@ public final class Communicator implements RankMap {
         checkLive();
         Map<String, String> copy = new LinkedHashMap<>(hints);
         copy.remove(LinkHints.STACKS);
+        copy.remove(Tuning.CHOICES);
         LinkHints next = LinkHints.of(copy);
+        Tuning tuning = Tuning.of(copy);
         synchronized (this) {
             if (!next.equals(links)) {
                 world.p2p().links(context, next, view.members(), true);
                 links = next;
             }
             info = java.util.Collections.unmodifiableMap(copy);
+            collectives().tuning(tuning);
         }
     }
 

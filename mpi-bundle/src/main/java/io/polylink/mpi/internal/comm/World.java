@@ -2,10 +2,11 @@ package io.polylink.mpi.internal.comm;
 
 import io.polylink.mpi.internal.p2p.Limits;
 import io.polylink.mpi.internal.p2p.PointToPoint;
+import java.io.PrintStream;
 
 /**
- * What every communicator of this rank shares: the messaging, this rank's place in the job, its
- * context ids and attribute keys.
+ * What every communicator of this rank shares: the messaging, this rank's place in the job and
+ * the hosts of the job's ranks, its context ids and attribute keys.
  */
 public final class World {
 
@@ -14,15 +15,69 @@ public final class World {
     private final int size;
     private final ContextIds contextIds = new ContextIds();
     private final Keyvals keyvals = new Keyvals();
+    /** The tag of the hosts' exchange on {@code COMM_WORLD}'s collective context. */
+    private static final int HOSTS_TAG = -9;
+
+    private final PrintStream explain;
+    private volatile int[] hosts;
 
     /**
      * @param rank this rank in the job
      * @param size the number of ranks in the job
+     * @param explain where communicators print which algorithms their collectives take, or {@code null}
      */
-    public World(PointToPoint p2p, int rank, int size) {
+    public World(PointToPoint p2p, int rank, int size, PrintStream explain) {
         this.p2p = p2p;
         this.rank = rank;
         this.size = size;
+        this.explain = explain;
+        this.hosts = new int[size];
+    }
+
+    /** @return the host of each rank of the job, as numbers equal for ranks of one host */
+    public int[] hosts() {
+        return hosts;
+    }
+
+    /**
+     * Tells every other rank of the job which host this one runs on, and learns theirs: collective
+     * over the job, once, before any communicator's collectives run.
+     *
+     * @param host this rank's host, as the launcher names it; equal names are one host
+     * @throws io.polylink.mpi.internal.MpiError if a rank cannot be reached
+     */
+    public void meet(String host) {
+        long key = key(host);
+        int[] everyone = new int[size];
+        java.util.Arrays.setAll(everyone, i -> i);
+        int[][] keys = Agreement.allGather(this, new View(everyone, size, rank), ContextIds.WORLD + 1, HOSTS_TAG,
+            new int[] {(int) (key >>> 32), (int) key});
+        java.util.List<Long> seen = new java.util.ArrayList<>();
+        int[] byRank = new int[size];
+        for (int r = 0; r < size; r++) {
+            long k = (long) keys[r][0] << 32 | keys[r][1] & 0xFFFFFFFFL;
+            if (!seen.contains(k)) {
+                seen.add(k);
+            }
+            byRank[r] = seen.indexOf(k);
+        }
+        hosts = byRank;
+    }
+
+    /** @return 64 bits of the SHA-256 of {@code host}: ranks compare hosts by them */
+    private static long key(String host) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+                .digest(host.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.nio.ByteBuffer.wrap(d).getLong();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java has SHA-256", e);
+        }
+    }
+
+    /** @return where communicators print their collectives' choices, or {@code null} */
+    public PrintStream explain() {
+        return explain;
     }
 
     public PointToPoint p2p() {

@@ -20,6 +20,23 @@ final class ArrayMemory implements Memory {
         this.base = base;
     }
 
+    /** @return this memory from {@code elements} further in */
+    ArrayMemory from(int elements) {
+        return new ArrayMemory(array, kind, length, base + elements);
+    }
+
+    Object array() {
+        return array;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    int base() {
+        return base;
+    }
+
     @Override
     public long capacity() {
         return (long) (length - base) * kind.size();
@@ -38,100 +55,30 @@ final class ArrayMemory implements Memory {
     @Override
     public void write(WireWriter out, Kind k, long at, int n) {
         int p = base + (int) (at / kind.size());
-        switch (kind) {
-            case BOOLEAN -> {
-                boolean[] a = (boolean[]) array;
-                for (int i = 0; i < n; i++) {
-                    out.putByte(a[p + i] ? (byte) 1 : 0);
-                }
+        if (kind == Kind.BOOLEAN) {
+            boolean[] a = (boolean[]) array;
+            for (int i = 0; i < n; i++) {
+                out.putByte(a[p + i] ? (byte) 1 : 0);
             }
-            case CHAR -> {
-                char[] a = (char[]) array;
-                for (int i = 0; i < n; i++) {
-                    out.putShort((short) a[p + i]);
-                }
-            }
-            case SHORT -> {
-                short[] a = (short[]) array;
-                for (int i = 0; i < n; i++) {
-                    out.putShort(a[p + i]);
-                }
-            }
-            case INT -> {
-                int[] a = (int[]) array;
-                for (int i = 0; i < n; i++) {
-                    out.putInt(a[p + i]);
-                }
-            }
-            case LONG -> {
-                long[] a = (long[]) array;
-                for (int i = 0; i < n; i++) {
-                    out.putLong(a[p + i]);
-                }
-            }
-            case FLOAT -> {
-                float[] a = (float[]) array;
-                for (int i = 0; i < n; i++) {
-                    out.putInt(Float.floatToRawIntBits(a[p + i]));
-                }
-            }
-            case DOUBLE -> {
-                double[] a = (double[]) array;
-                for (int i = 0; i < n; i++) {
-                    out.putLong(Double.doubleToRawLongBits(a[p + i]));
-                }
-            }
-            case BYTE -> throw new IllegalStateException("byte arrays are ByteArrayMemory");
+        } else if (kind == Kind.BYTE) {
+            throw new IllegalStateException("byte arrays are ByteArrayMemory");
+        } else {
+            out.putValues(kind, array, p, n);
         }
     }
 
     @Override
     public void read(WireReader in, Kind k, long at, int n) {
         int p = base + (int) (at / kind.size());
-        switch (kind) {
-            case BOOLEAN -> {
-                boolean[] a = (boolean[]) array;
-                for (int i = 0; i < n; i++) {
-                    a[p + i] = in.getByte() != 0;
-                }
+        if (kind == Kind.BOOLEAN) {
+            boolean[] a = (boolean[]) array;
+            for (int i = 0; i < n; i++) {
+                a[p + i] = in.getByte() != 0;
             }
-            case CHAR -> {
-                char[] a = (char[]) array;
-                for (int i = 0; i < n; i++) {
-                    a[p + i] = (char) in.getShort();
-                }
-            }
-            case SHORT -> {
-                short[] a = (short[]) array;
-                for (int i = 0; i < n; i++) {
-                    a[p + i] = in.getShort();
-                }
-            }
-            case INT -> {
-                int[] a = (int[]) array;
-                for (int i = 0; i < n; i++) {
-                    a[p + i] = in.getInt();
-                }
-            }
-            case LONG -> {
-                long[] a = (long[]) array;
-                for (int i = 0; i < n; i++) {
-                    a[p + i] = in.getLong();
-                }
-            }
-            case FLOAT -> {
-                float[] a = (float[]) array;
-                for (int i = 0; i < n; i++) {
-                    a[p + i] = Float.intBitsToFloat(in.getInt());
-                }
-            }
-            case DOUBLE -> {
-                double[] a = (double[]) array;
-                for (int i = 0; i < n; i++) {
-                    a[p + i] = Double.longBitsToDouble(in.getLong());
-                }
-            }
-            case BYTE -> throw new IllegalStateException("byte arrays are ByteArrayMemory");
+        } else if (kind == Kind.BYTE) {
+            throw new IllegalStateException("byte arrays are ByteArrayMemory");
+        } else {
+            in.getValues(kind, array, p, n);
         }
     }
 

@@ -2,6 +2,7 @@ package io.polylink.mpi.internal.datatype;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -62,5 +63,14 @@ public final class ArrayReader implements WireReader {
     @Override
     public void getBytes(byte[] target, int offset, int length) {
         System.arraycopy(bytes, take(length), target, offset, length);
+    }
+
+    @Override
+    public void getValues(Kind kind, Object array, int offset, int count) {
+        long length = (long) count * kind.size();
+        if (length > limit - position) {
+            throw new IndexOutOfBoundsException("reading " + length + " bytes at " + position + " of " + limit);
+        }
+        Values.get(ByteBuffer.wrap(bytes, take((int) length), (int) length), kind, array, offset, count);
     }
 }

@@ -2,6 +2,7 @@ package io.polylink.mpi.internal.datatype;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /** Packs into a byte array from a position: {@code MPI_Pack}'s output and buffered sends. */
@@ -51,6 +52,13 @@ public final class ArrayWriter implements WireWriter {
     @Override
     public void putBytes(byte[] source, int offset, int length) {
         System.arraycopy(source, offset, bytes, position, length);
+        position += length;
+    }
+
+    @Override
+    public void putValues(Kind kind, Object array, int offset, int count) {
+        int length = count * kind.size();
+        Values.put(ByteBuffer.wrap(bytes, position, length), kind, array, offset, count);
         position += length;
     }
 }

@@ -20,6 +20,19 @@ final class ByteArrayMemory implements Memory {
         this.base = base;
     }
 
+    /** @return this memory from {@code offset} bytes further in */
+    ByteArrayMemory from(int offset) {
+        return new ByteArrayMemory(bytes, base + offset);
+    }
+
+    byte[] bytes() {
+        return bytes;
+    }
+
+    int base() {
+        return base;
+    }
+
     @Override
     public long capacity() {
         return bytes.length - base;

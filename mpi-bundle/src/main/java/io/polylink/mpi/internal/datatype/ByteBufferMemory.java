@@ -8,7 +8,8 @@ import java.nio.ByteOrder;
 /**
  * A direct byte buffer from its first byte (its position does not count, as in the Open MPI
  * bindings): holds every kind, in native byte order whatever order the buffer is set to. Byte
- * data moves eight bytes at a time, straight between the buffer and the message.
+ * data moves in bulk copies through a small array (the message takes only arrays), a few bytes
+ * eight at a time.
  */
 final class ByteBufferMemory implements Memory {
 
@@ -17,8 +18,13 @@ final class ByteBufferMemory implements Memory {
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final VarHandle WIRE_LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** Byte data shorter than this moves eight bytes at a time; longer, through {@link #STAGE} bytes at a time. */
+    private static final int BULK = 64;
+    private static final int STAGE = 16 * 1024;
 
     private final ByteBuffer buffer;
+    /** Made at the first bulk copy and kept for this memory's later chunks: a message allocates it once. */
+    private byte[] stage;
 
     ByteBufferMemory(ByteBuffer buffer) {
         this.buffer = buffer;
@@ -44,12 +50,21 @@ final class ByteBufferMemory implements Memory {
         int p = (int) at;
         switch (kind) {
             case BYTE -> {
-                int end = p + n;
-                for (; p + 8 <= end; p += 8) {
-                    out.putLong((long) WIRE_LONG.get(buffer, p));
+                if (n < BULK) {
+                    int end = p + n;
+                    for (; p + 8 <= end; p += 8) {
+                        out.putLong((long) WIRE_LONG.get(buffer, p));
+                    }
+                    for (; p < end; p++) {
+                        out.putByte(buffer.get(p));
+                    }
+                    return;
                 }
-                for (; p < end; p++) {
-                    out.putByte(buffer.get(p));
+                byte[] stage = stage(n);
+                for (int end = p + n; p < end; p += stage.length) {
+                    int k = Math.min(stage.length, end - p);
+                    buffer.get(p, stage, 0, k);
+                    out.putBytes(stage, 0, k);
                 }
             }
             case BOOLEAN -> {
@@ -85,12 +100,21 @@ final class ByteBufferMemory implements Memory {
         int p = (int) at;
         switch (kind) {
             case BYTE -> {
-                int end = p + n;
-                for (; p + 8 <= end; p += 8) {
-                    WIRE_LONG.set(buffer, p, in.getLong());
+                if (n < BULK) {
+                    int end = p + n;
+                    for (; p + 8 <= end; p += 8) {
+                        WIRE_LONG.set(buffer, p, in.getLong());
+                    }
+                    for (; p < end; p++) {
+                        buffer.put(p, in.getByte());
+                    }
+                    return;
                 }
-                for (; p < end; p++) {
-                    buffer.put(p, in.getByte());
+                byte[] stage = stage(n);
+                for (int end = p + n; p < end; p += stage.length) {
+                    int k = Math.min(stage.length, end - p);
+                    in.getBytes(stage, 0, k);
+                    buffer.put(p, stage, 0, k);
                 }
             }
             case BOOLEAN -> {
@@ -119,6 +143,14 @@ final class ByteBufferMemory implements Memory {
                 }
             }
         }
+    }
+
+    private byte[] stage(int n) {
+        int wanted = Math.min(n, STAGE);
+        if (stage == null || stage.length < wanted) {
+            stage = new byte[wanted];
+        }
+        return stage;
     }
 
     @Override

@@ -15,6 +15,8 @@ import java.nio.ShortBuffer;
 /** Makes {@link Memory}s of application buffers and checks layouts against them. */
 public final class Memories {
 
+    private static final Kind[] KINDS = Kind.values();
+
     private Memories() {}
 
     /**
@@ -62,6 +64,26 @@ public final class Memories {
     /** @return the bytes of {@code bytes} from {@code offset} on, as a buffer */
     public static Memory ofBytes(byte[] bytes, int offset) {
         return new ByteArrayMemory(bytes, offset);
+    }
+
+    /**
+     * @param memory a memory, or {@code null}
+     * @param offset bytes from its start
+     * @return the memory seen from {@code offset} bytes in; {@code null} for {@code null}
+     */
+    public static Memory shifted(Memory memory, long offset) {
+        if (memory == null || offset == 0) {
+            return memory;
+        }
+        if (offset <= Integer.MAX_VALUE) {
+            if (memory instanceof ArrayMemory a && offset % a.kind().size() == 0) {
+                return a.from((int) (offset / a.kind().size()));
+            }
+            if (memory instanceof ByteArrayMemory b) {
+                return b.from((int) offset);
+            }
+        }
+        return new Shifted(memory, offset);
     }
 
     private static Memory ofBuffer(Buffer buffer, boolean writable) {
@@ -117,7 +139,7 @@ public final class Memories {
             throw new MpiError(ErrorClass.ERR_BUFFER, what + " is null but " + count + " elements of "
                 + map.size() + " bytes need one");
         }
-        for (Kind k : Kind.values()) {
+        for (Kind k : KINDS) {
             if (map.uses(k) && !memory.holds(k)) {
                 throw new MpiError(ErrorClass.ERR_TYPE, what + ", " + memory.describe() + ", cannot hold "
                     + k.javaName() + " data; use a buffer of " + k.javaName() + "s or of bytes");

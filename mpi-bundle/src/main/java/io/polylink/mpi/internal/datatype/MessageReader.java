@@ -35,4 +35,17 @@ public final class MessageReader implements WireReader {
     public void getBytes(byte[] target, int offset, int length) {
         message.getRaw(target, offset, length);
     }
+
+    @Override
+    public void getValues(Kind kind, Object array, int offset, int count) {
+        switch (kind) {
+            case SHORT -> message.getShorts((short[]) array, offset, count);
+            case CHAR -> message.getChars((char[]) array, offset, count);
+            case INT -> message.getInts((int[]) array, offset, count);
+            case LONG -> message.getLongs((long[]) array, offset, count);
+            case FLOAT -> message.getFloats((float[]) array, offset, count);
+            case DOUBLE -> message.getDoubles((double[]) array, offset, count);
+            case BYTE, BOOLEAN -> throw new IllegalArgumentException(kind + " values go one by one");
+        }
+    }
 }

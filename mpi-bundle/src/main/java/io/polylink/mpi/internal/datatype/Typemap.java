@@ -59,9 +59,21 @@ public final class Typemap {
 
     /** @return one primitive of {@code kind} */
     public static Typemap basic(Kind kind) {
-        Builder b = new Builder();
-        b.add(0, kind.ordinal(), 1);
-        return new Typemap(b, 0, kind.size(), 0, kind.size(), kind.size());
+        return Basic.OF[kind.ordinal()];
+    }
+
+    /** One typemap per kind, made once: a typemap never changes, and collectives ask for them on every call. */
+    private static final class Basic {
+
+        static final Typemap[] OF = new Typemap[Kind.values().length];
+
+        static {
+            for (Kind kind : Kind.values()) {
+                Builder b = new Builder();
+                b.add(0, kind.ordinal(), 1);
+                OF[kind.ordinal()] = new Typemap(b, 0, kind.size(), 0, kind.size(), kind.size());
+            }
+        }
     }
 
     /** @return the C struct {@code { first a; second b; }}, padded as a compiler pads it */

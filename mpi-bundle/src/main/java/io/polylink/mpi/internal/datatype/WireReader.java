@@ -13,4 +13,7 @@ public interface WireReader {
 
     /** Reads {@code length} bytes into {@code target} from {@code offset}. */
     void getBytes(byte[] target, int offset, int length);
+
+    /** Reads {@code count} values written by {@link WireWriter#putValues} into {@code array} from {@code offset}. */
+    void getValues(Kind kind, Object array, int offset, int count);
 }

@@ -13,4 +13,11 @@ public interface WireWriter {
 
     /** Appends {@code length} bytes of {@code source} from {@code offset}. */
     void putBytes(byte[] source, int offset, int length);
+
+    /**
+     * Appends {@code count} values of {@code array}, a primitive array of {@code kind} (not
+     * {@code byte} or {@code boolean}), from {@code offset}: what as many one-value puts would,
+     * floats and doubles as their raw bits, in one copy.
+     */
+    void putValues(Kind kind, Object array, int offset, int count);
 }

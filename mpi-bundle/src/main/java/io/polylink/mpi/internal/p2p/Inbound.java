@@ -11,9 +11,10 @@ import io.polylink.mpi.internal.wire.Header;
 import io.polylink.mpi.internal.wire.HeaderCodec;
 
 /**
- * The engine's handlers: decode each message's header and act on it. {@link #inline} runs on the
- * method's I/O thread (or the sender's, for a message to this rank) and must not block;
- * {@link #executor} runs CTS on the context's executor. Bad input throws
+ * The engine's handler: decodes each message's header and acts on it. It runs on the thread that
+ * delivers the message (a method's I/O thread, an application thread receiving for itself, or the
+ * sender's, for a message to this rank) and never blocks: the data a CTS asks for goes from the
+ * thread waiting for the send, or from a {@link Pushers} thread. Bad input throws
  * {@link MalformedMessageException}, which the context counts and logs; nothing else escapes.
  */
 final class Inbound {
@@ -22,12 +23,14 @@ final class Inbound {
     private final Protocol protocol;
     private final ControlListener control;
     private final PointToPoint owner;
+    private final Pushers pushers;
 
-    Inbound(Matcher matcher, Protocol protocol, ControlListener control, PointToPoint owner) {
+    Inbound(Matcher matcher, Protocol protocol, ControlListener control, PointToPoint owner, Pushers pushers) {
         this.matcher = matcher;
         this.protocol = protocol;
         this.control = control;
         this.owner = owner;
+        this.pushers = pushers;
     }
 
     void inline(Endpoint endpoint, MessageBuffer m) {
@@ -35,6 +38,7 @@ final class Inbound {
         switch (e.kind()) {
             case Header.EAGER -> eager(e, m);
             case Header.RTS -> rts(e);
+            case Header.CTS -> cts(e);
             case Header.DATA -> data(e, m);
             case Header.SYNC_ACK -> syncAck(e);
             case Header.FIN, Header.BYE -> control.farewell(e.kind(), e.source());
@@ -47,16 +51,15 @@ final class Inbound {
         }
     }
 
-    void executor(Endpoint endpoint, MessageBuffer m) {
-        Envelope e = HeaderCodec.decode(m);
-        if (e.kind() != Header.CTS) {
-            throw new MalformedMessageException("malformed mpi message: " + e + " on the executor's handler");
-        }
+    /** The data is owed now: to the thread that waits for the send, else to a pusher. */
+    private void cts(Envelope e) {
         Operation op = protocol.table().remove(e.request());
         if (!(op instanceof SendOperation s)) {
             throw new MalformedMessageException("malformed mpi message: " + e + " names no send waiting for it");
         }
-        protocol.push(s, e.reply(), e.bytes());
+        if (!s.clear(protocol, e.reply(), e.bytes())) {
+            pushers.push(s);
+        }
     }
 
     private void eager(Envelope e, MessageBuffer m) {

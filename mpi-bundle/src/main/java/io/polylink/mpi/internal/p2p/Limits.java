@@ -17,7 +17,7 @@ import io.polylink.mpi.internal.request.Idle;
 public record Limits(int eagerLimit, int chunk, long unexpectedBytes, int unexpectedMessages, Idle idle) {
 
     public static final int DEFAULT_EAGER_LIMIT = 64 * 1024;
-    public static final int DEFAULT_CHUNK = 512 * 1024;
+    public static final int DEFAULT_CHUNK = 64 * 1024;
     public static final long DEFAULT_UNEXPECTED_BYTES = 256L * 1024 * 1024;
     public static final int DEFAULT_UNEXPECTED_MESSAGES = 1 << 20;
 
@@ -29,6 +29,11 @@ public record Limits(int eagerLimit, int chunk, long unexpectedBytes, int unexpe
             throw new IllegalArgumentException("bad engine limits: eager " + eagerLimit + ", chunk " + chunk
                 + ", unexpected " + unexpectedBytes + " bytes / " + unexpectedMessages + " messages");
         }
+    }
+
+    /** @return these limits, a waiter receiving with {@code receiver} before each pause */
+    public Limits receivingWith(java.util.function.IntSupplier receiver) {
+        return new Limits(eagerLimit, chunk, unexpectedBytes, unexpectedMessages, idle.receivingWith(receiver));
     }
 
     /** @return these limits with the chunk no larger than what one RSR of {@code maxMessageSize} holds */

@@ -36,6 +36,7 @@ public final class PointToPoint {
     private final RequestTable table = new RequestTable();
     private final Protocol protocol;
     private final ControlListener control;
+    private final Pushers pushers;
 
     /**
      * Installs the engine's handlers on {@code transport}'s endpoint.
@@ -48,9 +49,15 @@ public final class PointToPoint {
         this.control = control;
         this.matcher = new Matcher(limits, transport.worldRank());
         this.protocol = new Protocol(transport, table, limits);
-        Inbound inbound = new Inbound(matcher, protocol, control, this);
-        transport.handlers(inbound::inline, inbound::executor);
+        this.pushers = new Pushers(transport.worldRank());
+        Inbound inbound = new Inbound(matcher, protocol, control, this, pushers);
+        transport.handler(inbound::inline);
         transport.listener(this::lose);
+    }
+
+    /** Stops the engine's own threads; the transport closes after. */
+    public void close() {
+        pushers.close();
     }
 
     /** @return the engine's parameters */
@@ -71,10 +78,22 @@ public final class PointToPoint {
      */
     public Operation send(int context, int destination, int rank, int tag, Memory memory, Typemap map, long count,
                           boolean synchronous) {
+        return send(context, destination, rank, tag, memory, map, count, synchronous, null);
+    }
+
+    /**
+     * Starts a send that is part of {@code whole} (a step of a collective), or of nothing if
+     * {@code null}: the thread waiting for the whole pushes a large message's data.
+     */
+    public Operation send(int context, int destination, int rank, int tag, Memory memory, Typemap map, long count,
+                          boolean synchronous, Operation whole) {
         failIfFailed();
         long length = map.size() * count;
         if (length > limits.eagerLimit()) {
             SendOperation s = new SendOperation(context, destination, rank, tag, memory, map, count);
+            if (whole != null) {
+                s.partOf(whole);
+            }
             long id = table.add(s);
             MessageBuffer m = transport.take();
             try {
@@ -178,7 +197,11 @@ public final class PointToPoint {
     /** @throws MpiError if a blocking probe waits on a lost rank */
     private Unexpected look(int context, int source, int tag, boolean block, boolean remove, RankMap ranks) {
         Unexpected u = remove ? matcher.take(context, source, tag) : matcher.peek(context, source, tag);
-        if (u != null || !block) {
+        if (u == null && !block) {
+            limits.idle().receiveOnce();
+            return remove ? matcher.take(context, source, tag) : matcher.peek(context, source, tag);
+        }
+        if (u != null) {
             return u;
         }
         Thread me = Thread.currentThread();
@@ -193,10 +216,8 @@ public final class PointToPoint {
                 if (gone != null) {
                     throw gone;
                 }
-                if (attempt > limits.idle().spins()) {
+                if (!limits.idle().pause(attempt)) {
                     LockSupport.park(matcher);
-                } else {
-                    Thread.onSpinWait();
                 }
             }
         } finally {

@@ -14,7 +14,7 @@ import io.polylink.mpi.internal.wire.HeaderCodec;
  * What happens once a message and a receive met, whoever came second, and the sender's side of a
  * rendezvous: unpacking an eager message and acknowledging a synchronous one, answering an RTS,
  * pushing a large message's data. Called on the thread that made the match (an I/O thread or an
- * application thread) and, for the push, on the context's executor.
+ * application thread) and, for the push, on the thread that claimed it.
  */
 final class Protocol {
 
@@ -67,7 +67,7 @@ final class Protocol {
         MessageBuffer m = transport.take();
         try {
             HeaderCodec.cts(m, rts.request(), id, accepted);
-            transport.send(rts.source(), Header.EXECUTOR_HANDLER, m);
+            transport.send(rts.source(), Header.INLINE_HANDLER, m);
         } catch (MpiError failed) {
             if (accepted > 0) {
                 table.remove(id);
@@ -84,7 +84,7 @@ final class Protocol {
 
     /**
      * Sends the data the receiver asked for, in chunks that each end on a whole primitive, and
-     * completes the send. Runs on the context's executor.
+     * completes the send. Runs on the thread that claimed the push (see {@link SendOperation}).
      */
     void push(SendOperation s, long receiverRequest, long accepted) {
         long limit = s.wholeWithin(accepted);
@@ -106,6 +106,10 @@ final class Protocol {
                 HeaderCodec.data(m, receiverRequest, offset, offset + budget == limit);
                 offset += cursor.pack(out, budget);
                 transport.send(links, s.destination, Header.INLINE_HANDLER, m);
+                // Read this rank's own inbox between chunks: a peer pushing to this rank at the
+                // same time waits for room in it, and would otherwise wait for the methods' own
+                // threads, which stand back while this rank's threads receive.
+                limits.idle().receiveOnce();
             }
             s.done();
         } catch (MpiError failed) {

@@ -5,12 +5,30 @@ import io.polylink.mpi.internal.datatype.Cursor;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Operation;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * A send that waits for its receiver: a large message until its data is handed over after CTS,
  * a synchronous-mode one until SYNC_ACK says a receive matched it.
+ *
+ * <p>Once CTS came, the data is owed: the thread waiting for the send pushes it, or, if none
+ * waits without parking, one of the {@link Pushers}. Whoever claims it first pushes it, once.
  */
 final class SendOperation extends Operation {
+
+    private static final VarHandle PUSH;
+    // push is 0 until CTS came
+    private static final int OWED = 1;
+    private static final int CLAIMED = 2;
+
+    static {
+        try {
+            PUSH = MethodHandles.lookup().findVarHandle(SendOperation.class, "push", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** The communicator's context id: its links carry the data. */
     final int context;
@@ -20,6 +38,13 @@ final class SendOperation extends Operation {
     private final Memory memory;
     private final Typemap map;
     private final long count;
+
+    @SuppressWarnings("unused") // through PUSH
+    private volatile int push;
+    // Written before push becomes OWED, read after it is claimed.
+    private Protocol protocol;
+    private long receiverRequest;
+    private long accepted;
 
     /**
      * @param context the communicator's context id
@@ -49,6 +74,33 @@ final class SendOperation extends Operation {
     /** @return the most bytes of whole primitives within the first {@code accepted} bytes of the message */
     long wholeWithin(long accepted) {
         return map.wholeBytesWithin(Math.min(accepted, length()));
+    }
+
+    /**
+     * The receiver is clear: {@code accepted} bytes go to its request {@code receiverRequest}.
+     *
+     * @return whether a thread waits for this send and will push the data itself
+     */
+    boolean clear(Protocol by, long request, long bytes) {
+        this.protocol = by;
+        this.receiverRequest = request;
+        this.accepted = bytes;
+        PUSH.setVolatile(this, OWED);
+        return offer();
+    }
+
+    @Override
+    public boolean mayOwe() {
+        return true;
+    }
+
+    @Override
+    public boolean assist() {
+        if ((int) PUSH.getVolatile(this) != OWED || !PUSH.compareAndSet(this, OWED, CLAIMED)) {
+            return false;
+        }
+        protocol.push(this, receiverRequest, accepted);
+        return true;
     }
 
     /** Completes: the message was handed over, or a receive matched it. */

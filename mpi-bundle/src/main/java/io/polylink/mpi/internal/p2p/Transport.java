@@ -59,10 +59,9 @@ public final class Transport implements AutoCloseable {
         this.chunks = new BufferPool(context, Header.DATA_LENGTH + limits.chunk(), POOLED_CHUNKS);
     }
 
-    /** Installs the engine's handlers: {@code inline} on the delivering thread, {@code executor} on the context's executor. */
-    void handlers(Handler inline, Handler executor) {
+    /** Installs the engine's handler, run on the delivering thread. */
+    void handler(Handler inline) {
         endpoint.register(Header.INLINE_HANDLER, Delivery.INLINE, inline);
-        endpoint.register(Header.EXECUTOR_HANDLER, Delivery.EXECUTOR, executor);
     }
 
     /** @return a startpoint to this rank's endpoint, for the others to look up */

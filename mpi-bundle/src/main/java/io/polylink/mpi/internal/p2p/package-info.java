@@ -11,9 +11,11 @@
  *
  * <p>Threads: {@link io.polylink.mpi.internal.p2p.PointToPoint} is called from application threads
  * (any number: {@code MPI_THREAD_MULTIPLE}). {@link io.polylink.mpi.internal.p2p.Inbound} runs
- * inline on the method's I/O threads for every kind but CTS, which runs on the context's executor
- * because it pushes a whole message's data. So matching and rendezvous answers progress while the
- * application computes. No lock is held while an RSR is sent: a send to this rank's own endpoint
- * runs the handler on the sending thread.
+ * inline on the thread that delivers each message (a method's I/O thread, or an application
+ * thread receiving for itself), so matching and rendezvous answers progress while the application
+ * computes. It never blocks: the data a CTS asks for, which may wait for room at the receiver, goes
+ * from the thread waiting for that send, or from one of the engine's
+ * {@link io.polylink.mpi.internal.p2p.Pushers} when none waits. No lock is held while an RSR is
+ * sent: a send to this rank's own endpoint runs the handler on the sending thread.
  */
 package io.polylink.mpi.internal.p2p;

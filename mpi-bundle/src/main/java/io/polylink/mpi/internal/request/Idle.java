@@ -1,16 +1,30 @@
 package io.polylink.mpi.internal.request;
 
+import java.util.function.IntSupplier;
+
 /**
- * How a thread waits for an operation: spins a while (a reply over shared memory takes
- * microseconds), yields a while, then parks until the completing thread unparks it.
+ * How a thread waits for an operation: receives on its own thread and spins a while (a reply over
+ * shared memory takes microseconds), receives and yields a while, then parks until the completing
+ * thread unparks it.
  *
  * @param spins busy checks before yielding
  * @param yields {@link Thread#yield()}s before parking
+ * @param receive receives on the calling thread ({@link io.polylink.Context#progress}), returning
+ *     more than 0 if something came: a waiter whose answer it brings needs no other thread
  */
-public record Idle(int spins, int yields) {
+public record Idle(int spins, int yields, IntSupplier receive) {
 
-    /** The default: some microseconds of spinning, then a few yields. */
-    public static final Idle DEFAULT = new Idle(2_000, 20);
+    private static final IntSupplier NOTHING = () -> 0;
+
+    /**
+     * The default: a moment of spinning, then yields for some tens of milliseconds. A rank's threads
+     * and its methods' threads often outnumber the cores; a waiter that spins holds its core until
+     * the scheduler takes it away, hundreds of microseconds later, while the thread that would
+     * complete it waits for that core. A yielding waiter gives the core to whichever thread has work
+     * and still sees its completion within microseconds, without a wake-up. See
+     * docs/performance-notes.md#mpi-latency.
+     */
+    public static final Idle DEFAULT = new Idle(100, 100_000);
 
     public Idle {
         if (spins < 0 || yields < 0) {
@@ -18,13 +32,31 @@ public record Idle(int spins, int yields) {
         }
     }
 
+    /** A waiter that only waits: other threads receive. */
+    public Idle(int spins, int yields) {
+        this(spins, yields, NOTHING);
+    }
+
+    /** @return this way of waiting, receiving with {@code receiver} before each pause */
+    public Idle receivingWith(IntSupplier receiver) {
+        return new Idle(spins, yields, receiver);
+    }
+
+    /** Receives once on the calling thread: what a test or a non-blocking probe does before it looks. */
+    public void receiveOnce() {
+        receive.getAsInt();
+    }
+
     /**
-     * Pauses once, busily.
+     * Receives once, then pauses once, busily, unless something came.
      *
      * @param attempt how many times the caller paused before
      * @return {@code false} once the busy budget is spent: the caller parks instead
      */
-    boolean pause(int attempt) {
+    public boolean pause(int attempt) {
+        if (receive.getAsInt() > 0) {
+            return true;
+        }
         if (attempt < spins) {
             Thread.onSpinWait();
             return true;

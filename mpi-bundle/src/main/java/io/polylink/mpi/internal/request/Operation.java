@@ -27,6 +27,8 @@ public abstract class Operation {
 
     private volatile boolean done;
     private volatile Thread waiter;
+    private volatile boolean attended;
+    private Operation owner;
     @SuppressWarnings("unused") // through LISTENER
     private volatile Runnable listener;
 
@@ -93,16 +95,94 @@ public abstract class Operation {
     }
 
     /**
-     * Blocks until the operation completes. Interrupts do not end the wait (MPI waits are not
-     * interruptible); the thread's interrupt status is kept.
+     * Blocks until the operation completes, doing on this thread what work it owes
+     * ({@link #assist}). Interrupts do not end the wait (MPI waits are not interruptible); the
+     * thread's interrupt status is kept.
      */
     public final void await(Idle idle) {
-        for (int i = 0; !done; i++) {
-            if (!idle.pause(i)) {
+        if (done) {
+            return;
+        }
+        attended = true;
+        try {
+            for (int i = 0; !done; i++) {
+                if (!assist() && !idle.pause(i)) {
+                    attended = false;
+                    parkUntilDone();
+                    return;
+                }
+            }
+        } finally {
+            attended = false;
+        }
+    }
+
+    /** Marks whether a thread waits for this operation without parking. */
+    final void attend(boolean busily) {
+        attended = busily;
+    }
+
+    /** @return whether a thread waits for this operation without parking */
+    final boolean attended() {
+        return attended;
+    }
+
+    /**
+     * Waits in the kernel until the operation completes, once it is no longer attended: does the
+     * work that was offered before that first, since work offered later goes elsewhere.
+     */
+    final void parkUntilDone() {
+        while (!done) {
+            if (!assist()) {
                 park();
                 return;
             }
         }
+    }
+
+    /**
+     * Does work this operation owes that is cheaper on the thread waiting for it than handed to
+     * another (a rendezvous send's data, once its receiver is clear), if there is any now; for an
+     * operation made of others, the work they {@linkplain #offer offered} it.
+     *
+     * @return whether there was any
+     */
+    public boolean assist() {
+        return false;
+    }
+
+    /** @return whether {@link #assist} may ever have work: a wait for several attends only these */
+    public boolean mayOwe() {
+        return false;
+    }
+
+    /**
+     * Makes this operation a part of {@code whole} (a step of a collective): the thread waiting for
+     * the whole does the work this one owes. Called before anything can complete it.
+     */
+    public final void partOf(Operation whole) {
+        owner = whole;
+    }
+
+    /**
+     * Offers the work this operation owes, once it is available (its {@link #assist} would do it
+     * now), to the thread that waits for it or for the whole it is part of.
+     *
+     * @return whether such a thread waits without parking, and so calls {@link #assist} soon; if
+     *     not, the caller has the work done elsewhere ({@link #assist} does it at most once, by
+     *     whichever thread comes first)
+     */
+    protected final boolean offer() {
+        Operation whole = owner;
+        if (whole == null) {
+            return attended;
+        }
+        whole.owed(this);
+        return attended || whole.attended;
+    }
+
+    /** Takes note that {@code part} owes work, for {@link #assist}; an operation made of others keeps it. */
+    protected void owed(Operation part) {
     }
 
     private void park() {

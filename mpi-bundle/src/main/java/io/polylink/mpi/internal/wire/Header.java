@@ -2,8 +2,7 @@ package io.polylink.mpi.internal.wire;
 
 /**
  * Layout of the header at the start of every RSR the engine sends; the data, if any, follows it.
- * Network byte order. The RSR's handler id says where it runs ({@link #INLINE_HANDLER} or
- * {@link #EXECUTOR_HANDLER}); the kind says what it is.
+ * Network byte order. Every RSR goes to handler {@link #INLINE_HANDLER}; the kind says what it is.
  *
  * <pre>
  * every message
@@ -45,10 +44,8 @@ public final class Header {
     /** The only version this engine reads or writes. */
     public static final int VERSION = 1;
 
-    /** The handler id of every kind but {@link #CTS}: runs inline on the delivering thread. */
+    /** The handler id of every kind: runs inline on the delivering thread. */
     public static final int INLINE_HANDLER = 1;
-    /** The handler id of {@link #CTS}: runs on the context's executor, since it pushes data. */
-    public static final int EXECUTOR_HANDLER = 2;
 
     /** A whole message, matched on arrival. */
     public static final int EAGER = 1;

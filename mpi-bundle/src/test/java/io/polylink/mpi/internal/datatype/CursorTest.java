@@ -67,18 +67,44 @@ class CursorTest {
     }
 
     @Test
-    void bytesMoveThroughDirectBuffersUnchangedWhateverTheirOrder() {
-        byte[] source = new byte[37];
-        new Random(2).nextBytes(source);
-        ByteBuffer direct = ByteBuffer.allocateDirect(37);
-        direct.put(source).clear();
-        byte[] wire = packWhole(Memories.of(direct, false), Typemap.basic(Kind.BYTE), 37);
-        assertArrayEquals(source, wire);
-        ByteBuffer back = ByteBuffer.allocateDirect(37).order(ByteOrder.LITTLE_ENDIAN);
-        new Cursor(Memories.of(back, true), Typemap.basic(Kind.BYTE), 37).unpack(new ArrayReader(wire, 0, 37), 37);
-        byte[] got = new byte[37];
-        back.get(got);
-        assertArrayEquals(source, got);
+    void bytesMoveThroughDirectBuffersUnchangedWhateverTheirOrderAndSize() {
+        // Few bytes move eight at a time, more through a staging array of 16 KiB: sizes on both sides of each step.
+        for (int size : new int[] {0, 7, 37, 63, 64, 65, 1000, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 9, 100_003}) {
+            byte[] source = new byte[size];
+            new Random(size).nextBytes(source);
+            ByteBuffer direct = ByteBuffer.allocateDirect(size);
+            direct.put(source).clear();
+            byte[] wire = packWhole(Memories.of(direct, false), Typemap.basic(Kind.BYTE), size);
+            assertArrayEquals(source, wire, size + " bytes packed");
+            ByteBuffer back = ByteBuffer.allocateDirect(size).order(ByteOrder.LITTLE_ENDIAN);
+            new Cursor(Memories.of(back, true), Typemap.basic(Kind.BYTE), size)
+                .unpack(new ArrayReader(wire, 0, size), size);
+            byte[] got = new byte[size];
+            back.get(got);
+            assertArrayEquals(source, got, size + " bytes unpacked");
+        }
+    }
+
+    @Test
+    void bytesOfAVectorInADirectBufferLandAtTheirOffsets() {
+        // Blocks of 100 bytes, 300 apart: each block is one bulk copy that starts inside the buffer.
+        Typemap vector = Typemap.hvector(3, 100, 300, Typemap.basic(Kind.BYTE));
+        ByteBuffer direct = ByteBuffer.allocateDirect(1000);
+        for (int i = 0; i < 1000; i++) {
+            direct.put(i, (byte) i);
+        }
+        byte[] wire = packWhole(Memories.of(direct, false), vector, 1);
+        for (int block = 0; block < 3; block++) {
+            for (int i = 0; i < 100; i++) {
+                assertEquals((byte) (block * 300 + i), wire[block * 100 + i], "block " + block + " byte " + i);
+            }
+        }
+        ByteBuffer back = ByteBuffer.allocateDirect(1000);
+        new Cursor(Memories.of(back, true), vector, 1).unpack(new ArrayReader(wire, 0, wire.length), wire.length);
+        for (int i = 0; i < 1000; i++) {
+            boolean inBlock = i < 900 && i % 300 < 100;
+            assertEquals(inBlock ? (byte) i : 0, back.get(i), "byte " + i);
+        }
     }
 
     @Test

@@ -133,7 +133,7 @@ public final class ShmConnection implements Connection {
         lock.lock();
         try {
             checkOpen();
-            writeOpen(ack);
+            writeOpen(ack, sendTimeoutNanos);
         } catch (SegmentException e) {
             fail(e);
             throw new LinkException(this + " failed: " + e.getMessage(), e);
@@ -181,8 +181,8 @@ public final class ShmConnection implements Connection {
     }
 
     /** Lock held. */
-    private void writeOpen(long ack) {
-        int at = claim(TYPE_OPEN, 0, 8, sendTimeoutNanos);
+    private void writeOpen(long ack, long waitNanos) {
+        int at = claim(TYPE_OPEN, 0, 8, waitNanos);
         try {
             out.putLong(at + RECORD_HEADER, ack);
             out.commit(at, TYPE_OPEN, 0, 8);
@@ -202,7 +202,7 @@ public final class ShmConnection implements Connection {
         try {
             checkOpen();
             if (answerDue) {
-                writeOpen(answerAck);
+                writeOpen(answerAck, sendTimeoutNanos);
             }
             int maxBody = out.maxBody();
             if (length <= maxBody) {
@@ -367,9 +367,14 @@ public final class ShmConnection implements Connection {
         close(cause);
     }
 
-    /** The peer closed its side in order; tell ours. */
+    /**
+     * The peer said goodbye; ours ends too. A peer that gave up its inbox (cut short, or found
+     * corrupt) says goodbye as it closes its connections: this side then says why, naming the
+     * inbox, rather than ending as in order.
+     */
     public void closedByPeer() {
-        close(null);
+        String givenUp = watch.inboxGivenUp();
+        close(givenUp == null ? null : new IOException(givenUp));
     }
 
     @Override
@@ -393,6 +398,10 @@ public final class ShmConnection implements Connection {
             // Not into an inbox cut short: a goodbye there would fault, and its owner gives it up anyway.
             if (intact() && out.segment().state() == STATE_OPEN) {
                 try {
+                    if (answerDue) {
+                        // The peer knows this session by its answering OPEN alone: the goodbye needs it first.
+                        writeOpen(answerAck, TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS));
+                    }
                     int at = claim(TYPE_CLOSE, 0, 0, TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS));
                     out.commit(at, TYPE_CLOSE, 0, 0);
                 } catch (LinkException e) {

@@ -67,20 +67,32 @@ public final class ReceiverWatch {
     }
 
     /**
-     * @param now {@link System#nanoTime()}
-     * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive
+     * @return why the receiver gave up the inbox this sender mapped, or {@code null}: it was cut
+     *     short (asked of the file's descriptor, before any page of it is read), or its owner
+     *     abandoned it for a fresh one. Any thread.
      */
-    public String check(long now) {
+    public String inboxGivenUp() {
         if (!inbox.intact()) {
             return "inbox " + inbox + " of context " + peer + " was cut short to " + inbox.fileSize() + " bytes while "
                 + "mapped (" + inbox.length() + "); its owner makes a fresh one";
         }
-        int state = inbox.state();
-        if (state == STATE_CLOSED) {
-            return "context " + peer + " closed its inbox";
-        }
-        if (state == STATE_ABANDONED) {
+        if (inbox.state() == STATE_ABANDONED) {
             return "context " + peer + " abandoned its inbox " + inbox + " (its log says why) and makes a fresh one";
+        }
+        return null;
+    }
+
+    /**
+     * @param now {@link System#nanoTime()}
+     * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive
+     */
+    public String check(long now) {
+        String givenUp = inboxGivenUp();
+        if (givenUp != null) {
+            return givenUp;
+        }
+        if (inbox.state() == STATE_CLOSED) {
+            return "context " + peer + " closed its inbox";
         }
         String lost = slotLost();
         if (lost != null) {

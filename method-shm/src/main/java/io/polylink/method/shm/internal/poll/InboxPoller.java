@@ -9,8 +9,11 @@ import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.spi.ProblemLog;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -27,11 +30,19 @@ import java.util.function.Consumer;
  * sent only by the producer that finds the "parked" flag set: an idle context costs no CPU, and a
  * sender never waits for a polling interval.
  *
+ * <p>Other threads may read the inbox too, through {@link #progress}: a thread that waits for an
+ * answer then takes it from the ring itself, with no hand-off and no wake-up. One thread reads at
+ * a time, whichever holds the receive token: the poller holds it from waking to parking, a caller
+ * for one pass. While callers keep coming the poller stands back: where it would park, it lets go
+ * of the token and naps for {@link #NAP_MILLIS} with its wake-up unarmed, so producers send no
+ * datagrams, then takes a turn; after a nap in which no caller came it idles as before. Records a
+ * caller leaves wait at most a nap for the poller.
+ *
  * <p>Nothing a connection or a segment throws ends the thread: the turn's failure is counted and
  * logged, the mappings are looked over ({@link #survive}), and the next turn comes. An inbox found
  * corrupt, cut short (looked at through its descriptor while the ring is idle, at most once a
  * {@link #VERIFY_NANOS}) or no longer under its name (once a second) is abandoned for a fresh one,
- * and its connections fail, so their links move with nothing lost. While no inbox can be made the
+ * and its connections fail, so their links move. While no inbox can be made the
  * poller tries again once a second. Should going on fail too, the method is told, and fails
  * visibly.
  */
@@ -49,6 +60,17 @@ public final class InboxPoller implements AutoCloseable {
      * much as an empty poll; see docs/performance-notes.md#shm-clock-reads.
      */
     private static final int CLOCK_LOOPS = 64;
+    /** How long a poller that stands back for callers naps between its turns. */
+    static final long NAP_MILLIS = 1;
+    private static final VarHandle CALLS;
+
+    static {
+        try {
+            CALLS = MethodHandles.lookup().findVarHandle(InboxPoller.class, "calls", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final OwnInbox own;
     private final WakeSocket wake;
@@ -62,6 +84,13 @@ public final class InboxPoller implements AutoCloseable {
     private final Consumer<Throwable> ended;
     private final Thread thread;
     private volatile boolean running = true;
+    /** Held by the thread that reads the inbox: the poller from waking to parking, a caller for one pass. */
+    private final AtomicBoolean receiving = new AtomicBoolean(true);
+    /** Counts calls of {@link #progress} (opaque, so a lost count among racing callers is harmless: any change will do). */
+    @SuppressWarnings("unused") // through CALLS
+    private int calls;
+    /** {@link #calls} when the poller last decided how to idle; poller thread only. */
+    private int callsSeen;
     /** {@link System#nanoTime()} of the last turn that read the clock: the heartbeat beats while this moves. */
     private volatile long turnedAt = System.nanoTime();
     /** The inbox, its ring and what is known of its producers: replaced together; {@code null} while there is none. */
@@ -101,6 +130,34 @@ public final class InboxPoller implements AutoCloseable {
     /** @return {@link System#nanoTime()} when the poller last turned; it stands still while the poller does */
     public long turnedAt() {
         return turnedAt;
+    }
+
+    /**
+     * Reads the inbox once on the calling thread, unless another thread reads it now.
+     *
+     * @return how many records (padding included) were consumed; 0 if none, or another thread reads
+     */
+    public int progress() {
+        CALLS.setOpaque(this, (int) CALLS.getOpaque(this) + 1);
+        if (!running || !receiving.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            return inbox == null ? 0 : doWork();
+        } catch (Throwable t) {
+            survive(t);
+            return 0;
+        } finally {
+            receiving.setRelease(false);
+        }
+    }
+
+    /** @return whether a caller read, or tried to read, the inbox since the poller last looked */
+    private boolean callersCame() {
+        int now = (int) CALLS.getOpaque(this);
+        boolean came = now != callsSeen;
+        callsSeen = now;
+        return came;
     }
 
     /** Reads {@code fresh} from now on: its ring from its head, with nothing known yet of its producers. */
@@ -183,7 +240,9 @@ public final class InboxPoller implements AutoCloseable {
                 }
             }
             inbox.checkStall(producers, now, tick);
-            if (now - lastWork >= backoff.spinNanos()) {
+            if (callersCame()) {
+                standBack();
+            } else if (now - lastWork >= backoff.spinNanos()) {
                 park(nextTick - now);
             }
         }
@@ -206,18 +265,47 @@ public final class InboxPoller implements AutoCloseable {
     /**
      * Sleeps until a producer pokes or the next tick. The flag is raised before the last look at the
      * ring, and producers look at the flag after committing: one of the two always sees the other.
+     * Callers may read the ring meanwhile; the poller returns holding the token again.
      */
     private void park(long untilTickNanos) throws IOException {
-        segment.parked(true);
+        Segment parkedOn = segment;
+        parkedOn.parked(true);
         if (inbox.ready()) {
-            segment.parked(false);
+            parkedOn.parked(false);
             return;
         }
         // A claimed record not yet committed: its producer pokes when done, but it may have died.
         long millis = inbox.pending() ? 1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilTickNanos));
-        wake.sleep(millis);
-        segment.parked(false);
+        receiving.setRelease(false);
+        try {
+            wake.sleep(millis);
+        } finally {
+            parkedOn.parked(false);
+            retake(); // first: a drain that throws must not leave the poller without the token
+            wake.drain();
+        }
+    }
+
+    /** Callers read the ring: naps with the wake-up unarmed, and returns holding the token again. */
+    private void standBack() throws IOException {
+        receiving.setRelease(false);
+        try {
+            wake.sleep(NAP_MILLIS);
+        } finally {
+            retake();
+        }
         wake.drain();
+    }
+
+    /**
+     * Takes the token back from callers, napping while one holds it (a handler it runs may take
+     * long). Throws nothing, so the poller never goes on without the token; returns without it
+     * only once closed.
+     */
+    private void retake() {
+        while (!receiving.compareAndSet(false, true) && running) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(NAP_MILLIS));
+        }
     }
 
     /**

@@ -106,6 +106,11 @@ public record TcpSettings(String bindAddress, int port, List<String> advertise, 
         }
     }
 
+    /** @return these settings listening on {@code port} */
+    public TcpSettings withPort(int port) {
+        return new TcpSettings(bindAddress, port, advertise, idleStrategy, spinMicros, link, limits, key);
+    }
+
     /**
      * Per-connection parameters; each component is named as its configuration key.
      *

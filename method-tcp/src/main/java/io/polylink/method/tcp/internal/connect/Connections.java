@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 public final class Connections implements ConnectionListener {
 
     private final Map<ConnectionKey, TcpConnection> established = new HashMap<>();
+    /** {@code established.size()}, for threads that must not take the monitor. Written under it. */
+    private volatile int count;
     private final Set<ConnectionKey> dialling = new HashSet<>();
     /** The connections peers dialled, until they close, and how many there are by remote address. */
     private final Set<TcpConnection> accepted = new HashSet<>();
@@ -60,6 +62,11 @@ public final class Connections implements ConnectionListener {
         return new ArrayList<>(established.values());
     }
 
+    /** @return whether any connection is established, open or closing; takes no lock */
+    public boolean any() {
+        return count > 0;
+    }
+
     /** @return how many connections are open */
     public synchronized int openCount() {
         return (int) established.values().stream().filter(TcpConnection::isOpen).count();
@@ -78,6 +85,7 @@ public final class Connections implements ConnectionListener {
     public void closed(TcpConnection connection) {
         synchronized (this) {
             established.remove(new ConnectionKey(connection.peer(), connection.connectionClass()), connection);
+            count = established.size();
             if (accepted.remove(connection)) {
                 acceptedFrom.computeIfPresent(connection.remote().getAddress(), (source, n) -> n == 1 ? null : n - 1);
             }
@@ -146,6 +154,7 @@ public final class Connections implements ConnectionListener {
     /** Monitor held: {@code connection} is the one of {@code key} now; dials waiting for it wake. */
     void publish(ConnectionKey key, TcpConnection connection) {
         established.put(key, connection);
+        count = established.size();
         if (connection.dialledByPeer() && accepted.add(connection)) {
             acceptedFrom.merge(connection.remote().getAddress(), 1, Integer::sum);
         }

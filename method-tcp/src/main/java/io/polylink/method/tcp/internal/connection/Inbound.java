@@ -27,6 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * frames to the core ({@link FrameReceiver#offerAside}). The core takes acknowledgements there;
  * at the first frame it declines, the sender hands the rest back to the loop, which delivers it
  * and reads alone again.
+ *
+ * <p>"On the loop" and "loop thread only" here mean: on the thread that holds the loop's receiving
+ * turn ({@link IoLoop#inLoop}), the loop's own or a caller receiving in its place.
  */
 final class Inbound implements IoHandler, FrameReader.Sink {
 
@@ -172,6 +175,12 @@ final class Inbound implements IoHandler, FrameReader.Sink {
         int sends = sendsSinceRead;
         int frames = framesBetweenSends;
         return sends > 0 && sends <= CONVERSATION_SENDS && frames > 0 && frames <= CONVERSATION_SENDS;
+    }
+
+    /** Reads, and hands frames on, the same on any thread that holds the loop's receiving turn. */
+    @Override
+    public boolean drivable() {
+        return true;
     }
 
     @Override

@@ -2,7 +2,10 @@ package io.polylink.method.tcp.internal.loop;
 
 import java.nio.channels.SelectionKey;
 
-/** What the I/O loop calls for a ready key; runs on the loop's thread. */
+/**
+ * What the I/O loop calls for a ready key; runs on the loop's thread, or on a caller receiving in
+ * its place ({@link IoLoop#progress}), one at a time.
+ */
 public interface IoHandler {
 
     /**
@@ -32,8 +35,17 @@ public interface IoHandler {
     }
 
     /**
+     * @return whether a caller receiving in the loop's place ({@link IoLoop#progress}) may read
+     *     this handler's channel, through {@link #poll}; everything else ready on it, and every
+     *     channel whose handler says no, waits for the loop's own turn
+     */
+    default boolean drivable() {
+        return false;
+    }
+
+    /**
      * Reads whatever came, without the selector's word that anything did: for a loop that spins
-     * on the channel it last read.
+     * on the channel it last read, and for a caller receiving in the loop's place.
      *
      * @return whether traffic came, as for {@link #ready}
      */

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongUnaryOperator;
 
@@ -23,6 +24,14 @@ import java.util.function.LongUnaryOperator;
  * <p>While one channel carries a conversation (its handler says it is {@linkplain
  * IoHandler#pollable pollable}), the loop reads it directly and asks the selector only now and
  * then, and stops the selector watching it; everything else comes through the selector.
+ *
+ * <p>Other threads may receive in the loop's place ({@link #progress}): one thread at a time
+ * holds the {@linkplain ReceivingTurn receiving turn}, and everything here called "loop thread
+ * only" belongs to whoever holds it. A caller that finds the turn taken gets nothing at once, and
+ * wakes the loop from a blocking select; while calls keep coming the loop, instead of spinning or
+ * blocking, stands back between its turns (see {@link ReceivingTurn}). Once a whole nap passes
+ * without a call, it goes back to its idle strategy: bytes that come after the last call wait at
+ * most one nap (half a millisecond) and one turn.
  *
  * <p>No handler, task or timer ends the thread: whatever one throws is logged through the problem
  * log, the handler's channel is closed ({@link IoHandler#failed}), and the loop goes on. Only a
@@ -63,6 +72,8 @@ public final class IoLoop implements AutoCloseable {
      * then yields between polls (see docs/performance-notes.md#tcp-spinning-at-the-sending-end-of-a-bulk-stream).
      */
     private static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    /** How long {@link #close} waits for a caller's pass under way. */
+    private static final long LAST_PASS_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Selector selector;
     private final IdleStrategy idle;
@@ -74,6 +85,10 @@ public final class IoLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Who receives now: the loop's thread, or a caller inside {@link #progress}. */
+    private final ReceivingTurn turn;
+    /** Whether tasks wait, for a loop about to nap while callers receive. */
+    private final BooleanSupplier tasksWaiting = () -> !tasks.isEmpty();
     /** Set while the thread is, or is about to be, blocked in the selector: only then wake it. */
     private volatile boolean sleeping;
     /**
@@ -81,6 +96,8 @@ public final class IoLoop implements AutoCloseable {
      * per ready key and an iterator per select, garbage on every message.
      */
     private final Consumer<SelectionKey> dispatch = this::dispatch;
+    /** As {@link #dispatch}, for a caller's select: reads only. */
+    private final Consumer<SelectionKey> callerDispatch = this::dispatchForCaller;
     /**
      * The key that last had bytes to read. While its handler allows, the loop reads its channel
      * directly and asks the selector only every {@link #SELECT_EVERY} turns: a frame then costs
@@ -140,6 +157,7 @@ public final class IoLoop implements AutoCloseable {
         this.stopped = stopped;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
+        this.turn = new ReceivingTurn(thread);
         this.thread.start();
     }
 
@@ -148,9 +166,12 @@ public final class IoLoop implements AutoCloseable {
         return running && thread.isAlive();
     }
 
-    /** @return whether the caller runs on the loop's thread */
+    /**
+     * @return whether the caller receives for the loop now: runs on the loop's thread in a turn,
+     *     or is a caller inside {@link #progress}, which may run the handlers of what it reads
+     */
     public boolean inLoop() {
-        return Thread.currentThread() == thread;
+        return turn.heldBy(Thread.currentThread());
     }
 
     /** @return whether the loop is blocked in the selector, or about to be */
@@ -169,11 +190,84 @@ public final class IoLoop implements AutoCloseable {
         wake();
     }
 
-    /** Wakes the loop if it is blocked in the selector, to run a task or see a key's new interest; any thread. */
+    /**
+     * Wakes the loop if it is blocked in the selector or napping, to run a task or see a key's new
+     * interest; any thread.
+     */
     public void wake() {
         if (asleep()) {
             selector.wakeup();
+        } else {
+            turn.endNap();
         }
+    }
+
+    /**
+     * Receives once on the calling thread, in the loop's place: reads the channel the loop last
+     * read directly if it carries a conversation (one {@code read}, no select), else asks the
+     * selector once and reads every ready channel whose handler {@linkplain IoHandler#drivable
+     * allows it}; the handlers of what comes run here. It runs no task or timer, and writes
+     * nothing the sockets could not take: it unparks the loop for those. Never blocks.
+     *
+     * @return 1 if traffic came, 0 if nothing did, or if the loop or another caller holds the
+     *     turn (the loop then stands back: see the class's javadoc), or the caller already holds
+     *     it (a handler calling in), or the loop is closed
+     */
+    public int progress() {
+        Thread caller = Thread.currentThread();
+        if (!running || turn.heldBy(caller)) {
+            return 0;
+        }
+        if (!turn.tryTake(caller)) {
+            if (sleeping) {
+                selector.wakeup(); // the loop blocks holding the turn: awake, it sees the call and naps
+            }
+            return 0;
+        }
+        try {
+            return running && pass() ? 1 : 0;
+        } finally {
+            turn.release();
+        }
+    }
+
+    /** A caller's pass, holding the turn. @return whether traffic came */
+    private boolean pass() {
+        try {
+            return receive(System.nanoTime(), callerDispatch, true);
+        } catch (ClosedSelectorException | IOException e) {
+            turn.needLoop(); // the loop's own select meets it too, and says so, or is closing
+            return false;
+        }
+    }
+
+    /**
+     * Reads the {@link #hot} key directly on its turns, else asks the selector, and then reads the
+     * hot key too if the selector does not watch it: turns or passes that always come too late for
+     * a direct read (a caller that calls now and then, the loop between its naps) would otherwise
+     * never read it. A caller reads only channels whose handlers allow it.
+     *
+     * @return whether traffic came
+     */
+    private boolean receive(long now, Consumer<SelectionKey> action, boolean caller) throws IOException {
+        SelectionKey direct = hotTurn(now);
+        if (direct != null && (!caller || drivable(direct))) {
+            return poll(direct);
+        }
+        boolean worked = selectNow(now, action);
+        SelectionKey key = hot;
+        if (hotUnwatched && key != null) {
+            if (!caller || drivable(key)) {
+                worked |= poll(key);
+            } else {
+                turn.needLoop();
+            }
+        }
+        return worked;
+    }
+
+    private static boolean drivable(SelectionKey key) {
+        return ((IoHandler) key.attachment()).drivable();
     }
 
     /** Runs the timers at the end of this turn, for a handler that set one sooner than they said; on the loop. */
@@ -205,6 +299,7 @@ public final class IoLoop implements AutoCloseable {
         } catch (Throwable t) {
             cause = t;
         } finally {
+            turn.leave();
             if (running) {
                 running = false;
                 stopped.accept(cause != null ? cause
@@ -218,8 +313,7 @@ public final class IoLoop implements AutoCloseable {
         long held = 0;
         while (running) {
             try {
-                SelectionKey direct = hotTurn(turnEnd);
-                boolean worked = direct != null ? poll(direct) : selectNow(turnEnd);
+                boolean worked = receive(turnEnd, dispatch, false);
                 worked |= runTasks();
                 long now = System.nanoTime();
                 if (now - turnEnd > HELD_NANOS) {
@@ -232,7 +326,13 @@ public final class IoLoop implements AutoCloseable {
                     ticking = in != NO_TIMERS;
                     nextTick = ticking ? now + Math.max(MIN_TICK_NANOS, in) : now;
                 }
-                if (worked) {
+                if (turn.called()) {
+                    long waited = turn.standBack(tasksWaiting);
+                    turnEnd = System.nanoTime();
+                    if (waited > HELD_NANOS) {
+                        held += waited; // a caller's handler held the turn: nobody read meanwhile
+                    }
+                } else if (worked) {
                     lastWork = now;
                 } else if (idle == IdleStrategy.SPIN) {
                     if (bulkQuiet(now)) {
@@ -248,8 +348,9 @@ public final class IoLoop implements AutoCloseable {
                     traffic = false;
                     woke = 0;
                     // running too: a selectNow since close() called wakeup() took its effect, and
-                    // without timers nothing else would end this select.
-                    if (tasks.isEmpty() && running) {
+                    // without timers nothing else would end this select. called: a caller that
+                    // came before sleeping was set did not wake the selector.
+                    if (tasks.isEmpty() && running && !turn.called()) {
                         long millis = TimeUnit.NANOSECONDS.toMillis(nextTick - now + 999_999); // rounded up
                         selector.select(dispatch, ticking ? Math.max(1, millis) : 0); // 0: until woken
                     }
@@ -306,7 +407,7 @@ public final class IoLoop implements AutoCloseable {
     /** A handler threw: logged, and its channel closed by the handler, or by the loop if the handler cannot. */
     private void handlerFailed(SelectionKey key, IoHandler handler, Throwable cause) {
         try {
-            problems.warn("failed handler", thread.getName() + " closed " + handler + " after an unexpected "
+            problems.warn("failed handler", Thread.currentThread().getName() + " closed " + handler + " after an unexpected "
                 + cause + "; it goes on with the others", cause);
             handler.failed(cause);
         } catch (Throwable again) {
@@ -334,10 +435,10 @@ public final class IoLoop implements AutoCloseable {
     }
 
     /** @return whether a ready key had traffic */
-    private boolean selectNow(long now) throws IOException {
+    private boolean selectNow(long now, Consumer<SelectionKey> action) throws IOException {
         selectedAt = now;
         traffic = false;
-        selector.selectNow(dispatch);
+        selector.selectNow(action);
         return traffic;
     }
 
@@ -397,16 +498,43 @@ public final class IoLoop implements AutoCloseable {
             woke = System.nanoTime();
         }
         try {
-            if ((key.readyOps() & SelectionKey.OP_READ) != 0 && key != hot) {
-                watchHot();
-                conversing = 0;
-                hot = key;
+            if ((key.readyOps() & SelectionKey.OP_READ) != 0) {
+                heatUp(key);
             }
             traffic |= ((IoHandler) key.attachment()).ready(key);
         } catch (CancelledKeyException closedMeanwhile) {
             // another thread closed the channel, and told whoever needs to know
         } catch (Throwable e) {
             handlerFailed(key, (IoHandler) key.attachment(), e);
+        }
+    }
+
+    /** A caller's select found {@code key} ready: reads it if its handler allows, and leaves the rest to the loop. */
+    private void dispatchForCaller(SelectionKey key) {
+        IoHandler handler = (IoHandler) key.attachment();
+        try {
+            int ready = key.readyOps();
+            boolean read = (ready & SelectionKey.OP_READ) != 0 && handler.drivable();
+            if (!read || ready != SelectionKey.OP_READ) {
+                turn.needLoop();
+            }
+            if (read) {
+                heatUp(key);
+                traffic |= handler.poll();
+            }
+        } catch (CancelledKeyException closedMeanwhile) {
+            // another thread closed the channel, and told whoever needs to know
+        } catch (Throwable e) {
+            handlerFailed(key, handler, e);
+        }
+    }
+
+    /** {@code key} has bytes to read: it becomes the {@link #hot} key, if it was not. */
+    private void heatUp(SelectionKey key) {
+        if (key != hot) {
+            watchHot();
+            conversing = 0;
+            hot = key;
         }
     }
 
@@ -433,7 +561,8 @@ public final class IoLoop implements AutoCloseable {
         }
         running = false;
         selector.wakeup();
-        if (!inLoop()) {
+        turn.close();
+        if (Thread.currentThread() != thread) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(5));
             } catch (InterruptedException e) {
@@ -442,6 +571,13 @@ public final class IoLoop implements AutoCloseable {
             if (thread.isAlive()) {
                 LOG.log(Level.WARNING, thread.getName() + " did not stop within 5 s");
             }
+        }
+        // No pass reads a channel as it closes.
+        Thread receiving = turn.awaitLastPass(LAST_PASS_NANOS);
+        if (receiving != null) {
+            LOG.log(Level.WARNING, receiving + " was still receiving for " + thread.getName() + " "
+                + TimeUnit.NANOSECONDS.toSeconds(LAST_PASS_NANOS) + " s after it was closed; its channels close "
+                + "under it");
         }
         if (!selector.isOpen()) {
             return; // closed under the loop, which stopped for it: its channels' owners close them

@@ -120,6 +120,106 @@ class IoLoopTest {
     }
 
     /**
+     * A caller that calls only now and then, each pass too late to read the conversation's
+     * channel directly, still reads it: the selector, which no longer watches that channel, would
+     * never report it, and the loop, napping while the calls come, reads it only in its turns.
+     */
+    @Test
+    void aCallerThatCallsNowAndThenStillReadsTheChannelTheLoopStoppedWatching() throws Exception {
+        IoLoop loop = loop("polylink-test-io", IdleStrategy.BLOCK, 0, held -> IoLoop.NO_TIMERS);
+        Pipe pipe = Pipe.open();
+        Thread caller = Thread.currentThread();
+        AtomicInteger callerReads = new AtomicInteger();
+        try (loop; Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
+            source.configureBlocking(false);
+            loop.execute(() -> loop.register(source, SelectionKey.OP_READ, new Chatty() {
+                @Override
+                public boolean drivable() {
+                    return true;
+                }
+
+                @Override
+                public boolean poll() {
+                    if (Thread.currentThread() == caller) {
+                        callerReads.incrementAndGet();
+                    }
+                    return false;
+                }
+            }));
+            sink.write(ByteBuffer.wrap(new byte[] {1})); // makes the channel the one read directly
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (loop.watchesHot()) {
+                loop.progress();
+                assertTrue(System.nanoTime() - deadline < 0, "the loop never stopped watching its conversation");
+            }
+            callerReads.set(0);
+            int calls = 200;
+            for (int i = 0; i < calls; i++) {
+                loop.progress();
+                long computing = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(100);
+                while (System.nanoTime() - computing < 0) {
+                    Thread.onSpinWait();
+                }
+            }
+            assertTrue(callerReads.get() >= calls / 2, "of " + calls + " calls 100 µs apart, " + callerReads.get()
+                + " read the conversation's channel: the others asked a selector that does not watch it");
+        }
+    }
+
+    /**
+     * A handler that runs inside a caller's {@code progress()} and closes the loop: the loop's
+     * thread, waiting for its turn, stops at once instead of being waited out.
+     */
+    @Test
+    void aHandlerOnACallersThreadClosesTheLoopWithoutWaitingOutTheLoopsThread() throws Exception {
+        IoLoop loop = loop("polylink-test-io", IdleStrategy.BLOCK, 0, held -> IoLoop.NO_TIMERS);
+        Pipe pipe = Pipe.open();
+        Thread caller = Thread.currentThread();
+        AtomicLong closeNanos = new AtomicLong(-1);
+        try (loop; Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
+            source.configureBlocking(false);
+            sink.configureBlocking(false); // the loop drains a little per wake-up; a full pipe takes nothing
+            loop.execute(() -> loop.register(source, SelectionKey.OP_READ, new IoHandler() {
+                @Override
+                public boolean ready(SelectionKey key) {
+                    drain(key);
+                    return true;
+                }
+
+                @Override
+                public void failed(Throwable cause) {
+                    throw new AssertionError("the test's handler failed", cause);
+                }
+
+                @Override
+                public boolean drivable() {
+                    return true;
+                }
+
+                @Override
+                public boolean poll() {
+                    if (Thread.currentThread() == caller && closeNanos.get() < 0) {
+                        long start = System.nanoTime();
+                        loop.close();
+                        closeNanos.set(System.nanoTime() - start);
+                    }
+                    return true;
+                }
+            }));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (closeNanos.get() < 0) {
+                sink.write(ByteBuffer.wrap(new byte[] {1}));
+                loop.progress();
+                assertTrue(System.nanoTime() - deadline < 0, "no caller's pass read the pipe within 10 s");
+            }
+            assertTrue(closeNanos.get() < TimeUnit.SECONDS.toNanos(2), "close() from a caller's handler took "
+                + TimeUnit.NANOSECONDS.toMillis(closeNanos.get()) + " ms: it waited out the loop's thread");
+            assertFalse(loop.alive(), "the loop runs on after close()");
+            assertEquals(0, loop.progress(), "progress() after close()");
+        }
+    }
+
+    /**
      * A handler that throws an Error is told to close its channel, and the loop reads the next
      * channel's bytes: nothing one channel does ends the thread.
      */

@@ -1,4 +1,4 @@
-package io.polylink.bench.internal.pingpong;
+package io.polylink.bench.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * {@code /proc}: while it grows, a process is still compiling the code being measured, and on two
  * cores its compiler takes much of one from the threads that run that code.
  */
-final class CompilerActivity {
+public final class CompilerActivity {
 
     private static final Path PROC = Path.of("/proc");
 
@@ -22,7 +22,7 @@ final class CompilerActivity {
         this.pids = pids;
     }
 
-    static CompilerActivity of(long... pids) {
+    public static CompilerActivity of(long... pids) {
         return new CompilerActivity(pids.clone());
     }
 
@@ -30,7 +30,7 @@ final class CompilerActivity {
      * @return clock ticks used by the compiler threads of the processes still running; always 0
      *     where there is no {@code /proc}, so a warm-up there is bounded by time alone
      */
-    long ticks() {
+    public long ticks() {
         long ticks = 0;
         for (long pid : pids) {
             try (Stream<Path> tasks = Files.list(PROC.resolve(pid + "/task"))) {
@@ -54,7 +54,10 @@ final class CompilerActivity {
                 return 0;
             }
             return cpuTicks(Files.readString(task.resolve("stat")));
-        } catch (NoSuchFileException e) {
+        } catch (IOException e) {
+            // The thread ended between the listing and the read: the file is gone, or reading it
+            // fails with ESRCH ("No such process"), as HotSpot ends compiler threads it no longer
+            // needs. Its ticks leave the sum, which the caller sees as compiler activity.
             return 0;
         }
     }

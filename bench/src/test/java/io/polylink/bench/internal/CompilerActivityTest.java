@@ -1,4 +1,4 @@
-package io.polylink.bench.internal.pingpong;
+package io.polylink.bench.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

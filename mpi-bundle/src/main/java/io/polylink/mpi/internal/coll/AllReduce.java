@@ -1,0 +1,295 @@
+package io.polylink.mpi.internal.coll;
+
+import io.polylink.mpi.internal.coll.schedule.Plan;
+import io.polylink.mpi.internal.datatype.LocalCopy;
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.datatype.Typemap;
+import io.polylink.mpi.internal.op.Operand;
+import io.polylink.mpi.internal.op.Reduction;
+import io.polylink.mpi.internal.request.Operation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * {@code MPI_Allreduce}: every rank gets the reduction of all ranks' data.
+ *
+ * <ul>
+ *   <li>{@code recursive-doubling}: in round {@code k} each rank swaps its partial result with the
+ *       rank {@code 2^k} away and combines: {@code log2 n} rounds of the whole vector, for small
+ *       vectors and for every operation (the partner's data is all lower or all higher ranks', so
+ *       rank order holds). With {@code n} not a power of two, the first {@code 2r} ranks pair up
+ *       first, and the odd ones take part for both (Thakur, Rabenseifner and Gropp).
+ *   <li>{@code rabenseifner}: a reduce-scatter by recursive halving (each round swaps half of what
+ *       is left) then an allgather by recursive doubling: each rank sends and combines about
+ *       {@code 2 (n-1)/n} of the vector in {@code 2 log2 n} rounds, for large vectors among a power
+ *       of two ranks.
+ *   <li>{@code ring}: a reduce-scatter then an allgather round the ring, in blocks of
+ *       {@code 1/n} of the vector: {@code 2 (n - 1)} rounds, every link busy in each, for large
+ *       vectors among any number of ranks.
+ * </ul>
+ * The last two split the vector, so they need a predefined (commutative) operation. Over several
+ * hosts a commutative reduction is hierarchical: each host reduces to its leader up a binomial
+ * tree, the leaders allreduce by one of the above, and each leader broadcasts down its host.
+ */
+public final class AllReduce {
+
+    /** Vectors up to this many bytes go by recursive doubling. */
+    static final long DOUBLING_LIMIT = 16 * 1024;
+
+    private AllReduce() {}
+
+    /**
+     * Starts an allreduce.
+     *
+     * @param sendbuf this rank's data; ignored when {@code inPlace}: the data is in {@code recvbuf}
+     */
+    public static Operation allReduce(Collectives c, Object sendbuf, Object recvbuf, int count, Typemap map,
+                                      Reduction reduction, boolean inPlace) {
+        Region recv = Arguments.buffer(recvbuf, count, map, true, "the receive buffer");
+        Region input = inPlace ? recv : Arguments.buffer(sendbuf, count, map, false, "the send buffer");
+        Plan plan = c.plan();
+        long bytes = map.size() * count;
+        Supplier<String> call = () -> "MPI_Allreduce of " + bytes + " bytes (" + reduction.describe() + ")";
+        if (c.size() == 1) {
+            c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", "copy", () -> "one rank"));
+            if (!inPlace) {
+                plan.local(() -> LocalCopy.copy(input, recv));
+            }
+            return plan.start();
+        }
+        Partial partial = new Partial(reduction, map, count, recv);
+        int loaded = partial.load(plan, input, inPlace);
+        if (reduction.commutative() && c.hierarchical()) {
+            Placement placement = c.placement();
+            int[] leaders = placement.leaders(0);
+            int host = placement.hostOf(c.rank());
+            int[] local = placement.ranksOn(host);
+            Choice across = choose(c, leaders.length, bytes, count, reduction);
+            c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", "hierarchical " + across.algorithm(),
+                () -> "each host reduces to its leader, the " + leaders.length + " leaders by "
+                    + across.algorithm() + " ("
+                    + across.reason() + "), then each leader broadcasts to its host"));
+            Trees.Tree tree = Trees.binomial(local, 0, Trees.indexOf(local, c.rank()));
+            int done = partial.up(plan, tree, loaded);
+            boolean leader = tree.parent() < 0;
+            if (leader) {
+                done = run(plan, across.algorithm(), leaders, host, partial, done);
+            }
+            Region result = leader ? partial.current().region() : recv;
+            Broadcast.along(plan, tree, result, Math.max(1, result.count()), done);
+            if (leader) {
+                partial.store(plan, 0, count, recv, done);
+            }
+            return plan.start();
+        }
+        Choice choice = choose(c, c.size(), bytes, count, reduction);
+        c.chose(Collective.ALLREDUCE, call, choice);
+        int done = run(plan, choice.algorithm(), Reduce.all(c.size()), c.rank(), partial, loaded);
+        partial.store(plan, 0, count, recv, done);
+        return plan.start();
+    }
+
+    /** @return the algorithm among {@code ranks} ranks */
+    private static Choice choose(Collectives c, int ranks, long bytes, long count, Reduction reduction) {
+        boolean splits = reduction.splits() && reduction.commutative();
+        int pof2 = Integer.highestOneBit(ranks);
+        String forced = c.tuning().forced(Collective.ALLREDUCE);
+        if (forced != null) {
+            String refused = forced.equals("recursive-doubling") ? null
+                : !splits ? reduction.describe() + " is not a predefined operation"
+                : count < ranks ? count + " elements are fewer than the " + ranks + " ranks" : null;
+            if (refused == null) {
+                return new Choice("MPI_Allreduce", forced, () -> Tuning.PREFIX + "allreduce=" + forced);
+            }
+            return new Choice("MPI_Allreduce", "recursive-doubling", () -> Tuning.PREFIX + "allreduce=" + forced
+                + " refused: " + refused);
+        }
+        if (!splits) {
+            return new Choice("MPI_Allreduce", "recursive-doubling", () -> reduction.describe()
+                + " combines whole vectors only");
+        }
+        if (bytes <= DOUBLING_LIMIT || count < ranks) {
+            return new Choice("MPI_Allreduce", "recursive-doubling", () -> bytes + " bytes <= " + DOUBLING_LIMIT
+                + ": fewest rounds");
+        }
+        if (ranks == pof2) {
+            return new Choice("MPI_Allreduce", "rabenseifner", () -> bytes + " bytes > " + DOUBLING_LIMIT
+                + " among a power of two ranks: each rank moves and combines about 2 (n-1)/n of the vector");
+        }
+        return new Choice("MPI_Allreduce", "ring", () -> bytes + " bytes > " + DOUBLING_LIMIT + " among " + ranks
+            + " ranks, not a power of two: blocks of 1/n round the ring");
+    }
+
+    /**
+     * Adds {@code algorithm} among {@code members} (ranks of the communicator).
+     *
+     * @param me this rank's index in {@code members}
+     * @return the step after which {@code partial} holds the whole result
+     */
+    static int run(Plan plan, String algorithm, int[] members, int me, Partial partial, int after) {
+        return switch (algorithm) {
+            case "rabenseifner" -> rabenseifner(plan, members, me, partial, after);
+            case "ring" -> ring(plan, members, me, partial, after);
+            default -> doubling(plan, members, me, partial, after);
+        };
+    }
+
+    /** The ranks of {@code members} beyond the largest power of two in it, paired with the ones below. */
+    private record Fold(int pof2, int rest, int newRank) {
+
+        static Fold of(int n, int me) {
+            int pof2 = Integer.highestOneBit(n);
+            int rest = n - pof2;
+            int newRank = me < 2 * rest ? (me % 2 == 0 ? -1 : me / 2) : me - rest;
+            return new Fold(pof2, rest, newRank);
+        }
+
+        /** @return the index in the members of the rank whose new rank is {@code r} */
+        int member(int r) {
+            return r < rest ? 2 * r + 1 : r + rest;
+        }
+    }
+
+    /**
+     * The first {@code 2r} members pair up: each even one sends its data to the odd one above,
+     * which combines it (as lower ranks' data) and stands for both.
+     *
+     * @return the step after which the partial result is ready for the power-of-two part
+     */
+    private static int fold(Plan plan, int[] members, int me, Fold f, Partial partial, int after) {
+        if (me >= 2 * f.rest()) {
+            return after;
+        }
+        if (me % 2 == 0) {
+            return plan.send(members[me + 1], partial.current().region(), after);
+        }
+        Operand in = partial.fresh();
+        int received = plan.receive(members[me - 1], in.region());
+        return partial.absorb(plan, in, true, received, after);
+    }
+
+    /** The odd ones of the first {@code 2r} send the even ones the result. */
+    private static int unfold(Plan plan, int[] members, int me, Fold f, Partial partial, int after) {
+        if (me >= 2 * f.rest()) {
+            return after;
+        }
+        if (me % 2 == 1) {
+            return plan.send(members[me - 1], partial.current().region(), after);
+        }
+        return plan.receive(members[me + 1], partial.current().region(), after);
+    }
+
+    private static int doubling(Plan plan, int[] members, int me, Partial partial, int after) {
+        Fold f = Fold.of(members.length, me);
+        int done = fold(plan, members, me, f, partial, after);
+        if (f.newRank() >= 0) {
+            for (int mask = 1; mask < f.pof2(); mask <<= 1) {
+                int partner = f.member(f.newRank() ^ mask);
+                Operand in = partial.fresh();
+                int sent = plan.send(members[partner], partial.current().region(), done);
+                int received = plan.receive(members[partner], in.region());
+                done = partial.absorb(plan, in, partner < me, sent, received, done);
+            }
+        }
+        return unfold(plan, members, me, f, partial, done);
+    }
+
+    /** Element counts and displacements of {@code parts} nearly equal parts of {@code count} elements. */
+    private record Blocks(long[] counts, long[] displs) {
+
+        static Blocks of(long count, int parts) {
+            long[] counts = new long[parts];
+            long[] displs = new long[parts];
+            for (int i = 0; i < parts; i++) {
+                counts[i] = count / parts + (i < count % parts ? 1 : 0);
+                displs[i] = i == 0 ? 0 : displs[i - 1] + counts[i - 1];
+            }
+            return new Blocks(counts, displs);
+        }
+
+        /** @return the elements of blocks {@code from} to {@code to - 1} */
+        long span(int from, int to) {
+            return from >= to ? 0 : displs[to - 1] + counts[to - 1] - displs[from];
+        }
+    }
+
+    /**
+     * The power-of-two part halves the vector's blocks recursively: in round {@code k} each rank
+     * keeps the half of its window that bit {@code k} of its rank picks, sends the other half to
+     * the partner whose rank differs in that bit, and combines what the partner sent for its own
+     * half; once each rank holds one block's result, the rounds run backwards, each rank sending
+     * its window and receiving its partner's, until every rank has every block.
+     */
+    private static int rabenseifner(Plan plan, int[] members, int me, Partial partial, int after) {
+        Fold f = Fold.of(members.length, me);
+        int done = fold(plan, members, me, f, partial, after);
+        if (f.newRank() >= 0) {
+            int pof2 = f.pof2();
+            Blocks b = Blocks.of(partial.count, pof2);
+            Operand in = partial.fresh();
+            Operand mine = partial.current();
+            int rounds = Integer.numberOfTrailingZeros(pof2);
+            int[] low = new int[rounds + 1];
+            int[] high = new int[rounds + 1];
+            low[0] = 0;
+            high[0] = pof2;
+            List<Integer> sends = new ArrayList<>();
+            for (int k = 0; k < rounds; k++) {
+                int partner = members[f.member(f.newRank() ^ 1 << k)];
+                int mid = (low[k] + high[k]) / 2;
+                boolean keepLow = (f.newRank() & 1 << k) == 0;
+                low[k + 1] = keepLow ? low[k] : mid;
+                high[k + 1] = keepLow ? mid : high[k];
+                int sentFrom = keepLow ? mid : low[k];
+                int sentTo = keepLow ? high[k] : mid;
+                long first = b.displs()[low[k + 1]];
+                long n = b.span(low[k + 1], high[k + 1]);
+                sends.add(plan.send(partner, mine.slice(b.displs()[sentFrom], b.span(sentFrom, sentTo)), done));
+                int received = plan.receive(partner, in.slice(first, n), done);
+                done = partial.absorb(plan, in, false, first, n, received, done);
+            }
+            sends.add(done);
+            done = plan.join(sends);
+            for (int k = rounds - 1; k >= 0; k--) {
+                int partner = members[f.member(f.newRank() ^ 1 << k)];
+                int otherFrom = low[k + 1] == low[k] ? high[k + 1] : low[k];
+                int otherTo = low[k + 1] == low[k] ? high[k] : low[k + 1];
+                int sent = plan.send(partner, mine.slice(b.displs()[low[k + 1]], b.span(low[k + 1], high[k + 1])), done);
+                int received = plan.receive(partner, mine.slice(b.displs()[otherFrom], b.span(otherFrom, otherTo)), done);
+                done = plan.join(sent, received);
+            }
+        }
+        return unfold(plan, members, me, f, partial, done);
+    }
+
+    private static int ring(Plan plan, int[] members, int me, Partial partial, int after) {
+        int n = members.length;
+        int right = members[(me + 1) % n];
+        int left = members[(me - 1 + n) % n];
+        Blocks b = Blocks.of(partial.count, n);
+        Operand in = partial.fresh();
+        Operand mine = partial.current();
+        List<Integer> sends = new ArrayList<>();
+        int done = after;
+        for (int k = 0; k < n - 1; k++) {
+            int out = Math.floorMod(me - k, n);
+            int got = Math.floorMod(me - k - 1, n);
+            sends.add(plan.send(right, mine.slice(b.displs()[out], b.counts()[out]), done));
+            int received = plan.receive(left, in.slice(b.displs()[got], b.counts()[got]));
+            done = partial.absorb(plan, in, false, b.displs()[got], b.counts()[got], received, done);
+        }
+        sends.add(done);
+        int all = plan.join(sends);
+        int have = all;
+        int[] received = new int[n - 1];
+        for (int k = 0; k < n - 1; k++) {
+            int out = Math.floorMod(me + 1 - k, n);
+            int got = Math.floorMod(me - k, n);
+            plan.send(right, mine.slice(b.displs()[out], b.counts()[out]), have);
+            have = plan.receive(left, mine.slice(b.displs()[got], b.counts()[got]), all);
+            received[k] = have;
+        }
+        return plan.join(received);
+    }
+}

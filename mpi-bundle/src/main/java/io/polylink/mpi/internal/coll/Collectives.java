@@ -1,0 +1,130 @@
+package io.polylink.mpi.internal.coll;
+
+import io.polylink.mpi.internal.coll.schedule.Plan;
+import io.polylink.mpi.internal.p2p.PointToPoint;
+import io.polylink.mpi.internal.p2p.RankMap;
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The collectives of one communicator at this rank: where its ranks run, what its info says about
+ * algorithms, the number of the next collective call (the same at every rank, since every rank
+ * calls a communicator's collectives in the same order), and which algorithm each collective took
+ * last. Each collective's class ({@link Broadcast}, {@link AllReduce}, ...) checks its
+ * arguments, chooses its algorithm here and plans its steps. Thread-safe.
+ *
+ * <p>A choice is logged at {@code FINE} on logger {@value #LOGGER}; with
+ * {@code POLYLINK_MPI_EXPLAIN} the communicator's rank 0 prints each algorithm a collective takes
+ * the first time it takes it.
+ */
+public final class Collectives {
+
+    public static final String LOGGER = "io.polylink.mpi.coll";
+
+    private static final Logger LOG = Logger.getLogger(LOGGER);
+
+    private final PointToPoint p2p;
+    private final int context;
+    private final RankMap ranks;
+    private final int rank;
+    private final int size;
+    private final Placement placement;
+    private final Supplier<String> name;
+    private final PrintStream explain;
+    private volatile Tuning tuning;
+    private final AtomicInteger sequence = new AtomicInteger();
+    private final Map<String, Choice> last = new ConcurrentHashMap<>();
+    private final Set<String> explained = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param context the communicator's collective context id
+     * @param ranks the communicator's ranks
+     * @param rank this rank in the communicator
+     * @param name the communicator's name, for log lines
+     * @param explain where rank 0 prints its choices, or {@code null}
+     */
+    public Collectives(PointToPoint p2p, int context, RankMap ranks, int rank, int size, Placement placement,
+                       Tuning tuning, Supplier<String> name, PrintStream explain) {
+        this.p2p = p2p;
+        this.context = context;
+        this.ranks = ranks;
+        this.rank = rank;
+        this.size = size;
+        this.placement = placement;
+        this.tuning = tuning;
+        this.name = name;
+        this.explain = explain;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public Placement placement() {
+        return placement;
+    }
+
+    public Tuning tuning() {
+        return tuning;
+    }
+
+    /** Takes new settings from the communicator's info. */
+    public void tuning(Tuning t) {
+        tuning = t;
+    }
+
+    /** @return whether collectives go through one leader per host: the ranks span hosts, and the info allows it */
+    boolean hierarchical() {
+        return tuning.hierarchy() && placement.hosts() > 1;
+    }
+
+    /**
+     * @return {@code auto}, led by why the info's {@value Collective#HIERARCHICAL} was not taken if
+     *     it named it for {@code collective} (see {@link Collective#forced(Tuning)})
+     */
+    Choice unlessHierarchyOff(Collective collective, Choice auto) {
+        return tuning.forced(collective) == null ? auto : auto.refusing(Tuning.PREFIX + collective.key() + "="
+            + Collective.HIERARCHICAL + " refused: " + Tuning.HIERARCHY + "=false");
+    }
+
+    /** @return the plan of the next collective call */
+    Plan plan() {
+        return new Plan(p2p, context, ranks, rank, size, sequence.getAndIncrement());
+    }
+
+    /**
+     * Records the algorithm a call takes.
+     *
+     * @param call the call, e.g. {@code MPI_Bcast of 8 bytes from rank 0}, put into words only if
+     *     logged or explained
+     */
+    void chose(Collective collective, Supplier<String> call, Choice choice) {
+        last.put(collective.key(), choice);
+        if (LOG.isLoggable(Level.FINE)) {
+            LOG.fine(name.get() + " (" + placement.describe() + "): " + call.get() + " by " + choice.algorithm() + ": "
+                + choice.reason());
+        }
+        if (explain != null && rank == 0 && explained.add(collective.key() + " " + choice.algorithm())) {
+            explain.println("polylink mpi: " + name.get() + ": " + call.get() + " by " + choice.algorithm() + " ("
+                + choice.reason() + ")");
+        }
+    }
+
+    /** @return the algorithm the last call of each collective took, and why, by the collective's key */
+    public Map<String, String> choices() {
+        Map<String, String> out = new TreeMap<>();
+        last.forEach((k, c) -> out.put(k, c.toString()));
+        return out;
+    }
+}

@@ -1,0 +1,148 @@
+package io.polylink.mpi.internal.coll;
+
+import io.polylink.mpi.internal.coll.schedule.Plan;
+import io.polylink.mpi.internal.datatype.LocalCopy;
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.datatype.Typemap;
+import io.polylink.mpi.internal.op.Operand;
+import io.polylink.mpi.internal.op.Reduction;
+
+/**
+ * A rank's partial result of a reduction while an algorithm is planned: which operand holds it
+ * after each combining step. Combining keeps it in place, except that a non-commutative
+ * operation's result of combining with a higher rank's data lands in that data's operand (a
+ * user's function writes into its second argument), which then holds the partial result.
+ */
+final class Partial {
+
+    final Reduction reduction;
+    final Typemap map;
+    final long count;
+    /** The caller's result buffer, and it as an operand if the kernels can combine in it; else {@code null}. */
+    private final Region resultBuffer;
+    private final Operand result;
+    private Operand current;
+
+    /** A partial result in an operand of its own, for {@code count} elements of {@code map}. */
+    Partial(Reduction reduction, Typemap map, long count) {
+        this(reduction, map, count, null);
+    }
+
+    /**
+     * A partial result kept in {@code result}, the caller's buffer for the result, where the
+     * kernels can combine in it: no operand to allocate, no copy out at the end. Elsewhere (a
+     * derived or mixed layout, a user's function) in an operand of its own.
+     */
+    Partial(Reduction reduction, Typemap map, long count, Region result) {
+        this.reduction = reduction;
+        this.map = map;
+        this.count = count;
+        this.resultBuffer = result;
+        this.result = result == null ? null : reduction.operandIn(result, map, count);
+        this.current = this.result != null ? this.result : reduction.operand(map, count);
+    }
+
+    /** @return the operand that holds the partial result after the steps planned so far */
+    Operand current() {
+        return current;
+    }
+
+    /** @return a new operand of the same size, to receive into */
+    Operand fresh() {
+        return reduction.operand(map, count);
+    }
+
+    /**
+     * Adds the step that copies {@code input} into the partial result; none if the partial result
+     * is kept in the result buffer and {@code input} is that buffer ({@code MPI_IN_PLACE}).
+     */
+    int load(Plan plan, Region input, boolean inResult, int... after) {
+        Operand into = current;
+        if (inResult && into == result) {
+            return plan.join(after);
+        }
+        return plan.local(() -> LocalCopy.copy(input, into.region()), after);
+    }
+
+    /** {@link #load} of an input that is not the result buffer. */
+    int load(Plan plan, Region input, int... after) {
+        return load(plan, input, false, after);
+    }
+
+    /**
+     * Adds the step that copies elements {@code first} to {@code first + n - 1} of the result to
+     * {@code output}; none if the result is there already, kept in the result buffer.
+     */
+    int store(Plan plan, long first, long n, Region output, int... after) {
+        if (current == result && output == resultBuffer && first == 0) {
+            return plan.join(after);
+        }
+        Region from = current.slice(first, n);
+        return plan.local(() -> LocalCopy.copy(from, output), after);
+    }
+
+    /**
+     * Adds the step that combines {@code other}'s elements {@code first} to {@code first + n - 1}
+     * into the partial result.
+     *
+     * @param lower whether {@code other} holds lower ranks' data than the partial result
+     * @return the step
+     */
+    int absorb(Plan plan, Operand other, boolean lower, long first, long n, int... after) {
+        Operand mine = current;
+        Reduction r = reduction;
+        if (lower || r.commutative()) {
+            return plan.local(() -> r.combine(other, mine, first, n), after);
+        }
+        current = other;
+        return plan.local(() -> r.combine(mine, other, first, n), after);
+    }
+
+    /** {@link #absorb} of all elements. */
+    int absorb(Plan plan, Operand other, boolean lower, int... after) {
+        return absorb(plan, other, lower, 0, count, after);
+    }
+
+    /**
+     * Adds the steps that reduce up {@code tree}: each child's subtree result is received and
+     * combined, children in order (each holding higher ranks than the ones before, in a binomial
+     * tree rooted at rank 0), and the result is sent to the parent.
+     *
+     * @return the last step: the send to the parent, or at the root the last combination
+     */
+    int up(Plan plan, Trees.Tree tree, int after) {
+        return up(plan, tree, Math.max(1, count), after);
+    }
+
+    /**
+     * Adds the steps that reduce up {@code tree} in segments of {@code segment} elements: a
+     * segment is combined and passed on as soon as the children's parts of it arrived, while
+     * later segments are still on their way, so combining overlaps with moving. More than one
+     * segment needs a commutative operation that {@linkplain Reduction#splits() splits}.
+     *
+     * @return the step after which every segment was combined here and sent to the parent
+     */
+    int up(Plan plan, Trees.Tree tree, long segment, int after) {
+        int[] children = tree.children();
+        Operand[] in = new Operand[children.length];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = fresh();
+        }
+        int segments = count <= segment ? 1 : (int) ((count + segment - 1) / segment);
+        if (segments > 1 && !(reduction.commutative() && reduction.splits())) {
+            throw new IllegalArgumentException(reduction.describe() + " combines whole vectors in rank order only");
+        }
+        int[] last = new int[segments];
+        for (int s = 0; s < segments; s++) {
+            long first = s * segment;
+            long n = Math.min(segment, count - first);
+            int done = after;
+            for (int i = 0; i < children.length; i++) {
+                int received = plan.receive(children[i], in[i].slice(first, n));
+                done = absorb(plan, in[i], false, first, n, received, done);
+            }
+            last[s] = tree.parent() >= 0 ? plan.send(tree.parent(), current.slice(first, n), done) : done;
+        }
+        return segments == 1 ? last[0] : plan.join(last);
+    }
+}

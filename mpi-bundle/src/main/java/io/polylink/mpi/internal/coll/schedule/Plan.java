@@ -1,0 +1,109 @@
+package io.polylink.mpi.internal.coll.schedule;
+
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.p2p.PointToPoint;
+import io.polylink.mpi.internal.p2p.RankMap;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The steps of one collective call at this rank, as an algorithm describes them; then
+ * {@link #start()}. Each step method returns the step's id, which later steps name to wait for
+ * it; a negative id waits for nothing. Used by one thread.
+ */
+public final class Plan {
+
+    /** No step: what a step that waits for nothing names. */
+    public static final int NONE = -1;
+
+    /** Bits of a tag for the collective's number on its communicator. */
+    static final int SEQUENCE_BITS = 18;
+    /** Bits of a tag for the message's number between its two ranks. */
+    static final int MESSAGE_BITS = 12;
+
+    private final PointToPoint p2p;
+    private final int context;
+    private final RankMap ranks;
+    private final int rank;
+    private final int sequence;
+    private final int[] sent;
+    private final int[] received;
+    private final List<Step> steps = new ArrayList<>();
+
+    /**
+     * @param context the communicator's collective context id
+     * @param ranks the communicator's ranks
+     * @param rank this rank in the communicator
+     * @param size the communicator's size
+     * @param sequence the collective's number on the communicator, the same at every rank
+     */
+    public Plan(PointToPoint p2p, int context, RankMap ranks, int rank, int size, int sequence) {
+        this.p2p = p2p;
+        this.context = context;
+        this.ranks = ranks;
+        this.rank = rank;
+        this.sequence = sequence;
+        this.sent = new int[size];
+        this.received = new int[size];
+    }
+
+    /** @return this rank in the communicator */
+    public int rank() {
+        return rank;
+    }
+
+    /** @return the number of ranks of the communicator */
+    public int size() {
+        return sent.length;
+    }
+
+    /** Sends {@code data} to rank {@code to} of the communicator, once the steps {@code after} completed. */
+    public int send(int to, Region data, int... after) {
+        return add(new Step(Step.Kind.SEND, ranks.worldRank(to), tag(sent[to]++), data, null), after);
+    }
+
+    /** Receives into {@code data} from rank {@code from}, once the steps {@code after} completed. */
+    public int receive(int from, Region data, int... after) {
+        return add(new Step(Step.Kind.RECEIVE, ranks.worldRank(from), tag(received[from]++), data, null), after);
+    }
+
+    /** Runs {@code action} on this rank, once the steps {@code after} completed. */
+    public int local(Runnable action, int... after) {
+        return add(new Step(Step.Kind.LOCAL, -1, 0, null, action), after);
+    }
+
+    /** @return a step that completes once the steps {@code after} did, to wait for all of them at once */
+    public int join(int... after) {
+        return local(Schedule.NOTHING, after);
+    }
+
+    /** @return a step that completes once the steps {@code after} did */
+    public int join(List<Integer> after) {
+        return join(after.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private int tag(int message) {
+        return (sequence & ((1 << SEQUENCE_BITS) - 1)) << MESSAGE_BITS | (message & ((1 << MESSAGE_BITS) - 1));
+    }
+
+    private int add(Step step, int[] after) {
+        int id = steps.size();
+        for (int a : after) {
+            if (a >= 0) {
+                steps.get(a).before(id);
+                step.waitOne();
+            }
+        }
+        steps.add(step);
+        return id;
+    }
+
+    /**
+     * Starts the steps that wait for nothing; the others follow as their steps complete.
+     *
+     * @return the schedule, complete once all its steps are, or at the first that fails
+     */
+    public Schedule start() {
+        return new Schedule(p2p, context, ranks, rank, steps.toArray(Step[]::new)).start();
+    }
+}

@@ -1,0 +1,68 @@
+package io.polylink.mpi.internal.coll.schedule;
+
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.request.Operation;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/** One step of a schedule: a send, a receive or a local action, and the steps that wait for it. */
+final class Step {
+
+    enum Kind { SEND, RECEIVE, LOCAL }
+
+    private static final int[] NONE = new int[0];
+    private static final AtomicIntegerFieldUpdater<Step> WAITING =
+        AtomicIntegerFieldUpdater.newUpdater(Step.class, "waiting");
+
+    final Kind kind;
+    /** The other rank, as a rank of the job; -1 for a local step. */
+    final int peer;
+    final int tag;
+    final Region region;
+    final Runnable action;
+    private int[] dependents = NONE;
+    private int dependentCount;
+    /** The steps this one still waits for. */
+    @SuppressWarnings("unused") // through WAITING
+    private volatile int waiting;
+    /** The send or receive, once started. */
+    volatile Operation operation;
+
+    Step(Kind kind, int peer, int tag, Region region, Runnable action) {
+        this.kind = kind;
+        this.peer = peer;
+        this.tag = tag;
+        this.region = region;
+        this.action = action;
+    }
+
+    /** Makes step {@code id} wait for this one. Only while the plan is built. */
+    void before(int id) {
+        if (dependentCount == dependents.length) {
+            dependents = Arrays.copyOf(dependents, Math.max(4, dependentCount * 2));
+        }
+        dependents[dependentCount++] = id;
+    }
+
+    /** This step waits for one more. Only while the plan is built. */
+    void waitOne() {
+        WAITING.incrementAndGet(this);
+    }
+
+    boolean ready() {
+        return waiting == 0;
+    }
+
+    /** One step this one waited for completed. @return whether it waits for nothing more */
+    boolean arrive() {
+        return WAITING.decrementAndGet(this) == 0;
+    }
+
+    int dependentCount() {
+        return dependentCount;
+    }
+
+    int dependent(int i) {
+        return dependents[i];
+    }
+}

@@ -1,0 +1,144 @@
+package io.polylink.mpi.internal.op;
+
+import io.polylink.mpi.internal.ErrorClass;
+import io.polylink.mpi.internal.MpiError;
+import io.polylink.mpi.internal.datatype.Kind;
+import io.polylink.mpi.internal.datatype.Memories;
+import io.polylink.mpi.internal.datatype.Memory;
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.datatype.Typemap;
+
+/**
+ * A predefined operation on a datatype of one predefined type. Operands hold the data's primitives
+ * packed in an array of their kind (pairs of a value and an index of different kinds: records in a
+ * byte array), which messages fill and empty as they would the datatype: the wire carries the
+ * same primitives in the same order.
+ */
+public final class Predefined implements Reduction {
+
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+    private final Operator op;
+    private final Element element;
+    private final Kernel kernel;
+
+    private Predefined(Operator op, Element element, Kernel kernel) {
+        this.op = op;
+        this.element = element;
+        this.kernel = kernel;
+    }
+
+    /**
+     * @param element what the datatype is made of
+     * @return {@code op} on {@code element}
+     * @throws MpiError {@code ERR_OP} if MPI does not define {@code op} on {@code element}, saying on what it is defined
+     */
+    public static Predefined of(Operator op, Element element) {
+        Kernel kernel = switch (element) {
+            case SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT -> op == Operator.MINLOC || op == Operator.MAXLOC
+                ? new Locations(element.kind(), op == Operator.MINLOC) : null;
+            case MIXED, PACKED -> null;
+            default -> Kernels.of(op, element);
+        };
+        if (kernel == null) {
+            throw new MpiError(ErrorClass.ERR_OP, op + " does not apply to " + element + ": " + applies(op));
+        }
+        return new Predefined(op, element, kernel);
+    }
+
+    /** @return on what MPI defines {@code op} */
+    private static String applies(Operator op) {
+        return switch (op) {
+            case MAX, MIN -> "it applies to MPI.BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE and BOOLEAN, and to "
+                + "datatypes made of one of them";
+            case SUM, PROD -> "it applies to MPI.BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE, FLOAT_COMPLEX and "
+                + "DOUBLE_COMPLEX, and to datatypes made of one of them";
+            case LAND, LOR, LXOR, BAND, BOR, BXOR -> "it applies to MPI.BYTE, CHAR, SHORT, INT, LONG and BOOLEAN, and "
+                + "to datatypes made of one of them";
+            case MINLOC, MAXLOC -> "it applies to the pairs MPI.INT2, SHORT_INT, LONG_INT, FLOAT_INT and DOUBLE_INT, "
+                + "and to datatypes made of one of them";
+            case REPLACE, NO_OP -> "it is for one-sided accumulates, not for collectives";
+        } + (op == Operator.REPLACE || op == Operator.NO_OP ? "" : "; for anything else write a user operation, "
+            + "new Op(UserFunction, commute)");
+    }
+
+    @Override
+    public boolean commutative() {
+        return true;
+    }
+
+    @Override
+    public boolean splits() {
+        return true;
+    }
+
+    @Override
+    public Operand operand(Typemap map, long count) {
+        if (element.uniform()) {
+            Kind kind = element.kind();
+            long perCopy = map.elements();
+            int length = length(count, perCopy);
+            Object array = switch (kind) {
+                case BYTE -> new byte[length];
+                case CHAR -> new char[length];
+                case SHORT -> new short[length];
+                case BOOLEAN -> new boolean[length];
+                case INT -> new int[length];
+                case LONG -> new long[length];
+                case FLOAT -> new float[length];
+                case DOUBLE -> new double[length];
+            };
+            return over(Memories.of(array, true), array, kind, length, perCopy);
+        }
+        int record = element.size();
+        long perCopy = map.size() / record;
+        int records = length(count, perCopy);
+        byte[] bytes = new byte[Math.multiplyExact(records, record)];
+        Typemap pair = Typemap.struct(new int[] {1, 1}, new long[] {0, element.kind().size()},
+            new Typemap[] {Typemap.basic(element.kind()), Typemap.basic(Kind.INT)});
+        return new Operand(bytes, new Region(Memories.ofBytes(bytes, 0), Typemap.resized(pair, 0, record), records),
+            (int) perCopy);
+    }
+
+    /** A Java array of the element's kind, from its element 0: the kernels' own layout. */
+    @Override
+    public Operand operandIn(Region region, Typemap map, long count) {
+        if (!element.uniform()) {
+            return null;
+        }
+        Kind kind = element.kind();
+        Object array = region.denseArray(kind);
+        if (array == null) {
+            return null;
+        }
+        long perCopy = map.elements();
+        return over(region.memory(), array, kind, length(count, perCopy), perCopy);
+    }
+
+    /**
+     * @return an operand of {@code length} values of {@code kind} in {@code array}, which
+     *     {@code memory} holds from its start
+     */
+    private static Operand over(Memory memory, Object array, Kind kind, int length, long perCopy) {
+        return new Operand(array, new Region(memory, Typemap.basic(kind), length), (int) perCopy);
+    }
+
+    private int length(long count, long perCopy) {
+        if (perCopy > MAX_ARRAY || count * perCopy > MAX_ARRAY) {
+            throw new MpiError(ErrorClass.ERR_COUNT, count + " elements of " + perCopy + " " + element + " each are too "
+                + "many to reduce at once: split the reduction into parts of fewer than " + MAX_ARRAY + " values");
+        }
+        return (int) (count * perCopy);
+    }
+
+    @Override
+    public void combine(Operand left, Operand right, long first, long n) {
+        int unit = left.unit();
+        kernel.apply(left.data(), right.data(), (int) (first * unit), (int) ((first + n) * unit));
+    }
+
+    @Override
+    public String describe() {
+        return op + " on " + element;
+    }
+}

@@ -1,0 +1,48 @@
+package io.polylink.mpi.internal.op;
+
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.datatype.Typemap;
+
+/**
+ * An operation applied to one datatype: how a collective combines two partial results. Made once
+ * per call, used by whichever threads run the collective's steps, one step at a time.
+ */
+public interface Reduction {
+
+    /** @return whether operands may be combined in any order; if not, in rank order */
+    boolean commutative();
+
+    /**
+     * @return whether it combines parts of operands ({@link #combine} with {@code first > 0} or
+     *     fewer than all elements), which the algorithms that split a vector among ranks need
+     */
+    boolean splits();
+
+    /**
+     * @param map the datatype's layout
+     * @param count its elements
+     * @return a new operand for {@code count} elements, to receive a partial result into
+     * @throws io.polylink.mpi.internal.MpiError {@code ERR_COUNT} if they do not fit one array
+     */
+    Operand operand(Typemap map, long count);
+
+    /**
+     * @param region where the caller wants the result, {@code count} elements of {@code map}
+     * @return an operand over {@code region}'s own memory, to combine in place of a copy, or
+     *     {@code null} if the kernels cannot work on it as it is laid out
+     */
+    default Operand operandIn(Region region, Typemap map, long count) {
+        return null;
+    }
+
+    /**
+     * Combines elements {@code first} to {@code first + n - 1}: {@code right = left op right},
+     * where {@code left} holds the lower ranks' data when the operation is not commutative.
+     *
+     * @throws io.polylink.mpi.internal.MpiError if a user's function failed
+     */
+    void combine(Operand left, Operand right, long first, long n);
+
+    /** @return the operation and datatype, as errors and explanations name them */
+    String describe();
+}

@@ -1,0 +1,125 @@
+package io.polylink.mpi.programs.coll;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import mpi.Info;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Every collective, in every form, on {@code COMM_WORLD} (algorithms chosen per call) and on four
+ * duplicates whose info names, for each collective, its first, second, third and fourth algorithm
+ * (or its last, if it has fewer; the second with 1 KiB segments, the third without the hierarchy
+ * over hosts); then every predefined operation on every type, and wrong calls. Each rank checks
+ * each result against the same computation done sequentially.
+ *
+ * <p>Arguments: {@code hosts=LETTERS} to check that the job's ranks run on the hosts the letters
+ * name, one per rank ({@code aabbb}: ranks 0 and 1 on one host, 2 to 4 on another), reaching each
+ * other by shm within a host and tcp between, and that collectives took their hierarchical
+ * algorithms.
+ */
+public final class Matrix {
+
+    /** The algorithms of each collective, as {@code polylink.coll.<collective>} names them. */
+    private static final List<List<String>> ALGORITHMS = List.of(
+        List.of("bcast", "binomial", "pipeline", "segmented-binomial"),
+        List.of("gather", "linear", "binomial", "hierarchical"),
+        List.of("scatter", "linear", "binomial", "hierarchical"),
+        List.of("allgather", "ring", "recursive-doubling", "hierarchical"),
+        List.of("alltoall", "bruck", "pairwise", "linear", "hierarchical"),
+        List.of("reduce", "binomial", "pipeline", "segmented-binomial"),
+        List.of("allreduce", "recursive-doubling", "rabenseifner", "ring"),
+        List.of("reducescatter", "ring", "reduce-scatterv"));
+
+    private Matrix() {}
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        String hosts = List.of(args).stream().filter(a -> a.startsWith("hosts=")).map(a -> a.substring(6))
+            .findFirst().orElse(null);
+        Intracomm world = MPI.COMM_WORLD;
+        int salt = 0;
+        new Movement(world, salt += 1_000).run();
+        new Reductions(world, salt += 1_000).run();
+        if (hosts != null) {
+            String[] stacks = world.getInfo().get("polylink.stacks").split(",");
+            int me = world.getRank();
+            for (int r = 0; r < stacks.length; r++) {
+                String expected = r == me ? "local" : hosts.charAt(r) == hosts.charAt(me) ? "shm" : "tcp";
+                assertTrue(stacks[r].equals(expected), "rank " + r + " is reached by " + stacks[r] + ", not " + expected
+                    + ": the ranks' hosts are " + hosts);
+            }
+            String chosen = lastOfEach(world, salt += 1_000);
+            for (String c : List.of("barrier: hierarchical", "bcast: hierarchical", "reduce: hierarchical pipeline",
+                    "allreduce: hierarchical", "gather: hierarchical", "scatter: hierarchical", "allgather: hierarchical",
+                    "alltoall: hierarchical")) {
+                assertTrue(chosen.contains(c), "over several hosts, " + c + "; the choices were " + chosen);
+            }
+        }
+        for (int v = 0; v < 4; v++) {
+            Info info = new Info();
+            for (List<String> a : ALGORITHMS) {
+                info.set("polylink.coll." + a.get(0), a.get(Math.min(v + 1, a.size() - 1)));
+            }
+            if (v == 1) {
+                info.set("polylink.coll.segment", "1024");
+            }
+            if (v == 2) {
+                info.set("polylink.coll.hierarchy", "false");
+            }
+            Intracomm c = world.dupWithInfo(info);
+            new Movement(c, salt += 1_000).run();
+            new Reductions(c, salt += 1_000).run();
+            String chosen = c.getInfo().get("polylink.collectives");
+            String bcast = ALGORITHMS.get(0).get(Math.min(v + 1, ALGORITHMS.get(0).size() - 1));
+            assertTrue(chosen.contains(bcast), "the info named " + bcast + " for MPI_Bcast; the choices were " + chosen);
+            c.free();
+        }
+        new OpTable(world).run();
+        Misuse.run(world);
+        MPI.Finalize();
+    }
+
+    /**
+     * Calls gather, scatter, allgather and alltoall with blocks of one size each, and a reduction
+     * of 80 KB, the last calls of these collectives before their choices are read (the tests before
+     * end with their v forms and small reductions), each checked.
+     *
+     * @return {@code polylink.collectives} after them
+     */
+    private static String lastOfEach(Intracomm c, int salt) throws MPIException {
+        int n = c.getSize();
+        int me = c.getRank();
+        int root = n - 1;
+        int[] all = new int[2 * n];
+        for (int i = 0; i < n; i++) {
+            Data.put(all, 2 * i, Data.of(i, salt, 2));
+        }
+        int[] recv = Data.filled(2 * n, -1);
+        c.gather(Data.of(me, salt, 2), 2, MPI.INT, recv, 2, MPI.INT, root);
+        if (me == root) {
+            assertArrayEquals(all, recv, "gather");
+        }
+        int[] mine = Data.filled(2, -1);
+        c.scatter(all, 2, MPI.INT, mine, 2, MPI.INT, root);
+        assertArrayEquals(Data.of(me, salt, 2), mine, "scatter");
+        recv = Data.filled(2 * n, -1);
+        c.allGather(Data.of(me, salt, 2), 2, MPI.INT, recv, 2, MPI.INT);
+        assertArrayEquals(all, recv, "allGather");
+        recv = Data.filled(2 * n, -1);
+        c.allToAll(Data.of(me, salt, 2 * n), 2, MPI.INT, recv, 2, MPI.INT);
+        for (int i = 0; i < n; i++) {
+            assertArrayEquals(Data.of(i, salt, 2 * me, 2), Data.slice(recv, 2 * i, 2), "allToAll from rank " + i);
+        }
+        int count = 20_000;
+        int[] sum = Data.filled(count, -1);
+        c.reduce(Data.of(me, salt, count), sum, count, MPI.INT, MPI.SUM, root);
+        if (me == root) {
+            assertArrayEquals(Data.sum(n, salt, 0, count), sum, "reduce of " + count);
+        }
+        return c.getInfo().get("polylink.collectives");
+    }
+}
