@@ -16,6 +16,12 @@ final class PingPong {
 
     private static final long REPLY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     /**
+     * Unmeasured round trips go on for at least this long: until the JIT has compiled the path of
+     * an RSR, a round trip takes hundreds of microseconds, and a table measured sooner shows the
+     * interpreter, not the link.
+     */
+    private static final long WARMUP_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
      * Spinning for the reply needs a core of its own beside the two nodes' pollers; with fewer
      * than four the spinning thread would steal the pollers' time and the table would show the
      * scheduler, so there the thread parks and the PONG handler wakes it (as the bench's --wait auto).
@@ -61,7 +67,7 @@ final class PingPong {
     record Result(int size, int count, double p50Micros, double p99Micros) {}
 
     /**
-     * @param warmup round trips before measuring, not counted
+     * @param warmup round trips before measuring, not counted; they go on for at least 500 ms
      * @throws IllegalStateException if a PONG does not come within 5 s
      */
     Result run(int size, int count, int warmup) {
@@ -82,24 +88,32 @@ final class PingPong {
     }
 
     private void measure(int size, int count, int warmup, byte[] payload, MessageBuffer message, long[] rtt) {
-        for (int i = -warmup; i < count; i++) {
-            long before = pongs.get();
-            long start = System.nanoTime();
-            link.send(DemoProtocol.PING, message.clear().putStartpoint(replyTo).putRaw(payload, 0, size));
-            while (pongs.get() == before) {
-                if (System.nanoTime() - start > REPLY_TIMEOUT_NANOS) {
-                    throw new IllegalStateException("no PONG within 5 s for a " + size + "-byte PING after "
-                        + (i + warmup) + " round trips; the link's selection: " + link.explain().get(0));
-                }
-                if (SPIN) {
-                    Thread.onSpinWait();
-                } else {
-                    LockSupport.parkNanos(REPLY_TIMEOUT_NANOS); // woken by PongSignal.arrived
-                }
+        long warm = System.nanoTime() + WARMUP_NANOS;
+        int done = 0;
+        while (done < warmup || System.nanoTime() - warm < 0) {
+            roundTrip(size, payload, message, done++);
+        }
+        for (int i = 0; i < count; i++) {
+            rtt[i] = roundTrip(size, payload, message, done++);
+        }
+    }
+
+    /** @return the round trip's nanoseconds */
+    private long roundTrip(int size, byte[] payload, MessageBuffer message, int done) {
+        long before = pongs.get();
+        long start = System.nanoTime();
+        link.send(DemoProtocol.PING, message.clear().putStartpoint(replyTo).putRaw(payload, 0, size));
+        while (pongs.get() == before) {
+            if (System.nanoTime() - start > REPLY_TIMEOUT_NANOS) {
+                throw new IllegalStateException("no PONG within 5 s for a " + size + "-byte PING after "
+                    + done + " round trips; the link's selection: " + link.explain().get(0));
             }
-            if (i >= 0) {
-                rtt[i] = System.nanoTime() - start;
+            if (SPIN) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(REPLY_TIMEOUT_NANOS); // woken by PongSignal.arrived
             }
         }
+        return System.nanoTime() - start;
     }
 }

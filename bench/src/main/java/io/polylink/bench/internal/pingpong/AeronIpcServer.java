@@ -67,7 +67,7 @@ final class AeronIpcServer implements PingPongServer {
     }
 
     private void serve() {
-        IdleStrategy idle = AeronPeers.spin();
+        IdleStrategy idle = AeronPeers.spinWhileBusy();
         IdleStrategy offerIdle = AeronPeers.spin();
         UnsafeBuffer ack = new UnsafeBuffer(ByteBuffer.allocateDirect(AeronPeers.PAYLOAD + Long.BYTES));
         long[] streamed = {0};

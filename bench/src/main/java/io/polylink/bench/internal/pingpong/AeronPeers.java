@@ -56,4 +56,32 @@ final class AeronPeers {
     static IdleStrategy spin() {
         return new BusySpinIdleStrategy();
     }
+
+    /**
+     * @return the server's idle strategy while it waits for pings: a busy spin while they come,
+     *     parking between polls once quiet ({@link QuietSpin}), so an interleaved run can wait
+     */
+    static IdleStrategy spinWhileBusy() {
+        QuietSpin quiet = new QuietSpin();
+        return new IdleStrategy() {
+            @Override
+            public void idle(int workCount) {
+                if (workCount > 0) {
+                    quiet.worked();
+                } else {
+                    quiet.idle();
+                }
+            }
+
+            @Override
+            public void idle() {
+                quiet.idle();
+            }
+
+            @Override
+            public void reset() {
+                quiet.worked();
+            }
+        };
+    }
 }

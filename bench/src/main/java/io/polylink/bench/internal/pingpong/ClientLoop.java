@@ -40,9 +40,10 @@ final class ClientLoop {
     /**
      * An interleaved measurement starts with unmeasured round trips for this long, in batches of
      * at most {@link #PRELUDE_ROUND_TRIPS}: longer than the pair measured before takes to go idle
-     * (raw-nio's server polls on for 10 ms), and than a wake-up's effects last.
+     * (raw-nio's server polls on for 10 ms, polylink's shm poller with spin for 100 ms), and than
+     * a wake-up's effects last.
      */
-    private static final long PRELUDE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long PRELUDE_NANOS = TimeUnit.MILLISECONDS.toNanos(150);
     private static final int PRELUDE_ROUND_TRIPS = 1000;
     /** The steps of an interleaved run, and the client's answer to a warm-up. */
     static final String WARM = "warm";
@@ -89,7 +90,7 @@ final class ClientLoop {
      * end. Between steps it waits on {@code steps}, and its server waits for bytes: the pair stays
      * off the cores while the others are measured.
      *
-     * <p>A measurement starts with 50 ms of unmeasured round trips and a short unmeasured stream:
+     * <p>A measurement starts with 150 ms of unmeasured round trips and a short unmeasured stream:
      * they wake both processes' threads from their idle waits, outlast the previous pair's way to
      * idle, and let the buffers a connection gives back after a second without use grow again,
      * before the clock runs.

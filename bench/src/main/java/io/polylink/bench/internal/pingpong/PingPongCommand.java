@@ -38,7 +38,7 @@ public final class PingPongCommand {
           Large sizes get fewer round trips: COUNT' = min(COUNT, max(500, 64 MiB / SIZE)), warm-up
             likewise with a floor of 200; the count column shows what was measured.
 
-        implementations (--impl, comma-separated; default all nine, in this order):
+        implementations (--impl, comma-separated; default all ten, in this order):
           raw-nio           java.nio SocketChannel, non-blocking and busy-polled, one thread per side
                             doing its own reads and writes, TCP_NODELAY, 8-byte header (length, op);
                             the server writes a ping back from its read buffer. The latency floor
@@ -62,6 +62,12 @@ public final class PingPongCommand {
           polylink:aead/tcp the same with the aead transform (method-crypto: AES-256-GCM by
                             Conscrypt, X25519 handshake authenticated by a pre-shared key set in
                             the bench's code).
+          raw-mailbox       one slot per direction in one memory-mapped file on /dev/shm, written in
+                            the bench: the writer copies a message in and publishes it with a
+                            release store of the slot's sequence, the reader busy-spins on it with
+                            acquire loads, copies the message out (the server: straight into the
+                            reply slot) and releases the slot; one message in flight per direction.
+                            The least two processes can do: the floor for small round trips.
           raw-shm           two single-producer rings (1 MiB each, the shm method's default ring)
                             in one memory-mapped file on /dev/shm, written in the bench: 8-byte
                             header as raw-nio, release/acquire positions, busy-spin on both sides;
@@ -113,17 +119,20 @@ public final class PingPongCommand {
                          then have each run measure them in turn, the order reversed in every other
                          run: a run's figures are seconds apart instead of a minute, so its ratios
                          hold on a machine whose speed changes every few seconds. The processes not
-                         measured wait without polling, so only raw-nio, raw-nio-blocking,
-                         netty-nio and the polylink tcp stacks qualify, polylink with --idle
-                         spin-then-block or block (an idle raw-nio server blocks in read after
-                         10 ms without a byte)
+                         measured must leave the cores alone: an idle raw-nio server blocks in read
+                         after 10 ms without a byte, the raw-mailbox, raw-shm and aeron-ipc servers
+                         park between polls after 10 ms without a message, polylink:shm's poller
+                         parks after 100 ms even with --idle spin; the polylink tcp stacks qualify
+                         with --idle spin-then-block or block. Each measurement starts with 150 ms
+                         of unmeasured round trips, which wake them all
           --timeout S    bound on each implementation's run, in seconds (default 600); with
                          --interleave on each start, warm-up and measurement
           --jvm-opt OPT  an option for every child JVM, e.g. -XX:+UseParallelGC; repeatable
 
         In the table, "x raw" divides by the best raw figure of the run for that size and family
         (the lower median or p99 and the higher MB/s): raw-nio and raw-nio-blocking for tcp and the
-        transform stacks, raw-shm for shared memory; "x peer" divides by netty-nio or aeron-ipc.
+        transform stacks, raw-mailbox and raw-shm for shared memory; "x peer" divides by netty-nio
+        or aeron-ipc.
         For a like-for-like spin comparison of polylink:shm with aeron-ipc and raw-shm (one thread
         per side does all), use --driver handler.
         """;

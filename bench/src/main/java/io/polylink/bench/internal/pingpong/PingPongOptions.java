@@ -49,11 +49,12 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
     static final int MAX_REPEAT = 100;
     /**
      * What may be interleaved: implementations whose idle processes give up their cores (raw-nio's
-     * server blocks once idle). The shm family's peers poll memory and never sleep, so an idle pair
-     * would hold two cores while another is measured.
+     * server blocks once idle; the shared-memory servers park between polls once quiet for 10 ms,
+     * polylink's shm poller once quiet for 100 ms even with spin).
      */
     static final List<String> INTERLEAVABLE = List.of(Peers.RAW_NIO, Peers.RAW_NIO_BLOCKING, Peers.NETTY_NIO,
-        Peers.POLYLINK_TCP, Peers.POLYLINK_LZ4_TCP, Peers.POLYLINK_AEAD_TCP);
+        Peers.POLYLINK_TCP, Peers.POLYLINK_LZ4_TCP, Peers.POLYLINK_AEAD_TCP, Peers.RAW_MAILBOX, Peers.RAW_SHM,
+        Peers.AERON_IPC, Peers.POLYLINK_SHM);
 
     static final PingPongOptions DEFAULTS = new PingPongOptions(IMPLS, SIZES, 20_000, 10_000, "spin", AUTO, APP, false, 600,
         1, false, List.of());
@@ -92,7 +93,7 @@ record PingPongOptions(List<String> impls, List<Integer> sizes, int count, int w
                     + "and would take cores from the one measured; interleave " + String.join(", ", INTERLEAVABLE)
                     + ", or run " + impl + " without --interleave");
             }
-            if (impl.startsWith("polylink:") && idle.equals("spin")) {
+            if (impl.startsWith("polylink:") && !impl.equals(Peers.POLYLINK_SHM) && idle.equals("spin")) {
                 throw new IllegalArgumentException("--interleave needs --idle spin-then-block or block for " + impl
                     + ": with spin its idle I/O threads keep two cores busy while the others are measured");
             }

@@ -2,10 +2,10 @@ package io.polylink.bench.internal.pingpong;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 
 /**
- * The raw-shm server: one thread busy-polling the client's ring. A ping's payload is copied
+ * The raw-shm server: one thread busy-polling the client's ring (parking between polls once quiet,
+ * {@link QuietSpin}). A ping's payload is copied
  * straight from the client's ring into the reply ring (one copy, as raw-nio writes a ping back
  * from its read buffer; pings larger than a ring go through a buffer); streamed payloads are
  * copied out into a buffer of the server's, once, as a receiver that hands messages on does.
@@ -13,32 +13,18 @@ import java.nio.file.Path;
  */
 final class RawShmServer implements PingPongServer {
 
-    private final TempDirectory directory;
-    private final Path file;
-    private final RawShmSegment segment;
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final ServedFile<RawShmSegment> file;
 
     RawShmServer() throws IOException {
-        directory = TempDirectory.create("polylink-bench-raw-shm-");
-        try {
-            file = directory.path().resolve("rings");
-            segment = RawShmSegment.create(file);
-        } catch (IOException | RuntimeException e) {
-            directory.close();
-            throw e;
-        }
-        thread = new Thread(this::serve, "pingpong-raw-shm-server");
-        thread.setDaemon(true);
-        thread.start();
+        file = new ServedFile<>("raw-shm", RawShmSegment::create, RawShmServer::serve);
     }
 
     @Override
     public String address() {
-        return file.toString();
+        return file.path();
     }
 
-    private void serve() {
+    private static void serve(RawShmSegment segment, ServedFile<RawShmSegment> file) {
         RawShmRing in = segment.toServer();
         RawShmRing out = segment.toClient();
         ByteBuffer header = ByteBuffer.allocate(Frames.HEADER);
@@ -46,12 +32,14 @@ final class RawShmServer implements PingPongServer {
         ByteBuffer large = ByteBuffer.allocateDirect(0);
         ByteBuffer received = ByteBuffer.allocateDirect(0);
         long streamed = 0;
+        QuietSpin quiet = new QuietSpin();
         try {
-            while (running) {
+            while (file.running()) {
                 if (!in.available(Frames.HEADER)) {
-                    Thread.onSpinWait();
+                    quiet.idle();
                     continue;
                 }
+                quiet.worked();
                 in.readHeader(header);
                 int length = header.getInt(0);
                 int op = header.getInt(4);
@@ -88,7 +76,7 @@ final class RawShmServer implements PingPongServer {
                 }
             }
         } catch (RuntimeException e) {
-            if (running) {
+            if (file.running()) {
                 System.err.println("raw-shm server failed: " + e);
             }
         }
@@ -96,8 +84,6 @@ final class RawShmServer implements PingPongServer {
 
     @Override
     public void close() throws InterruptedException {
-        running = false;
-        thread.join(5_000);
-        directory.close();
+        file.close();
     }
 }

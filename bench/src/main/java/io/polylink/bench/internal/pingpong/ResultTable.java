@@ -68,7 +68,7 @@ final class ResultTable {
             }
         }
         out.println();
-        out.println("x raw: / the best raw figure of the family (tcp: raw-nio, raw-nio-blocking; shm: raw-shm); "
+        out.println("x raw: / the best raw figure of the family (tcp: raw-nio, raw-nio-blocking; shm: raw-mailbox, raw-shm); "
             + "x peer: / netty-nio (tcp) or aeron-ipc (shm)");
         targets(runs, options, out);
         if (runs.size() > 1) {
@@ -175,6 +175,8 @@ final class ResultTable {
         out.println("targets for " + impl + " (spin mode is --idle spin):");
         for (int size : options.sizes()) {
             if (size <= 256) {
+                target(out, size, "median round trip <= 2.0 x raw-mailbox:",
+                    Spread.over(runs, run -> to(run, impl, Peers.RAW_MAILBOX, size, SizeResult::p50Nanos)), 2.0, true);
                 target(out, size, "median round trip <= 1.5 x aeron-ipc:",
                     Spread.over(runs, run -> to(run, impl, Peers.AERON_IPC, size, SizeResult::p50Nanos)), 1.5, true);
             }

@@ -545,6 +545,30 @@ class ShmLinkTest {
     }
 
     @Test
+    void aSpinningPollerParksOnceQuietFor100MsAndTheNextRecordWakesIt() throws Exception {
+        Context a = contexts.context(Map.of("idleStrategy", "spin"));
+        Context b = contexts.context(Map.of("idleStrategy", "spin"));
+        AtomicLong received = new AtomicLong();
+        Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> received.incrementAndGet()).startpoint());
+        s.send(1, a.allocateBuffer(0));
+        List<Thread> pollers = Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().equals("polylink-shm-io")).toList();
+        assertEquals(2, pollers.size(), "a poller per context: " + pollers);
+        // Past the receiver's quiet acknowledgement (after quietAckMs, 1 s) and the 100 ms of spinning after it.
+        new CountDownLatch(1).await(1500, TimeUnit.MILLISECONDS);
+        ThreadCpu used = ThreadCpu.measure(pollers, Duration.ofSeconds(2));
+        double share = used.share() / 2;
+        System.out.printf("idle spinning shm pollers: %.3f%% of a core each; %s%n", 100 * share, used.each());
+        assertTrue(share < 0.02, "an idle poller with spin took " + share * 100 + "% of a core");
+        s.send(1, a.allocateBuffer(0));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (received.get() < 2) {
+            assertTrue(System.nanoTime() - deadline < 0, "the record after the quiet did not wake the poller");
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
     void aParkedReceiverIsWokenByTheSenderNotByATimeout() throws Exception {
         Context a = contexts.context(Map.of("idleStrategy", "park"));
         Context b = contexts.context(Map.of("idleStrategy", "park"));

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * something else keeps the gaps long, the short spin makes way for a full one once in
  * {@link #PROBE_EVERY} gaps.
  *
- * <p>Spin never parks, but where the gaps keep being long it yields between polls once
+ * <p>Spin parks only once {@link #SPIN_QUIET_NANOS} passed without a record, and where the gaps
+ * keep being long it yields between polls once
  * {@link #SHORT_SPIN_NANOS} passed without a record. On two cores a stream runs three threads:
  * its sender, the receiver's poller and the sender's poller, which only hears acknowledgements
  * and, spinning at full speed, takes the sender's core from it.
@@ -33,24 +34,29 @@ public final class Backoff {
     static final int PROBE_EVERY = 32;
     /** At most this many frames sent between two records make them a conversation. */
     static final int CONVERSATION_SENDS = 2;
+    /**
+     * How long spin polls without a record before it parks: an idle context keeps no core, and a
+     * run of records that stops for a moment keeps its spin.
+     */
+    static final long SPIN_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final long spinNanos;
     private final long shortSpinNanos;
-    private final boolean spinForever;
+    private final boolean yieldsOnLongGaps;
     private int longGaps;
     private int sinceProbe;
     private long next;
 
     public Backoff(IdleStrategy strategy, int spinMicros) {
         this.spinNanos = switch (strategy) {
-            case SPIN -> Long.MAX_VALUE;
+            case SPIN -> SPIN_QUIET_NANOS;
             case SPIN_THEN_PARK -> TimeUnit.MICROSECONDS.toNanos(spinMicros);
             case PARK -> 0;
         };
         this.shortSpinNanos = strategy == IdleStrategy.SPIN_THEN_PARK
             ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
         this.next = spinNanos;
-        this.spinForever = strategy == IdleStrategy.SPIN;
+        this.yieldsOnLongGaps = strategy == IdleStrategy.SPIN;
     }
 
     /**
@@ -73,9 +79,9 @@ public final class Backoff {
         }
     }
 
-    /** @return how long a poller that never parks polls flat out after the last record, then yields between polls */
+    /** @return how long a spinning poller polls flat out after the last record, then yields between polls */
     long yieldNanos() {
-        return spinForever && longGaps == LONG_GAPS ? SHORT_SPIN_NANOS : Long.MAX_VALUE;
+        return yieldsOnLongGaps && longGaps == LONG_GAPS ? SHORT_SPIN_NANOS : Long.MAX_VALUE;
     }
 
     /** @return how long to spin after the last record before parking */

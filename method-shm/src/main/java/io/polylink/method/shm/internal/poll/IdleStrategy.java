@@ -10,8 +10,9 @@ import java.util.Locale;
  */
 public enum IdleStrategy {
     /**
-     * Poll without ever parking: lowest latency, one core busy for good. While records keep coming
-     * far apart it yields between polls (see {@link Backoff}).
+     * Poll, parking only after 100 ms without a record: lowest latency, one core busy while the
+     * context has traffic. While records keep coming far apart it yields between polls (see
+     * {@link Backoff}).
      */
     SPIN,
     /**

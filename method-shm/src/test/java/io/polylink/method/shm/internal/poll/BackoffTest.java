@@ -4,6 +4,7 @@ import static io.polylink.method.shm.internal.poll.Backoff.CONVERSATION_SENDS;
 import static io.polylink.method.shm.internal.poll.Backoff.LONG_GAPS;
 import static io.polylink.method.shm.internal.poll.Backoff.PROBE_EVERY;
 import static io.polylink.method.shm.internal.poll.Backoff.SHORT_SPIN_NANOS;
+import static io.polylink.method.shm.internal.poll.Backoff.SPIN_QUIET_NANOS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.TimeUnit;
@@ -91,13 +92,13 @@ class BackoffTest {
     }
 
     @Test
-    void spinNeverParksAndParkNeverSpins() {
+    void spinParksOnlyWhenQuietFor100MsAndParkNeverSpins() {
         Backoff spin = new Backoff(IdleStrategy.SPIN, SPIN_MICROS);
         Backoff park = new Backoff(IdleStrategy.PARK, SPIN_MICROS);
         for (int i = 0; i < 10 * LONG_GAPS; i++) {
-            spin.workAfter(ACK_GAP, 0);
+            spin.workAfter(ACK_GAP, i % 2 == 0 ? 0 : 1);
             park.workAfter(REPLY_GAP, 0);
-            assertEquals(Long.MAX_VALUE, spin.spinNanos());
+            assertEquals(SPIN_QUIET_NANOS, spin.spinNanos());
             assertEquals(0, park.spinNanos());
         }
     }
