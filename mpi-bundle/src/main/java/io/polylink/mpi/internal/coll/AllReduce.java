@@ -85,7 +85,7 @@ public final class AllReduce {
         }
         Choice choice = choose(c, c.size(), bytes, count, reduction);
         c.chose(Collective.ALLREDUCE, call, choice);
-        int done = run(plan, choice.algorithm(), Reduce.all(c.size()), c.rank(), partial, loaded);
+        int done = run(plan, choice.algorithm(), c.everyRank(), c.rank(), partial, loaded);
         partial.store(plan, 0, count, recv, done);
         return plan.start();
     }

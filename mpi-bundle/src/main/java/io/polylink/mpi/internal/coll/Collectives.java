@@ -36,6 +36,8 @@ public final class Collectives {
     private final int rank;
     private final int size;
     private final Placement placement;
+    /** 0 to size - 1: the members of a collective among all ranks; never written. */
+    private final int[] everyRank;
     private final Supplier<String> name;
     private final PrintStream explain;
     private volatile Tuning tuning;
@@ -58,6 +60,7 @@ public final class Collectives {
         this.rank = rank;
         this.size = size;
         this.placement = placement;
+        this.everyRank = Reduce.all(size);
         this.tuning = tuning;
         this.name = name;
         this.explain = explain;
@@ -73,6 +76,11 @@ public final class Collectives {
 
     public Placement placement() {
         return placement;
+    }
+
+    /** @return the ranks 0 to size - 1, shared: algorithms read it, none writes it */
+    int[] everyRank() {
+        return everyRank;
     }
 
     public Tuning tuning() {

@@ -3,7 +3,7 @@ package io.polylink.mpi.internal.coll.schedule;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.RankMap;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,7 +28,8 @@ public final class Plan {
     private final int sequence;
     private final int[] sent;
     private final int[] received;
-    private final List<Step> steps = new ArrayList<>();
+    private Step[] steps = new Step[8];
+    private int stepCount;
 
     /**
      * @param context the communicator's collective context id
@@ -59,17 +60,49 @@ public final class Plan {
 
     /** Sends {@code data} to rank {@code to} of the communicator, once the steps {@code after} completed. */
     public int send(int to, Region data, int... after) {
-        return add(new Step(Step.Kind.SEND, ranks.worldRank(to), tag(sent[to]++), data, null), after);
+        return add(sendStep(to, data), after);
+    }
+
+    /** Sends {@code data} to rank {@code to} once step {@code after} completed: the common case, with no array. */
+    public int send(int to, Region data, int after) {
+        return add(sendStep(to, data), after);
     }
 
     /** Receives into {@code data} from rank {@code from}, once the steps {@code after} completed. */
     public int receive(int from, Region data, int... after) {
-        return add(new Step(Step.Kind.RECEIVE, ranks.worldRank(from), tag(received[from]++), data, null), after);
+        return add(receiveStep(from, data), after);
+    }
+
+    /** Receives into {@code data} from rank {@code from} at once. */
+    public int receive(int from, Region data) {
+        return add(receiveStep(from, data), NONE);
+    }
+
+    /** Receives into {@code data} from rank {@code from} once step {@code after} completed. */
+    public int receive(int from, Region data, int after) {
+        return add(receiveStep(from, data), after);
     }
 
     /** Runs {@code action} on this rank, once the steps {@code after} completed. */
     public int local(Runnable action, int... after) {
-        return add(new Step(Step.Kind.LOCAL, -1, 0, null, action), after);
+        return add(localStep(action), after);
+    }
+
+    /** Runs {@code action} on this rank once step {@code after} completed. */
+    public int local(Runnable action, int after) {
+        return add(localStep(action), after);
+    }
+
+    private Step sendStep(int to, Region data) {
+        return new Step(Step.Kind.SEND, ranks.worldRank(to), tag(sent[to]++), data, null);
+    }
+
+    private Step receiveStep(int from, Region data) {
+        return new Step(Step.Kind.RECEIVE, ranks.worldRank(from), tag(received[from]++), data, null);
+    }
+
+    private static Step localStep(Runnable action) {
+        return new Step(Step.Kind.LOCAL, -1, 0, null, action);
     }
 
     /** @return a step that completes once the steps {@code after} did, to wait for all of them at once */
@@ -87,14 +120,31 @@ public final class Plan {
     }
 
     private int add(Step step, int[] after) {
-        int id = steps.size();
         for (int a : after) {
-            if (a >= 0) {
-                steps.get(a).before(id);
-                step.waitOne();
-            }
+            waitFor(step, a);
         }
-        steps.add(step);
+        return append(step);
+    }
+
+    private int add(Step step, int after) {
+        waitFor(step, after);
+        return append(step);
+    }
+
+    /** Makes {@code step}, about to be appended, wait for step {@code after}, unless that is {@link #NONE}. */
+    private void waitFor(Step step, int after) {
+        if (after >= 0) {
+            steps[after].before(stepCount);
+            step.waitOne();
+        }
+    }
+
+    private int append(Step step) {
+        int id = stepCount;
+        if (id == steps.length) {
+            steps = Arrays.copyOf(steps, id * 2);
+        }
+        steps[stepCount++] = step;
         return id;
     }
 
@@ -104,6 +154,6 @@ public final class Plan {
      * @return the schedule, complete once all its steps are, or at the first that fails
      */
     public Schedule start() {
-        return new Schedule(p2p, context, ranks, rank, steps.toArray(Step[]::new)).start();
+        return new Schedule(p2p, context, ranks, rank, steps, stepCount).start();
     }
 }

@@ -6,8 +6,9 @@ import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.RankMap;
 import io.polylink.mpi.internal.request.Operation;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A collective call in progress at this rank: the steps of its {@link Plan}, each started once the
@@ -16,60 +17,111 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Steps that become ready are queued and run by one thread at a time, the one that found the
  * queue idle, so a long chain of steps that complete at once (messages that arrived early) runs
- * in a loop, not in a recursion as deep as the chain.
+ * in a loop, not in a recursion as deep as the chain. The queue is a stack linked through the
+ * steps themselves, taken whole and run in the order the steps became ready: a call allocates
+ * nothing to queue its steps.
  */
 public final class Schedule extends Operation {
 
     static final Runnable NOTHING = () -> { };
+
+    private static final VarHandle LEFT;
+    private static final VarHandle READY;
+    private static final VarHandle WORK;
+    private static final VarHandle OWED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LEFT = lookup.findVarHandle(Schedule.class, "left", int.class);
+            READY = lookup.findVarHandle(Schedule.class, "ready", Step.class);
+            WORK = lookup.findVarHandle(Schedule.class, "work", int.class);
+            OWED = lookup.findVarHandle(Schedule.class, "owed", ConcurrentLinkedQueue.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final PointToPoint p2p;
     private final int context;
     private final RankMap ranks;
     private final int rank;
     private final Step[] steps;
-    private final AtomicInteger left;
-    private final ConcurrentLinkedQueue<Step> ready = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger work = new AtomicInteger();
-    private final ConcurrentLinkedQueue<Operation> owed = new ConcurrentLinkedQueue<>();
+    private final int stepCount;
+    /** Steps not completed yet. */
+    @SuppressWarnings("unused") // through LEFT
+    private volatile int left;
+    /** The steps ready to run, the last to become ready first, linked by {@link Step#nextReady}. */
+    @SuppressWarnings("unused") // through READY
+    private volatile Step ready;
+    /** Calls of {@link #drain} not answered yet: the one that made it 1 runs the steps. */
+    @SuppressWarnings("unused") // through WORK
+    private volatile int work;
+    /** What parts owe the waiting thread; made by the first, since only large sends owe anything. */
+    @SuppressWarnings("unused") // through OWED
+    private volatile ConcurrentLinkedQueue<Operation> owed;
     private volatile MpiError failure;
 
-    Schedule(PointToPoint p2p, int context, RankMap ranks, int rank, Step[] steps) {
+    /** @param steps the plan's steps, the first {@code stepCount} of them */
+    Schedule(PointToPoint p2p, int context, RankMap ranks, int rank, Step[] steps, int stepCount) {
         this.p2p = p2p;
         this.context = context;
         this.ranks = ranks;
         this.rank = rank;
         this.steps = steps;
-        this.left = new AtomicInteger(steps.length);
+        this.stepCount = stepCount;
+        this.left = stepCount;
     }
 
     Schedule start() {
-        if (steps.length == 0) {
+        if (stepCount == 0) {
             complete(PointToPoint.ANY, PointToPoint.ANY, 0, null);
             return this;
         }
-        for (Step s : steps) {
-            if (s.ready()) {
-                ready.add(s);
+        for (int i = 0; i < stepCount; i++) {
+            if (steps[i].ready()) {
+                push(steps[i]);
             }
         }
         drain();
         return this;
     }
 
+    private void push(Step s) {
+        Step head;
+        do {
+            head = (Step) READY.getVolatile(this);
+            s.nextReady = head;
+        } while (!READY.compareAndSet(this, head, s));
+    }
+
     /** Runs the ready steps, unless another thread does already; then it runs the ones queued meanwhile too. */
     private void drain() {
-        if (work.getAndIncrement() != 0) {
+        if ((int) WORK.getAndAdd(this, 1) != 0) {
             return;
         }
         do {
-            for (Step s = ready.poll(); s != null; s = ready.poll()) {
-                if (failure != null) {
-                    ready.clear();
-                    break;
+            for (Step batch = inReadyOrder((Step) READY.getAndSet(this, null)); batch != null; ) {
+                Step s = batch;
+                batch = s.nextReady;
+                s.nextReady = null;
+                if (failure == null) {
+                    run(s);
                 }
-                run(s);
             }
-        } while (work.decrementAndGet() != 0);
+        } while ((int) WORK.getAndAdd(this, -1) != 1);
+    }
+
+    /** @return the stack {@code top} reversed: its steps in the order they became ready */
+    private static Step inReadyOrder(Step top) {
+        Step first = null;
+        while (top != null) {
+            Step next = top.nextReady;
+            top.nextReady = first;
+            first = top;
+            top = next;
+        }
+        return first;
     }
 
     private void run(Step s) {
@@ -109,10 +161,10 @@ public final class Schedule extends Operation {
         for (int i = 0; i < s.dependentCount(); i++) {
             Step d = steps[s.dependent(i)];
             if (d.arrive()) {
-                ready.add(d);
+                push(d);
             }
         }
-        if (left.decrementAndGet() == 0) {
+        if ((int) LEFT.getAndAdd(this, -1) == 1) {
             complete(PointToPoint.ANY, PointToPoint.ANY, 0, null);
         } else {
             drain();
@@ -122,7 +174,12 @@ public final class Schedule extends Operation {
     /** Keeps what a step owes for the thread waiting for the call, which does it in {@link #assist}. */
     @Override
     protected void owed(Operation part) {
-        owed.add(part);
+        ConcurrentLinkedQueue<Operation> queue = owed;
+        if (queue == null) {
+            OWED.compareAndSet(this, null, new ConcurrentLinkedQueue<Operation>());
+            queue = owed;
+        }
+        queue.add(part);
     }
 
     @Override
@@ -132,8 +189,12 @@ public final class Schedule extends Operation {
 
     @Override
     public boolean assist() {
+        ConcurrentLinkedQueue<Operation> queue = owed;
+        if (queue == null) {
+            return false;
+        }
         boolean did = false;
-        for (Operation part = owed.poll(); part != null; part = owed.poll()) {
+        for (Operation part = queue.poll(); part != null; part = queue.poll()) {
             did |= part.assist();
         }
         return did;
@@ -147,8 +208,8 @@ public final class Schedule extends Operation {
             }
             failure = error;
         }
-        for (Step s : steps) {
-            Operation op = s.operation;
+        for (int i = 0; i < stepCount; i++) {
+            Operation op = steps[i].operation;
             if (op != null && !op.isDone()) {
                 op.cancel();
             }

@@ -20,6 +20,9 @@ final class Step {
     final int tag;
     final Region region;
     final Runnable action;
+    /** The first step that waits for this one: most have one, and keep it without an array. */
+    private int firstDependent;
+    /** The others. */
     private int[] dependents = NONE;
     private int dependentCount;
     /** The steps this one still waits for. */
@@ -27,6 +30,8 @@ final class Step {
     private volatile int waiting;
     /** The send or receive, once started. */
     volatile Operation operation;
+    /** The step below this one in its schedule's stack of ready steps. */
+    Step nextReady;
 
     Step(Kind kind, int peer, int tag, Region region, Runnable action) {
         this.kind = kind;
@@ -38,10 +43,15 @@ final class Step {
 
     /** Makes step {@code id} wait for this one. Only while the plan is built. */
     void before(int id) {
-        if (dependentCount == dependents.length) {
-            dependents = Arrays.copyOf(dependents, Math.max(4, dependentCount * 2));
+        if (dependentCount == 0) {
+            firstDependent = id;
+        } else {
+            if (dependentCount - 1 == dependents.length) {
+                dependents = Arrays.copyOf(dependents, Math.max(4, dependents.length * 2));
+            }
+            dependents[dependentCount - 1] = id;
         }
-        dependents[dependentCount++] = id;
+        dependentCount++;
     }
 
     /** This step waits for one more. Only while the plan is built. */
@@ -63,6 +73,6 @@ final class Step {
     }
 
     int dependent(int i) {
-        return dependents[i];
+        return i == 0 ? firstDependent : dependents[i - 1];
     }
 }
