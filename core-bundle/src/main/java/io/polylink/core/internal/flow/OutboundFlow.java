@@ -64,6 +64,10 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private static final int ACK_EVERY_BYTES = 16 << 20;
     private static final int ACK_MIN = 4;
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How long a report ({@code polylink:links}, JMX) waits for a flow a sender holds. */
+    static final long REPORT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The count a report gives for a flow a sender held through its wait. */
+    public static final int BUSY = -1;
 
     private final Flows owner;
     private final Installed installed;
@@ -664,14 +668,45 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         }
     }
 
-    /** @return RSRs sent and not yet acknowledged */
+    /**
+     * @return RSRs sent and not yet acknowledged; {@value #BUSY} if a sender held the flow through
+     *     {@link #REPORT_WAIT_NANOS}
+     */
     public int unacknowledged() {
+        Counts counts = counts(System.nanoTime() + REPORT_WAIT_NANOS);
+        return counts == null ? BUSY : counts.unacknowledged();
+    }
+
+    /**
+     * @param deadline when ({@link System#nanoTime}) to stop waiting for a sender that holds the flow
+     * @return the RSRs sent and unacknowledged and what the flow is bound to, for the shell; {@code busy}
+     *     for the counts of a flow a sender held until {@code deadline}
+     */
+    String describe(long deadline) {
+        RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
+        Counts counts = counts(deadline);
+        return String.format("%016x %-36s %-12s %10s %10s %8s %8s", id, key.peer(), binder.where(), rtt.p50(),
+            rtt.p99(), counts == null ? "busy" : counts.sent(), counts == null ? "busy" : counts.unacknowledged());
+    }
+
+    /** What a report reads of the flow under its lock. */
+    private record Counts(long sent, int unacknowledged) {}
+
+    /**
+     * Reads the counts, waiting for a sender that holds the flow until {@code deadline} at most: a
+     * report must not hang on a flow whose sender waits for its peer, or never lets go.
+     *
+     * @return the counts; {@code null} if the lock stayed held, or this thread was interrupted
+     */
+    private Counts counts(long deadline) {
         int held = lock.getHoldCount();
         try {
-            lock.lock();
+            if (!lockBefore(deadline)) {
+                return null;
+            }
             try {
                 store.trim();
-                return store.size();
+                return new Counts(next - 1, store.size());
             } finally {
                 unlockAndHandOver();
             }
@@ -680,20 +715,12 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         }
     }
 
-    /** @return the unacknowledged RSRs and what the flow is bound to, for the shell */
-    String describe() {
-        int held = lock.getHoldCount();
+    private boolean lockBefore(long deadline) {
         try {
-            lock.lock();
-            try {
-                RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
-                return String.format("%016x %-36s %-12s %10s %10s %8d %8d", id, key.peer(), binder.where(), rtt.p50(),
-                    rtt.p99(), next - 1, unacknowledged());
-            } finally {
-                unlockAndHandOver();
-            }
-        } finally {
-            Locks.unlockTo(lock, held);
+            return lock.tryLock(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -707,19 +734,13 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         return binder.where();
     }
 
-    /** @return RSRs numbered so far: every RSR the flow took, acknowledged or not */
+    /**
+     * @return RSRs numbered so far: every RSR the flow took, acknowledged or not; {@value #BUSY} if a
+     *     sender held the flow through {@link #REPORT_WAIT_NANOS}
+     */
     public long sent() {
-        int held = lock.getHoldCount();
-        try {
-            lock.lock();
-            try {
-                return next - 1;
-            } finally {
-                unlockAndHandOver();
-            }
-        } finally {
-            Locks.unlockTo(lock, held);
-        }
+        Counts counts = counts(System.nanoTime() + REPORT_WAIT_NANOS);
+        return counts == null ? BUSY : counts.sent();
     }
 
     /** @return the round trips timed on this flow's acknowledgements */

@@ -46,7 +46,7 @@ final class LateErrorSubject {
                 OutboundFlow::probeIdle,
                 flow -> flow.departed("absent"),
                 flow -> flow.refused(null, 0, "absent"),
-                OutboundFlow::describe,
+                flow -> flow.describe(System.nanoTime()),
                 OutboundFlow::sent,
                 OutboundFlow::unacknowledged);
             long failed = 0;

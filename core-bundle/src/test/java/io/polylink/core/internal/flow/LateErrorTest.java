@@ -64,7 +64,7 @@ class LateErrorTest {
      */
     private static final Map<Class<?>, List<String>> REGIONS = Map.of(
         OutboundFlow.class, List.of("route", "send", "release", "unlockAndHandOver", "departed", "refused", "closed",
-            "recover", "probeIdle", "retry", "unacknowledged", "describe", "sent"),
+            "recover", "probeIdle", "retry", "unacknowledged", "describe", "counts", "lockBefore", "sent"),
         ChannelSender.class, List.of("bind", "sendOrDefer", "forget", "unlockAndFlush"),
         Locks.class, List.of("unlockTo"));
     private static final Map<Class<?>, String> LOCKS = Map.of(OutboundFlow.class, "lock", ChannelSender.class,
