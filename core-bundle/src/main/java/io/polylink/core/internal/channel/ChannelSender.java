@@ -4,6 +4,7 @@ import io.polylink.LinkException;
 import io.polylink.core.internal.buffer.ScratchBuffer;
 import io.polylink.core.internal.channel.DeferredRsrs.Deferred;
 import io.polylink.core.internal.concurrent.ControlSender;
+import io.polylink.core.internal.concurrent.Locks;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.wire.ControlFrame;
 import io.polylink.core.internal.wire.EncodedTable;
@@ -32,7 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * receiving thread never waits to send, and a loopback delivery never re-enters a session being
  * opened. Likewise an inline handler's RSR never waits for a transform's handshake, which its own
  * thread would have to read: it is deferred, in order, to the control thread
- * ({@link DeferredRsrs}).
+ * ({@link DeferredRsrs}). Every region that takes the send lock is written as {@link Locks} shows,
+ * so an Error the JVM raises late never leaves it held.
  */
 public final class ChannelSender {
 
@@ -91,29 +93,34 @@ public final class ChannelSender {
     public StackBinding bind(long flowId, int firstUnacknowledged, List<String> transforms) {
         String names = String.join("+", transforms);
         String key = Long.toHexString(flowId) + ':' + names;
-        sendLock.lock();
+        int held = sendLock.getHoldCount();
         try {
-            StackBinding known = stacks.get(key);
-            if (known != null) {
-                return known;
+            sendLock.lock();
+            try {
+                StackBinding known = stacks.get(key);
+                if (known != null) {
+                    return known;
+                }
+                if (lastStackId == MAX_STACK_ID) {
+                    throw new LinkException("connection to " + connection.peer() + " over "
+                        + connection.method() + " already carries " + MAX_STACK_ID + " stacks");
+                }
+                TransformSession[] chain = new TransformSession[transforms.size()];
+                for (int i = 0; i < chain.length; i++) {
+                    chain[i] = sessions.open(transforms.get(i));
+                }
+                StackBinding binding = new StackBinding(++lastStackId, names, chain);
+                // Ahead of the handshakes the sessions just queued: the peer learns where this side
+                // runs before it opens sessions of its own.
+                writeControl(ControlFrame.STACK,
+                    new StackAnnouncement(binding.id(), flowId, firstUnacknowledged, here, names).encode());
+                stacks.put(key, binding);
+                return binding;
+            } finally {
+                unlockAndFlush();
             }
-            if (lastStackId == MAX_STACK_ID) {
-                throw new LinkException("connection to " + connection.peer() + " over "
-                    + connection.method() + " already carries " + MAX_STACK_ID + " stacks");
-            }
-            TransformSession[] chain = new TransformSession[transforms.size()];
-            for (int i = 0; i < chain.length; i++) {
-                chain[i] = sessions.open(transforms.get(i));
-            }
-            StackBinding binding = new StackBinding(++lastStackId, names, chain);
-            // Ahead of the handshakes the sessions just queued: the peer learns where this side
-            // runs before it opens sessions of its own.
-            writeControl(ControlFrame.STACK,
-                new StackAnnouncement(binding.id(), flowId, firstUnacknowledged, here, names).encode());
-            stacks.put(key, binding);
-            return binding;
         } finally {
-            unlockAndFlush();
+            Locks.unlockTo(sendLock, held);
         }
     }
 
@@ -140,22 +147,27 @@ public final class ChannelSender {
 
     private void sendOrDefer(StackBinding stack, int endpoint, int handler, int flags, int sequence,
                              ByteBuffer payload, EncodedTable[] tables, int tableCount) {
-        if (!sendLock.tryLock()) {
-            if (receiving()) {
-                // The holder may be waiting for a handshake this thread has yet to read.
-                defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
-                return;
-            }
-            sendLock.lock();
-        }
+        int held = sendLock.getHoldCount();
         try {
-            if (deferred.any() || !stack.ready() && receiving()) {
-                defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
-                return;
+            if (!sendLock.tryLock()) {
+                if (receiving()) {
+                    // The holder may be waiting for a handshake this thread has yet to read.
+                    defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
+                    return;
+                }
+                sendLock.lock();
             }
-            write(stack, flags, handler, endpoint, sequence, payload, tables, tableCount);
+            try {
+                if (deferred.any() || !stack.ready() && receiving()) {
+                    defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
+                    return;
+                }
+                write(stack, flags, handler, endpoint, sequence, payload, tables, tableCount);
+            } finally {
+                unlockAndFlush();
+            }
         } finally {
-            unlockAndFlush();
+            Locks.unlockTo(sendLock, held);
         }
     }
 
@@ -189,21 +201,26 @@ public final class ChannelSender {
     /** On the control thread: sends deferred RSRs in order, waiting in encode as any sender may. */
     private void drainDeferred() {
         drainScheduled.set(false);
-        sendLock.lock();
+        int held = sendLock.getHoldCount();
         try {
-            Deferred d;
-            while ((d = deferred.first()) != null) {
-                write(d.stack(), d.flags(), d.handler(), d.endpoint(), d.sequence(), d.payload(), d.tables(),
-                    d.tables().length);
-                deferred.sent();
+            sendLock.lock();
+            try {
+                Deferred d;
+                while ((d = deferred.first()) != null) {
+                    write(d.stack(), d.flags(), d.handler(), d.endpoint(), d.sequence(), d.payload(), d.tables(),
+                        d.tables().length);
+                    deferred.sent();
+                }
+            } catch (RuntimeException e) {
+                int lost = deferred.clear();
+                channel.badFrame(new LinkException(lost + " RSRs sent from inline handlers could not "
+                    + "follow: " + e.getMessage() + "; their flows send them again", e), null);
+                channel.closeConnection();
+            } finally {
+                unlockAndFlush();
             }
-        } catch (RuntimeException e) {
-            int lost = deferred.clear();
-            channel.badFrame(new LinkException(lost + " RSRs sent from inline handlers could not "
-                + "follow: " + e.getMessage() + "; their flows send them again", e), null);
-            channel.closeConnection();
         } finally {
-            unlockAndFlush();
+            Locks.unlockTo(sendLock, held);
         }
     }
 
@@ -259,27 +276,37 @@ public final class ChannelSender {
      *     did not take it, the connection failed and its flows move anyway
      */
     boolean refused(int stackId) {
-        sendLock.lock();
+        int held = sendLock.getHoldCount();
         try {
-            if (!stacks.values().removeIf(s -> s.id() == stackId)) {
+            sendLock.lock();
+            try {
+                if (!stacks.values().removeIf(s -> s.id() == stackId)) {
+                    return false;
+                }
+                resetTables();
+                return true;
+            } catch (RuntimeException closed) {
                 return false;
+            } finally {
+                unlockAndFlush();
             }
-            resetTables();
-            return true;
-        } catch (RuntimeException closed) {
-            return false;
         } finally {
-            unlockAndFlush();
+            Locks.unlockTo(sendLock, held);
         }
     }
 
     /** Forgets every stack with a departed transform, so its sessions are not kept alive. */
     void forget(String transform) {
-        sendLock.lock();
+        int held = sendLock.getHoldCount();
         try {
-            stacks.values().removeIf(s -> List.of(s.transforms().split("\\+")).contains(transform));
+            sendLock.lock();
+            try {
+                stacks.values().removeIf(s -> List.of(s.transforms().split("\\+")).contains(transform));
+            } finally {
+                sendLock.unlock();
+            }
         } finally {
-            sendLock.unlock();
+            Locks.unlockTo(sendLock, held);
         }
     }
 
@@ -337,14 +364,19 @@ public final class ChannelSender {
         if (control.isEmpty()) {
             return;
         }
-        if (sendLock.tryLock()) {
-            try {
-                control.flushWithoutWaiting(this);
-            } catch (RuntimeException e) {
-                control.clear();
-            } finally {
-                sendLock.unlock();
+        int held = sendLock.getHoldCount();
+        try {
+            if (sendLock.tryLock()) {
+                try {
+                    control.flushWithoutWaiting(this);
+                } catch (RuntimeException e) {
+                    control.clear();
+                } finally {
+                    sendLock.unlock();
+                }
             }
+        } finally {
+            Locks.unlockTo(sendLock, held);
         }
         flushLater();
     }
@@ -370,15 +402,24 @@ public final class ChannelSender {
     private void flushIfFree() {
         flushScheduled.set(false);
         // A holder of the lock flushes the queue again after releasing it (unlockAndFlush).
-        if (!control.isEmpty() && sendLock.tryLock()) {
-            unlockAndFlush();
+        if (control.isEmpty()) {
+            return;
+        }
+        int held = sendLock.getHoldCount();
+        try {
+            if (sendLock.tryLock()) {
+                unlockAndFlush();
+            }
+        } finally {
+            Locks.unlockTo(sendLock, held);
         }
     }
 
     /**
-     * Releases the send lock, then sends what a receiving thread queued while it was held. A
-     * queuer that found the lock taken left its frame to the holder; checking the queue after
-     * releasing (and taking the lock again if needed) means no frame is left behind.
+     * Sends what is queued, then releases the send lock. A queuer that found the lock taken left
+     * its frame to the holder; checking the queue after releasing (and taking the lock again if
+     * needed) means no frame is left behind. What it leaves held when it throws, its caller lets
+     * go of ({@link Locks}).
      */
     private void unlockAndFlush() {
         do {
@@ -386,9 +427,8 @@ public final class ChannelSender {
                 control.flush(this);
             } catch (RuntimeException e) {
                 control.clear();
-            } finally {
-                sendLock.unlock();
             }
+            sendLock.unlock();
         } while (!control.isEmpty() && !sendLock.isHeldByCurrentThread() && sendLock.tryLock());
     }
 

@@ -248,9 +248,13 @@ public final class Flows implements OutboundFlows {
         return RoundTrips.combined(all().stream().map(OutboundFlow::roundTrips).toList());
     }
 
-    /** @return one line per flow, what the shell's {@code polylink:links} lists */
+    /**
+     * @return one line per flow, what the shell's {@code polylink:links} lists; within about
+     *     {@link OutboundFlow#REPORT_WAIT_NANOS} whatever the flows' senders hold
+     */
     public List<String> describe() {
-        return all().stream().map(OutboundFlow::describe).sorted().toList();
+        long deadline = System.nanoTime() + OutboundFlow.REPORT_WAIT_NANOS;
+        return all().stream().map(f -> f.describe(deadline)).sorted().toList();
     }
 
     /** @return why the flow whose hex id starts with {@code prefix} is on its stack, for the shell */

@@ -6,6 +6,7 @@ import io.polylink.LinkException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
 import io.polylink.core.internal.channel.OutboundFlows;
 import io.polylink.core.internal.channel.PeerChannel;
+import io.polylink.core.internal.concurrent.Locks;
 import io.polylink.core.internal.concurrent.ReceivingThread;
 import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.observe.RoundTrips;
@@ -33,7 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Senders take the flow's lock. A receiving thread (an inline handler sending) never waits
  * for it but hands its RSR off to the holder ({@link #handOff}). Acknowledgements arrive on
  * receiving threads and never take the lock: a sender may hold it while blocked on a full
- * connection that only a receiving thread can drain.
+ * connection that only a receiving thread can drain. Every region that takes the lock is written
+ * as {@link Locks} shows, so an Error the JVM raises late never leaves it held.
  */
 public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
@@ -62,6 +64,10 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private static final int ACK_EVERY_BYTES = 16 << 20;
     private static final int ACK_MIN = 4;
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How long a report ({@code polylink:links}, JMX) waits for a flow a sender holds. */
+    static final long REPORT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The count a report gives for a flow a sender held through its wait. */
+    public static final int BUSY = -1;
 
     private final Flows owner;
     private final Installed installed;
@@ -131,22 +137,27 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         if (retired) {
             return owner.flow(key.peer(), table, key.options()).route(endpoint);
         }
-        if (!lock.tryLock()) {
-            Explanation explained = ReceivingThread.now() ? binder.explanation(endpoint) : null;
-            if (explained != null) {
-                // Not waiting for the holder: see handOff. Sends through this routing bind the flow.
-                return new Routing(this, explained, false, installed.generation());
-            }
-            lock.lock();
-        }
+        int held = lock.getHoldCount();
         try {
-            if (binder.stale()) {
-                binder.bind(endpoint);
+            if (!lock.tryLock()) {
+                Explanation explained = ReceivingThread.now() ? binder.explanation(endpoint) : null;
+                if (explained != null) {
+                    // Not waiting for the holder: see handOff. Sends through this routing bind the flow.
+                    return new Routing(this, explained, false, installed.generation());
+                }
+                lock.lock();
             }
-            return new Routing(this, binder.explanation(endpoint), binder.binding() == BoundStack.LOCAL,
-                binder.generation());
+            try {
+                if (binder.stale()) {
+                    binder.bind(endpoint);
+                }
+                return new Routing(this, binder.explanation(endpoint), binder.binding() == BoundStack.LOCAL,
+                    binder.generation());
+            } finally {
+                release();
+            }
         } finally {
-            release();
+            Locks.unlockTo(lock, held);
         }
     }
 
@@ -162,21 +173,26 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      *     context's flow for the key, which never has another one beside it
      */
     boolean send(int endpoint, int handler, MessageBufferImpl message) {
-        if (!lock.tryLock()) {
-            if (ReceivingThread.now()) {
-                handOff(endpoint, handler, message);
-                return true;
-            }
-            lock.lock();
-        }
+        int held = lock.getHoldCount();
         try {
-            if (retired) {
-                return false;
+            if (!lock.tryLock()) {
+                if (ReceivingThread.now()) {
+                    handOff(endpoint, handler, message);
+                    return true;
+                }
+                lock.lock();
             }
-            sendHandOffs();
-            return sendLocked(endpoint, handler, message);
+            try {
+                if (retired) {
+                    return false;
+                }
+                sendHandOffs();
+                return sendLocked(endpoint, handler, message);
+            } finally {
+                release();
+            }
         } finally {
-            release();
+            Locks.unlockTo(lock, held);
         }
     }
 
@@ -185,7 +201,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * wait for it: the holder may be waiting for the peer (a transform's handshake, room in a
      * full connection), and the receiving thread is the one that would read the peer's answer;
      * it once stalled flows for whole handshake timeouts. The RSR, copied, goes out when the
-     * holder lets go of the lock, before anything sent after it.
+     * holder lets go of the lock, before anything sent after it. The caller undoes the holds it
+     * leaves, as {@link Locks} says.
      *
      * @throws LinkException if RSRs handed off already hold {@value HandOffs#MAX_BYTES} bytes
      */
@@ -221,23 +238,14 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
     /**
      * Lets go of the lock, first sending what receiving threads handed off meanwhile. Checking
-     * again after unlocking, and taking the lock again if needed, leaves no RSR behind.
+     * again after unlocking, and taking the lock again if needed, leaves no RSR behind. What it
+     * leaves held when it throws, its caller lets go of ({@link Locks}).
      */
     private void release() {
-        int outer = lock.getHoldCount() - 1;
-        try {
-            do {
-                sendHandOffs();
-                lock.unlock();
-            } while (!handOffs.isEmpty() && !retired && lock.tryLock());
-        } finally {
-            // The JVM raises a fault on a mapping at a later point of the thread that met it, such
-            // as the turn after the lock was taken again (docs/methods.md#shm): held, it would stall
-            // the flow for good.
-            while (lock.getHoldCount() > outer) {
-                lock.unlock();
-            }
-        }
+        do {
+            sendHandOffs();
+            lock.unlock();
+        } while (!handOffs.isEmpty() && !retired && lock.tryLock());
         if (retired && !lock.isHeldByCurrentThread()) {
             HandOffs.HandOff h;
             while ((h = handOffs.poll()) != null) {
@@ -447,11 +455,16 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * nothing else would send them until the application sends again.
      */
     void departed(String methodOrTransform) {
-        lock.lock();
+        int held = lock.getHoldCount();
         try {
-            binder.departed(methodOrTransform);
+            lock.lock();
+            try {
+                binder.departed(methodOrTransform);
+            } finally {
+                unlockAndHandOver();
+            }
         } finally {
-            unlockAndHandOver();
+            Locks.unlockTo(lock, held);
         }
         recover();
     }
@@ -463,11 +476,16 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * @return whether the flow was on it and now wants {@link #recover()}
      */
     boolean refused(PeerChannel channel, int stackId, String why) {
-        lock.lock();
+        int held = lock.getHoldCount();
         try {
-            return binder.refused(channel, stackId, why);
+            lock.lock();
+            try {
+                return binder.refused(channel, stackId, why);
+            } finally {
+                unlockAndHandOver();
+            }
         } finally {
-            unlockAndHandOver();
+            Locks.unlockTo(lock, held);
         }
     }
 
@@ -493,26 +511,31 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         if (bound != null) {
             binder.noteClosed(channel);
         }
-        if (!lock.tryLock()) {
-            return owner.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
-        }
+        int held = lock.getHoldCount();
         try {
-            BoundStack now = binder.binding();
-            if (now == null || now.channel() != channel) {
-                return AfterClose.NOTHING; // unbound with nobody binding it, or moved already
-            }
-            if (bound == null) {
-                binder.noteClosed(channel);
-            }
-            store.trim();
-            if (!store.isEmpty() || !handOffs.isEmpty()) {
+            if (!lock.tryLock()) {
                 return owner.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
             }
-            binder.unbind();
-            retired = true;
-            return AfterClose.RETIRED;
+            try {
+                BoundStack now = binder.binding();
+                if (now == null || now.channel() != channel) {
+                    return AfterClose.NOTHING; // unbound with nobody binding it, or moved already
+                }
+                if (bound == null) {
+                    binder.noteClosed(channel);
+                }
+                store.trim();
+                if (!store.isEmpty() || !handOffs.isEmpty()) {
+                    return owner.closing() ? AfterClose.NOTHING : AfterClose.MOVE;
+                }
+                binder.unbind();
+                retired = true;
+                return AfterClose.RETIRED;
+            } finally {
+                unlockAndHandOver();
+            }
         } finally {
-            unlockAndHandOver();
+            Locks.unlockTo(lock, held);
         }
     }
 
@@ -522,22 +545,27 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * retires: a dead peer must not hold their copies for the life of the context.
      */
     void recover() {
-        lock.lock();
-        ackTimer.forget();
-        binder.moving(true);
+        int held = lock.getHoldCount();
         try {
-            store.trim();
-            if (!retired && !owner.closing() && !store.isEmpty() && binder.stale()) {
-                binder.rebind();
+            lock.lock();
+            try {
+                ackTimer.forget();
+                binder.moving(true);
+                store.trim();
+                if (!retired && !owner.closing() && !store.isEmpty() && binder.stale()) {
+                    binder.rebind();
+                }
+            } catch (RuntimeException e) {
+                binder.stranded(e);
+            } catch (Error e) {
+                // Moving met something broken beyond a connection (it is reported): try again later, as for no way at all.
+                binder.stranded(new LinkException("moving " + this + " failed: " + e, e));
+            } finally {
+                binder.moving(false);
+                release();
             }
-        } catch (RuntimeException e) {
-            binder.stranded(e);
-        } catch (Error e) {
-            // Moving met something broken beyond a connection (it is reported): try again later, as for no way at all.
-            binder.stranded(new LinkException("moving " + this + " failed: " + e, e));
         } finally {
-            binder.moving(false);
-            release();
+            Locks.unlockTo(lock, held);
         }
     }
 
@@ -548,19 +576,24 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * @return whether it retired
      */
     boolean retireIfIdle() {
-        if (!lock.tryLock()) {
-            return false;
-        }
+        int held = lock.getHoldCount();
         try {
-            store.trim();
-            if (retired || !store.isEmpty() || !handOffs.isEmpty()) {
+            if (!lock.tryLock()) {
                 return false;
             }
-            binder.unbind();
-            retired = true;
-            return true;
+            try {
+                store.trim();
+                if (retired || !store.isEmpty() || !handOffs.isEmpty()) {
+                    return false;
+                }
+                binder.unbind();
+                retired = true;
+                return true;
+            } finally {
+                unlockAndHandOver();
+            }
         } finally {
-            unlockAndHandOver();
+            Locks.unlockTo(lock, held);
         }
     }
 
@@ -570,32 +603,42 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * is looked at again later: the sender looks as it sends.
      */
     void probeIdle() {
-        if (!lock.tryLock()) {
-            binder.probeIdleAgainLater();
-            return;
-        }
-        binder.moving(true);
+        int held = lock.getHoldCount();
         try {
-            if (!retired && !owner.closing() && binder.idleProbeDue()) {
-                binder.rebind();
+            if (!lock.tryLock()) {
+                binder.probeIdleAgainLater();
+                return;
             }
-        } catch (RuntimeException noRoute) {
-            strandIfPending(noRoute);
+            try {
+                binder.moving(true);
+                if (!retired && !owner.closing() && binder.idleProbeDue()) {
+                    binder.rebind();
+                }
+            } catch (RuntimeException noRoute) {
+                strandIfPending(noRoute);
+            } finally {
+                binder.moving(false);
+                binder.probeIdleLater();
+                unlockAndHandOver();
+            }
         } finally {
-            binder.moving(false);
-            binder.probeIdleLater();
-            unlockAndHandOver();
+            Locks.unlockTo(lock, held);
         }
     }
 
     /** Moves the flow again, from the context's retry thread. */
     void retry() {
-        lock.lock();
+        int held = lock.getHoldCount();
         try {
-            binder.retrying();
-            recover();
+            lock.lock();
+            try {
+                binder.retrying();
+                recover();
+            } finally {
+                release();
+            }
         } finally {
-            release();
+            Locks.unlockTo(lock, held);
         }
     }
 
@@ -609,37 +652,75 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
 
     /** On the retry thread: lets go of large copies beyond the idle pool once sends stopped. */
     private void shrinkCopies() {
-        lock.lock();
+        int held = lock.getHoldCount();
         try {
-            long again = copies.shrinkIfIdle(retired);
-            if (again > 0) {
-                owner.timer.later(this::shrinkCopies, again);
+            lock.lock();
+            try {
+                long again = copies.shrinkIfIdle(retired);
+                if (again > 0) {
+                    owner.timer.later(this::shrinkCopies, again);
+                }
+            } finally {
+                unlockAndHandOver();
             }
         } finally {
-            unlockAndHandOver();
+            Locks.unlockTo(lock, held);
         }
     }
 
-    /** @return RSRs sent and not yet acknowledged */
+    /**
+     * @return RSRs sent and not yet acknowledged; {@value #BUSY} if a sender held the flow through
+     *     {@link #REPORT_WAIT_NANOS}
+     */
     public int unacknowledged() {
-        lock.lock();
+        Counts counts = counts(System.nanoTime() + REPORT_WAIT_NANOS);
+        return counts == null ? BUSY : counts.unacknowledged();
+    }
+
+    /**
+     * @param deadline when ({@link System#nanoTime}) to stop waiting for a sender that holds the flow
+     * @return the RSRs sent and unacknowledged and what the flow is bound to, for the shell; {@code busy}
+     *     for the counts of a flow a sender held until {@code deadline}
+     */
+    String describe(long deadline) {
+        RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
+        Counts counts = counts(deadline);
+        return String.format("%016x %-36s %-12s %10s %10s %8s %8s", id, key.peer(), binder.where(), rtt.p50(),
+            rtt.p99(), counts == null ? "busy" : counts.sent(), counts == null ? "busy" : counts.unacknowledged());
+    }
+
+    /** What a report reads of the flow under its lock. */
+    private record Counts(long sent, int unacknowledged) {}
+
+    /**
+     * Reads the counts, waiting for a sender that holds the flow until {@code deadline} at most: a
+     * report must not hang on a flow whose sender waits for its peer, or never lets go.
+     *
+     * @return the counts; {@code null} if the lock stayed held, or this thread was interrupted
+     */
+    private Counts counts(long deadline) {
+        int held = lock.getHoldCount();
         try {
-            store.trim();
-            return store.size();
+            if (!lockBefore(deadline)) {
+                return null;
+            }
+            try {
+                store.trim();
+                return new Counts(next - 1, store.size());
+            } finally {
+                unlockAndHandOver();
+            }
         } finally {
-            unlockAndHandOver();
+            Locks.unlockTo(lock, held);
         }
     }
 
-    /** @return the unacknowledged RSRs and what the flow is bound to, for the shell */
-    String describe() {
-        lock.lock();
+    private boolean lockBefore(long deadline) {
         try {
-            RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
-            return String.format("%016x %-36s %-12s %10s %10s %8d %8d", id, key.peer(), binder.where(), rtt.p50(),
-                rtt.p99(), next - 1, unacknowledged());
-        } finally {
-            unlockAndHandOver();
+            return lock.tryLock(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -653,14 +734,13 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         return binder.where();
     }
 
-    /** @return RSRs numbered so far: every RSR the flow took, acknowledged or not */
+    /**
+     * @return RSRs numbered so far: every RSR the flow took, acknowledged or not; {@value #BUSY} if a
+     *     sender held the flow through {@link #REPORT_WAIT_NANOS}
+     */
     public long sent() {
-        lock.lock();
-        try {
-            return next - 1;
-        } finally {
-            unlockAndHandOver();
-        }
+        Counts counts = counts(System.nanoTime() + REPORT_WAIT_NANOS);
+        return counts == null ? BUSY : counts.sent();
     }
 
     /** @return the round trips timed on this flow's acknowledgements */

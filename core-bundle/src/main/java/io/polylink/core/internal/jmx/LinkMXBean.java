@@ -15,10 +15,10 @@ public interface LinkMXBean {
     /** @return the stack the link travels on now, {@code lz4/tcp} say, or {@code unbound} */
     String getStack();
 
-    /** @return RSRs sent on the link */
+    /** @return RSRs sent on the link; -1 if a sender held the link through the second a read waits */
     long getMessagesSent();
 
-    /** @return RSRs sent and not yet acknowledged */
+    /** @return RSRs sent and not yet acknowledged; -1 if a sender held the link through the second a read waits */
     int getUnacknowledged();
 
     /** @return round trips timed on the link's acknowledgements since it began */
