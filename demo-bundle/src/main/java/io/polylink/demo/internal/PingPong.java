@@ -6,7 +6,6 @@ import io.polylink.Startpoint;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Round trips over one link: PING with a payload of the given size, the peer's PONG with the same
@@ -21,12 +20,6 @@ final class PingPong {
      * interpreter, not the link.
      */
     private static final long WARMUP_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    /**
-     * Spinning for the reply needs a core of its own beside the two nodes' pollers; with fewer
-     * than four the spinning thread would steal the pollers' time and the table would show the
-     * scheduler, so there the thread parks and the PONG handler wakes it (as the bench's --wait auto).
-     */
-    private static final boolean SPIN = Runtime.getRuntime().availableProcessors() >= 4;
 
     private final Context context;
     private final Startpoint link;
@@ -44,18 +37,13 @@ final class PingPong {
         this.pongs = pongs;
     }
 
-    /** Counts PONGs and wakes the thread waiting for one. */
+    /** Counts PONGs. */
     static final class PongSignal {
         private final AtomicLong count = new AtomicLong();
-        private volatile Thread waiter;
 
-        /** Called by the PONG handler, on the I/O thread that delivered it. */
+        /** Called by the PONG handler, on whichever thread received it. */
         void arrived() {
             count.incrementAndGet();
-            Thread t = waiter;
-            if (t != null) {
-                LockSupport.unpark(t);
-            }
         }
 
         long get() {
@@ -77,12 +65,7 @@ final class PingPong {
         }
         MessageBuffer message = context.allocateBuffer(size + 128);
         long[] rtt = new long[count];
-        pongs.waiter = Thread.currentThread();
-        try {
-            measure(size, count, warmup, payload, message, rtt);
-        } finally {
-            pongs.waiter = null;
-        }
+        measure(size, count, warmup, payload, message, rtt);
         Arrays.sort(rtt);
         return new Result(size, count, rtt[count / 2] / 1e3, rtt[Math.min(count - 1, (int) (count * 0.99))] / 1e3);
     }
@@ -98,7 +81,14 @@ final class PingPong {
         }
     }
 
-    /** @return the round trip's nanoseconds */
+    /**
+     * Sends a PING and waits for its PONG by receiving on this thread ({@link Context#progress}):
+     * the PONG's handler runs here, with no wake-up of a parked thread, and this node's poller
+     * stands back while the calls come, so on two cores the round trip keeps the two threads it
+     * needs and no third one spins beside them.
+     *
+     * @return the round trip's nanoseconds
+     */
     private long roundTrip(int size, byte[] payload, MessageBuffer message, int done) {
         long before = pongs.get();
         long start = System.nanoTime();
@@ -108,10 +98,8 @@ final class PingPong {
                 throw new IllegalStateException("no PONG within 5 s for a " + size + "-byte PING after "
                     + done + " round trips; the link's selection: " + link.explain().get(0));
             }
-            if (SPIN) {
+            if (context.progress() == 0) {
                 Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(REPLY_TIMEOUT_NANOS); // woken by PongSignal.arrived
             }
         }
         return System.nanoTime() - start;
