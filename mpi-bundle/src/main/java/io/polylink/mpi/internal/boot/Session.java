@@ -60,12 +60,20 @@ public final class Session implements ControlListener {
     /** The link to the mpirun that started this rank on another host, or {@code null}. */
     private volatile MpirunLink mpirun;
 
-    private Session(RankHost host, LaunchSettings settings, Context context) {
+    /**
+     * Whether this host runs more of the job's ranks than it has cores, known once the ranks met: a
+     * waiting thread then yields from its first look, unless {@value LaunchSettings#SPINS} says how
+     * long to spin.
+     */
+    private volatile boolean crowded;
+
+    private Session(RankHost host, LaunchSettings settings, Context context, boolean spinsGiven) {
         this.host = host;
         this.settings = settings;
         this.farewells = new Farewells(settings.size(), settings.rank());
         // A waiting thread receives itself: its answer needs no hand-off from a method's thread.
-        Limits limits = settings.limits().fitting(context.maxMessageSize()).receivingWith(context::progress);
+        Limits received = settings.limits().fitting(context.maxMessageSize()).receivingWith(context::progress);
+        Limits limits = spinsGiven ? received : received.yieldingWhen(() -> crowded);
         this.transport = new Transport(context, settings.rank(), limits);
         this.p2p = new PointToPoint(transport, limits, this);
         this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null);
@@ -94,7 +102,7 @@ public final class Session implements ControlListener {
         }
         Session s = null;
         try {
-            s = new Session(host, settings, context);
+            s = new Session(host, settings, context, host.environment().get(LaunchSettings.SPINS) != null);
             if (settings.mpirun() != null) {
                 s.mpirun = MpirunLink.open(settings, s.transport.startpoint().toText());
                 s.mpirun.listen(s.new MpirunListener());
@@ -102,6 +110,9 @@ public final class Session implements ControlListener {
             s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint(), s.mpirun));
             if (settings.size() > 1) {
                 s.world.meet(settings.host());
+                int[] hosts = s.world.hosts();
+                long here = java.util.Arrays.stream(hosts).filter(h -> h == hosts[settings.rank()]).count();
+                s.crowded = here > Runtime.getRuntime().availableProcessors();
             }
             Runtime.getRuntime().addShutdownHook(s.endingHook);
             s.liveness.start();

@@ -36,6 +36,11 @@ public record Limits(int eagerLimit, int chunk, long unexpectedBytes, int unexpe
         return new Limits(eagerLimit, chunk, unexpectedBytes, unexpectedMessages, idle.receivingWith(receiver));
     }
 
+    /** @return these limits, a waiter yielding from the first look while {@code crowded} says so */
+    public Limits yieldingWhen(java.util.function.BooleanSupplier crowded) {
+        return new Limits(eagerLimit, chunk, unexpectedBytes, unexpectedMessages, idle.yieldingWhen(crowded));
+    }
+
     /** @return these limits with the chunk no larger than what one RSR of {@code maxMessageSize} holds */
     public Limits fitting(int maxMessageSize) {
         int room = maxMessageSize - io.polylink.mpi.internal.wire.Header.RTS_LENGTH;

@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.request;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
 /**
@@ -11,10 +12,13 @@ import java.util.function.IntSupplier;
  * @param yields {@link Thread#yield()}s before parking
  * @param receive receives on the calling thread ({@link io.polylink.Context#progress}), returning
  *     more than 0 if something came: a waiter whose answer it brings needs no other thread
+ * @param crowded whether the host's ranks outnumber its cores: then the waiter yields from the
+ *     first look, as its spins would hold the core a peer needs (docs/performance-notes.md#mpi-small-call-garbage)
  */
-public record Idle(int spins, int yields, IntSupplier receive) {
+public record Idle(int spins, int yields, IntSupplier receive, BooleanSupplier crowded) {
 
     private static final IntSupplier NOTHING = () -> 0;
+    private static final BooleanSupplier NEVER = () -> false;
 
     /**
      * The default: a moment of spinning, then yields for some tens of milliseconds. A rank's threads
@@ -34,12 +38,22 @@ public record Idle(int spins, int yields, IntSupplier receive) {
 
     /** A waiter that only waits: other threads receive. */
     public Idle(int spins, int yields) {
-        this(spins, yields, NOTHING);
+        this(spins, yields, NOTHING, NEVER);
+    }
+
+    /** A waiter that receives with {@code receive} and spins whatever the host. */
+    public Idle(int spins, int yields, IntSupplier receive) {
+        this(spins, yields, receive, NEVER);
     }
 
     /** @return this way of waiting, receiving with {@code receiver} before each pause */
     public Idle receivingWith(IntSupplier receiver) {
-        return new Idle(spins, yields, receiver);
+        return new Idle(spins, yields, receiver, crowded);
+    }
+
+    /** @return this way of waiting, yielding from the first look while {@code crowded} says so */
+    public Idle yieldingWhen(BooleanSupplier crowded) {
+        return new Idle(spins, yields, receive, crowded);
     }
 
     /** Receives once on the calling thread: what a test or a non-blocking probe does before it looks. */
@@ -57,7 +71,7 @@ public record Idle(int spins, int yields, IntSupplier receive) {
         if (receive.getAsInt() > 0) {
             return true;
         }
-        if (attempt < spins) {
+        if (attempt < spins && !crowded.getAsBoolean()) {
             Thread.onSpinWait();
             return true;
         }
