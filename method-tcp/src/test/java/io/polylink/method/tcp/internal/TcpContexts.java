@@ -44,7 +44,21 @@ public final class TcpContexts implements AutoCloseable {
      * @return a new context
      */
     public Context open(TcpMethod method, CommunicationMethod added) {
-        EmbeddedContext embedded = EmbeddedContext.open();
+        return open(method, added, Map.of());
+    }
+
+    /**
+     * @param tcp the tcp method's configuration
+     * @param core the core's configuration, keyed as a {@code .cfg} file would give it
+     * @return a new context
+     */
+    public Context open(Map<String, Object> tcp, Map<String, ?> core) {
+        TcpMethod method = new TcpMethod(tcp);
+        return open(method, method, core);
+    }
+
+    private Context open(TcpMethod method, CommunicationMethod added, Map<String, ?> core) {
+        EmbeddedContext embedded = EmbeddedContext.open(core);
         try {
             embedded.add(added, 50);
         } catch (RuntimeException e) {
