@@ -1,6 +1,7 @@
 package io.polylink.demo.internal;
 
 import io.polylink.Context;
+import io.polylink.Delivery;
 import io.polylink.Descriptor;
 import io.polylink.Endpoint;
 import io.polylink.Startpoint;
@@ -56,13 +57,8 @@ public final class DemoCommands {
         Object node = reference == null ? null : reference.getProperty("polylink.name");
         this.published = DemoProtocol.publishedName(node instanceof String name ? name : context.id().toString());
         this.endpoint = context.createEndpoint()
-            .register(DemoProtocol.PING, (e, m) -> {
-                Startpoint replyTo = m.getStartpoint();
-                byte[] payload = new byte[m.remaining()];
-                m.getRaw(payload, 0, payload.length);
-                replyTo.send(DemoProtocol.PONG, context.allocateBuffer(payload.length).putRaw(payload, 0, payload.length));
-            })
-            .register(DemoProtocol.PONG, (e, m) -> pongs.arrived())
+            .register(DemoProtocol.PING, Delivery.INLINE, new PingAnswer(context))
+            .register(DemoProtocol.PONG, Delivery.INLINE, (e, m) -> pongs.arrived())
             .register(DemoProtocol.STREAM, (e, m) -> tally.arrived(m.getLong(), m.getLong()))
             .register(DemoProtocol.END, (e, m) -> {
                 long stream = m.getLong();
