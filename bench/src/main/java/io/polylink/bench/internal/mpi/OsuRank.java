@@ -116,6 +116,7 @@ public final class OsuRank {
         }
         if (tests.contains("barrier")) {
             me.collective("barrier", 0, COLLECTIVE_WARMUP);
+            me.warmUp("barrier");
             me.timed("barrier", 0, COLLECTIVE_WARMUP);
         }
         for (String c : collectives) {
@@ -154,7 +155,10 @@ public final class OsuRank {
             start + WARMUP_MAX_NANOS);
     }
 
-    /** Calls collective {@code test} of 8 bytes, a barrier after each, until they settle as the ping-pongs' warm-up does. */
+    /**
+     * Calls collective {@code test} of 8 bytes, a barrier after each (barriers back to back), until
+     * they settle as the ping-pongs' warm-up does.
+     */
     private void warmUp(String test) throws MPIException {
         long start = System.nanoTime();
         settle(() -> calls(test, 8, WARMUP_BATCH / 10), WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS,
