@@ -1,6 +1,7 @@
 package io.polylink.mpi.internal.p2p;
 
 import io.polylink.mpi.internal.request.Idle;
+import java.util.function.BooleanSupplier;
 
 /**
  * The engine's parameters.
@@ -37,7 +38,7 @@ public record Limits(int eagerLimit, int chunk, long unexpectedBytes, int unexpe
     }
 
     /** @return these limits, a waiter yielding from the first look while {@code crowded} says so */
-    public Limits yieldingWhen(java.util.function.BooleanSupplier crowded) {
+    public Limits yieldingWhen(BooleanSupplier crowded) {
         return new Limits(eagerLimit, chunk, unexpectedBytes, unexpectedMessages, idle.yieldingWhen(crowded));
     }
 
