@@ -1,9 +1,11 @@
 package io.polylink;
 
+import java.nio.ByteOrder;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * The bytes of one RSR, written and read with bounds-checked routines in network byte order.
+ * The bytes of one RSR, written and read with bounds-checked routines in network byte order (the
+ * bulk array routines also in an order of the caller's choice).
  *
  * <p>A buffer has a write index (its length) and a read index. Writes append and grow the buffer
  * up to the context's maximum message size; reads consume from the read index and never go past
@@ -118,6 +120,23 @@ public interface MessageBuffer {
     MessageBuffer putShorts(short[] values, int offset, int count);
 
     /**
+     * Writes {@code count} shorts of {@code values} from {@code offset}, each as 2 bytes in
+     * {@code order}, with no length in front. In the platform's order (little-endian on x86 and
+     * ARM) this is a plain copy, where network byte order swaps each value's bytes: for arrays that
+     * peers read back with {@link #getShorts(short[], int, int, ByteOrder)} in the same order.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.6
+     */
+    MessageBuffer putShorts(short[] values, int offset, int count, ByteOrder order);
+
+    /**
      * Writes {@code count} chars of {@code values} from {@code offset}, each as 2 bytes in
      * network byte order, with no length in front: what {@code count} calls of {@link #putShort}
      * with each value would write, in one bounds check and one copy.
@@ -131,6 +150,23 @@ public interface MessageBuffer {
      * @since 0.5
      */
     MessageBuffer putChars(char[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} chars of {@code values} from {@code offset}, each as 2 bytes in
+     * {@code order}, with no length in front. In the platform's order (little-endian on x86 and
+     * ARM) this is a plain copy, where network byte order swaps each value's bytes: for arrays that
+     * peers read back with {@link #getChars(char[], int, int, ByteOrder)} in the same order.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.6
+     */
+    MessageBuffer putChars(char[] values, int offset, int count, ByteOrder order);
 
     /**
      * Writes {@code count} ints of {@code values} from {@code offset}, each as 4 bytes in
@@ -148,6 +184,23 @@ public interface MessageBuffer {
     MessageBuffer putInts(int[] values, int offset, int count);
 
     /**
+     * Writes {@code count} ints of {@code values} from {@code offset}, each as 4 bytes in
+     * {@code order}, with no length in front. In the platform's order (little-endian on x86 and
+     * ARM) this is a plain copy, where network byte order swaps each value's bytes: for arrays that
+     * peers read back with {@link #getInts(int[], int, int, ByteOrder)} in the same order.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.6
+     */
+    MessageBuffer putInts(int[] values, int offset, int count, ByteOrder order);
+
+    /**
      * Writes {@code count} longs of {@code values} from {@code offset}, each as 8 bytes in
      * network byte order, with no length in front: what {@code count} calls of a one-value put
      * would write, in one bounds check and one copy.
@@ -161,6 +214,23 @@ public interface MessageBuffer {
      * @since 0.5
      */
     MessageBuffer putLongs(long[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} longs of {@code values} from {@code offset}, each as 8 bytes in
+     * {@code order}, with no length in front. In the platform's order (little-endian on x86 and
+     * ARM) this is a plain copy, where network byte order swaps each value's bytes: for arrays that
+     * peers read back with {@link #getLongs(long[], int, int, ByteOrder)} in the same order.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.6
+     */
+    MessageBuffer putLongs(long[] values, int offset, int count, ByteOrder order);
 
     /**
      * Writes {@code count} floats of {@code values} from {@code offset}, each as 4 bytes in
@@ -178,6 +248,23 @@ public interface MessageBuffer {
     MessageBuffer putFloats(float[] values, int offset, int count);
 
     /**
+     * Writes {@code count} floats of {@code values} from {@code offset}, each as 4 bytes in
+     * {@code order}, with no length in front. In the platform's order (little-endian on x86 and
+     * ARM) this is a plain copy, where network byte order swaps each value's bytes: for arrays that
+     * peers read back with {@link #getFloats(float[], int, int, ByteOrder)} in the same order.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.6
+     */
+    MessageBuffer putFloats(float[] values, int offset, int count, ByteOrder order);
+
+    /**
      * Writes {@code count} doubles of {@code values} from {@code offset}, each as 8 bytes in
      * network byte order, with no length in front: what {@code count} calls of a one-value put
      * would write, each value's bits as they are, in one bounds check and one copy.
@@ -191,6 +278,23 @@ public interface MessageBuffer {
      * @since 0.5
      */
     MessageBuffer putDoubles(double[] values, int offset, int count);
+
+    /**
+     * Writes {@code count} doubles of {@code values} from {@code offset}, each as 8 bytes in
+     * {@code order}, with no length in front. In the platform's order (little-endian on x86 and
+     * ARM) this is a plain copy, where network byte order swaps each value's bytes: for arrays that
+     * peers read back with {@link #getDoubles(double[], int, int, ByteOrder)} in the same order.
+     *
+     * @param values the source
+     * @param offset first value
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the range is outside {@code values}
+     * @throws MessageTooLargeException if full
+     * @since 0.6
+     */
+    MessageBuffer putDoubles(double[] values, int offset, int count, ByteOrder order);
 
     /**
      * Writes a 32-bit length followed by the UTF-8 bytes of {@code value}.
@@ -261,6 +365,20 @@ public interface MessageBuffer {
     void getShorts(short[] target, int offset, int count);
 
     /**
+     * Reads {@code count} shorts written by {@link #putShorts(short[], int, int, ByteOrder)} in
+     * {@code order}.
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 2 * count} bytes are left
+     * @since 0.6
+     */
+    void getShorts(short[] target, int offset, int count, ByteOrder order);
+
+    /**
      * Reads {@code count} chars written by {@link #putChars} (or by as many {@link #putShort}s).
      *
      * @param target where to copy
@@ -271,6 +389,20 @@ public interface MessageBuffer {
      * @since 0.5
      */
     void getChars(char[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} chars written by {@link #putChars(char[], int, int, ByteOrder)} in
+     * {@code order}.
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 2 * count} bytes are left
+     * @since 0.6
+     */
+    void getChars(char[] target, int offset, int count, ByteOrder order);
 
     /**
      * Reads {@code count} ints written by {@link #putInts} (or by as many one-value puts).
@@ -285,6 +417,20 @@ public interface MessageBuffer {
     void getInts(int[] target, int offset, int count);
 
     /**
+     * Reads {@code count} ints written by {@link #putInts(int[], int, int, ByteOrder)} in
+     * {@code order}.
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 4 * count} bytes are left
+     * @since 0.6
+     */
+    void getInts(int[] target, int offset, int count, ByteOrder order);
+
+    /**
      * Reads {@code count} longs written by {@link #putLongs} (or by as many one-value puts).
      *
      * @param target where to copy
@@ -295,6 +441,20 @@ public interface MessageBuffer {
      * @since 0.5
      */
     void getLongs(long[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} longs written by {@link #putLongs(long[], int, int, ByteOrder)} in
+     * {@code order}.
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 8 * count} bytes are left
+     * @since 0.6
+     */
+    void getLongs(long[] target, int offset, int count, ByteOrder order);
 
     /**
      * Reads {@code count} floats written by {@link #putFloats} (or by as many one-value puts).
@@ -309,6 +469,20 @@ public interface MessageBuffer {
     void getFloats(float[] target, int offset, int count);
 
     /**
+     * Reads {@code count} floats written by {@link #putFloats(float[], int, int, ByteOrder)} in
+     * {@code order}.
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 4 * count} bytes are left
+     * @since 0.6
+     */
+    void getFloats(float[] target, int offset, int count, ByteOrder order);
+
+    /**
      * Reads {@code count} doubles written by {@link #putDoubles} (or by as many one-value puts).
      *
      * @param target where to copy
@@ -319,6 +493,20 @@ public interface MessageBuffer {
      * @since 0.5
      */
     void getDoubles(double[] target, int offset, int count);
+
+    /**
+     * Reads {@code count} doubles written by {@link #putDoubles(double[], int, int, ByteOrder)} in
+     * {@code order}.
+     *
+     * @param target where to copy
+     * @param offset first value of {@code target}
+     * @param count number of values
+     * @param order the byte order of each value in the message
+     * @throws IndexOutOfBoundsException if the range is outside {@code target}
+     * @throws MalformedMessageException if fewer than {@code 8 * count} bytes are left
+     * @since 0.6
+     */
+    void getDoubles(double[] target, int offset, int count, ByteOrder order);
 
     /**
      * @return a string written by {@link #putString(String)}

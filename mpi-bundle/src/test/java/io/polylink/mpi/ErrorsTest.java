@@ -23,6 +23,7 @@ import io.polylink.mpi.programs.InitOnly;
 import io.polylink.mpi.programs.Intruded;
 import io.polylink.mpi.programs.Overflow;
 import io.polylink.mpi.programs.Unimplemented;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -142,10 +143,10 @@ class ErrorsTest {
             rank1.send(Header.INLINE_HANDLER, m);
             for (int i = 0; i < 10; i++) {
                 HeaderCodec.eager(m.clear(), 1_000_002, 0, i);
-                rank1.send(Header.INLINE_HANDLER, m.putInt(i));
+                rank1.send(Header.INLINE_HANDLER, m.putInts(new int[] {i}, 0, 1, ByteOrder.LITTLE_ENDIAN));
             }
             HeaderCodec.eager(m.clear(), 0, 0, 99);
-            rank1.send(Header.INLINE_HANDLER, m.putInt(4242));
+            rank1.send(Header.INLINE_HANDLER, m.putInts(new int[] {4242}, 0, 1, ByteOrder.LITTLE_ENDIAN)); // data is little-endian
             signals.await("finished", Duration.ofSeconds(60));
         }
     }

@@ -9,6 +9,7 @@ import io.polylink.core.internal.wire.StartpointCodec.TargetRef;
 import io.polylink.core.internal.wire.StartpointCodec;
 import io.polylink.core.internal.wire.TableResolver;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -277,43 +278,73 @@ public final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public MessageBuffer putShorts(short[] values, int offset, int count) {
+        return putShorts(values, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public MessageBuffer putShorts(short[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
-        appended(count, 2).asShortBuffer().put(values, offset, count);
+        appended(count, 2).order(order).asShortBuffer().put(values, offset, count);
         return this;
     }
 
     @Override
     public MessageBuffer putChars(char[] values, int offset, int count) {
+        return putChars(values, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public MessageBuffer putChars(char[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
-        appended(count, 2).asCharBuffer().put(values, offset, count);
+        appended(count, 2).order(order).asCharBuffer().put(values, offset, count);
         return this;
     }
 
     @Override
     public MessageBuffer putInts(int[] values, int offset, int count) {
+        return putInts(values, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public MessageBuffer putInts(int[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
-        appended(count, 4).asIntBuffer().put(values, offset, count);
+        appended(count, 4).order(order).asIntBuffer().put(values, offset, count);
         return this;
     }
 
     @Override
     public MessageBuffer putLongs(long[] values, int offset, int count) {
+        return putLongs(values, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public MessageBuffer putLongs(long[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
-        appended(count, 8).asLongBuffer().put(values, offset, count);
+        appended(count, 8).order(order).asLongBuffer().put(values, offset, count);
         return this;
     }
 
     @Override
     public MessageBuffer putFloats(float[] values, int offset, int count) {
+        return putFloats(values, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public MessageBuffer putFloats(float[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
-        appended(count, 4).asFloatBuffer().put(values, offset, count);
+        appended(count, 4).order(order).asFloatBuffer().put(values, offset, count);
         return this;
     }
 
     @Override
     public MessageBuffer putDoubles(double[] values, int offset, int count) {
+        return putDoubles(values, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public MessageBuffer putDoubles(double[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
-        appended(count, 8).asDoubleBuffer().put(values, offset, count);
+        appended(count, 8).order(order).asDoubleBuffer().put(values, offset, count);
         return this;
     }
 
@@ -390,38 +421,68 @@ public final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public void getShorts(short[] target, int offset, int count) {
+        getShorts(target, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public void getShorts(short[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
-        consumed(count, 2, "shorts").asShortBuffer().get(target, offset, count);
+        consumed(count, 2, "shorts").order(order).asShortBuffer().get(target, offset, count);
     }
 
     @Override
     public void getChars(char[] target, int offset, int count) {
+        getChars(target, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public void getChars(char[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
-        consumed(count, 2, "chars").asCharBuffer().get(target, offset, count);
+        consumed(count, 2, "chars").order(order).asCharBuffer().get(target, offset, count);
     }
 
     @Override
     public void getInts(int[] target, int offset, int count) {
+        getInts(target, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public void getInts(int[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
-        consumed(count, 4, "ints").asIntBuffer().get(target, offset, count);
+        consumed(count, 4, "ints").order(order).asIntBuffer().get(target, offset, count);
     }
 
     @Override
     public void getLongs(long[] target, int offset, int count) {
+        getLongs(target, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public void getLongs(long[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
-        consumed(count, 8, "longs").asLongBuffer().get(target, offset, count);
+        consumed(count, 8, "longs").order(order).asLongBuffer().get(target, offset, count);
     }
 
     @Override
     public void getFloats(float[] target, int offset, int count) {
+        getFloats(target, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public void getFloats(float[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
-        consumed(count, 4, "floats").asFloatBuffer().get(target, offset, count);
+        consumed(count, 4, "floats").order(order).asFloatBuffer().get(target, offset, count);
     }
 
     @Override
     public void getDoubles(double[] target, int offset, int count) {
+        getDoubles(target, offset, count, ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    public void getDoubles(double[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
-        consumed(count, 8, "doubles").asDoubleBuffer().get(target, offset, count);
+        consumed(count, 8, "doubles").order(order).asDoubleBuffer().get(target, offset, count);
     }
 
     @Override
@@ -484,7 +545,7 @@ public final class MessageBufferImpl implements MessageBuffer {
     /**
      * Appends room for {@code count} values of {@code size} bytes.
      *
-     * @return a view of it, in network byte order, for one bulk copy
+     * @return a view of it, in network byte order until the caller orders it otherwise, for one bulk copy
      */
     private ByteBuffer appended(int count, int size) {
         long n = (long) count * size;
@@ -498,7 +559,7 @@ public final class MessageBufferImpl implements MessageBuffer {
     /**
      * Consumes {@code count} values of {@code size} bytes.
      *
-     * @return a view of them, in network byte order, for one bulk copy
+     * @return a view of them, in network byte order until the caller orders it otherwise, for one bulk copy
      */
     private ByteBuffer consumed(int count, int size, String what) {
         long n = (long) count * size;

@@ -10,6 +10,7 @@ import io.polylink.MessageBuffer;
 import io.polylink.MessageTooLargeException;
 import io.polylink.core.internal.EmbeddedContext;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,56 @@ class MessageBufferTest {
         bulk.getDoubles(d, 0, 2);
         assertEquals(0x7ff8000000000abcL, Double.doubleToRawLongBits(d[1]));
         assertEquals(0, bulk.remaining());
+    }
+
+    @Test
+    void arraysOfValuesInAChosenByteOrderLayOutEachValueSoAndReadBackExactly() {
+        short[] shorts = {0x0102, -2};
+        char[] chars = {'\u0304', '\uffff'};
+        int[] ints = {0x05060708, Integer.MIN_VALUE};
+        long[] longs = {0x090a0b0c0d0e0f10L, -9L};
+        float[] floats = {1.5f, Float.intBitsToFloat(0x7fc00001)};
+        double[] doubles = {-2.25, Double.longBitsToDouble(0x7ff8000000000abcL)};
+        ByteOrder little = ByteOrder.LITTLE_ENDIAN;
+        MessageBuffer m = buffer(1).putShorts(shorts, 0, 2, little).putChars(chars, 0, 2, little)
+            .putInts(ints, 0, 2, little).putLongs(longs, 0, 2, little).putFloats(floats, 0, 2, little)
+            .putDoubles(doubles, 0, 2, little);
+        ByteBuffer expected = ByteBuffer.allocate(m.length()).order(little);
+        expected.putShort(shorts[0]).putShort(shorts[1]).putChar(chars[0]).putChar(chars[1]).putInt(ints[0])
+            .putInt(ints[1]).putLong(longs[0]).putLong(longs[1]).putFloat(floats[0]).putFloat(floats[1])
+            .putDouble(doubles[0]).putDouble(doubles[1]);
+        assertEquals(expected.capacity(), m.length());
+        byte[] actual = new byte[m.length()];
+        m.getRaw(actual, 0, actual.length);
+        assertArrayEquals(expected.array(), actual, "each value least significant byte first");
+
+        m.rewind();
+        short[] s = new short[2];
+        m.getShorts(s, 0, 2, little);
+        assertArrayEquals(shorts, s);
+        char[] c = new char[2];
+        m.getChars(c, 0, 2, little);
+        assertArrayEquals(chars, c);
+        int[] i = new int[2];
+        m.getInts(i, 0, 2, little);
+        assertArrayEquals(ints, i);
+        long[] l = new long[2];
+        m.getLongs(l, 0, 2, little);
+        assertArrayEquals(longs, l);
+        float[] f = new float[2];
+        m.getFloats(f, 0, 2, little);
+        assertEquals(0x7fc00001, Float.floatToRawIntBits(f[1]), "a NaN's bits as they were");
+        double[] d = new double[2];
+        m.getDoubles(d, 0, 2, little);
+        assertEquals(0x7ff8000000000abcL, Double.doubleToRawLongBits(d[1]));
+        assertEquals(0, m.remaining());
+
+        m.rewind();
+        assertEquals(0x0201, m.getShort(), "one-value reads stay in network byte order");
+        MalformedMessageException e = assertThrows(MalformedMessageException.class,
+            () -> m.getDoubles(new double[8], 0, 8, little));
+        assertTrue(e.getMessage().contains("8 doubles (64 bytes) at offset 2"), e.getMessage());
+        assertEquals(2, m.readIndex(), "nothing consumed");
     }
 
     @Test

@@ -227,7 +227,7 @@ public final class AllReduce {
         if (f.newRank() >= 0) {
             int pof2 = f.pof2();
             Blocks b = Blocks.of(partial.count, pof2);
-            Operand in = partial.fresh();
+            Operand in = partial.combinesArriving() ? null : partial.fresh();
             Operand mine = partial.current();
             int rounds = Integer.numberOfTrailingZeros(pof2);
             int[] low = new int[rounds + 1];
@@ -246,8 +246,7 @@ public final class AllReduce {
                 long first = b.displs()[low[k + 1]];
                 long n = b.span(low[k + 1], high[k + 1]);
                 sends.add(plan.send(partner, mine.slice(b.displs()[sentFrom], b.span(sentFrom, sentTo)), done));
-                int received = plan.receive(partner, in.slice(first, n), done);
-                done = partial.absorb(plan, in, false, first, n, received, done);
+                done = partial.absorbArriving(plan, partner, in, first, n, done, done);
             }
             sends.add(done);
             done = plan.join(sends);
@@ -268,7 +267,7 @@ public final class AllReduce {
         int right = members[(me + 1) % n];
         int left = members[(me - 1 + n) % n];
         Blocks b = Blocks.of(partial.count, n);
-        Operand in = partial.fresh();
+        Operand in = partial.combinesArriving() ? null : partial.fresh();
         Operand mine = partial.current();
         List<Integer> sends = new ArrayList<>();
         int done = after;
@@ -276,8 +275,7 @@ public final class AllReduce {
             int out = Math.floorMod(me - k, n);
             int got = Math.floorMod(me - k - 1, n);
             sends.add(plan.send(right, mine.slice(b.displs()[out], b.counts()[out]), done));
-            int received = plan.receive(left, in.slice(b.displs()[got], b.counts()[got]));
-            done = partial.absorb(plan, in, false, b.displs()[got], b.counts()[got], received, done);
+            done = partial.absorbArriving(plan, left, in, b.displs()[got], b.counts()[got], Plan.NONE, done);
         }
         sends.add(done);
         int all = plan.join(sends);

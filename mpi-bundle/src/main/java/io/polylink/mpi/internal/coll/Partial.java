@@ -6,6 +6,7 @@ import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.op.Operand;
 import io.polylink.mpi.internal.op.Reduction;
+import java.util.Arrays;
 
 /**
  * A rank's partial result of a reduction while an algorithm is planned: which operand holds it
@@ -50,6 +51,48 @@ final class Partial {
     /** @return a new operand of the same size, to receive into */
     Operand fresh() {
         return reduction.operand(map, count);
+    }
+
+    /**
+     * @return whether {@link #absorbArriving} combines a message into the partial result as it is
+     *     unpacked (a commutative operation that combines element by element), so that it needs no
+     *     spare operand
+     */
+    boolean combinesArriving() {
+        return reduction.commutative() && combining() != null;
+    }
+
+    /**
+     * @return the partial result as a receive buffer that combines, or {@code null} if it cannot
+     *     be: a new one for each receive, since receives of different segments may unpack at
+     *     once, on different threads
+     */
+    private Operand combining() {
+        return reduction.combining(current);
+    }
+
+    /**
+     * Adds the steps that receive elements {@code first} to {@code first + n - 1} of another
+     * partial result from {@code source} and combine them into this one. Where it
+     * {@linkplain #combinesArriving() can}, the receive combines as it unpacks, posted once the
+     * steps {@code after} completed (arriving data must not meet a combination still running);
+     * otherwise the data lands in {@code spare}, received once {@code receiveAfter} completed, and
+     * is combined once it and the steps {@code after} did.
+     *
+     * @param spare where the data lands if it cannot combine as it arrives; unused (may be
+     *     {@code null}) if it can
+     * @param receiveAfter the step the receive into {@code spare} waits for, or {@link Plan#NONE}
+     * @return the step after which the data is combined
+     */
+    int absorbArriving(Plan plan, int source, Operand spare, long first, long n, int receiveAfter, int... after) {
+        Operand combining = reduction.commutative() ? combining() : null;
+        if (combining != null) {
+            return plan.receive(source, combining.slice(first, n), after);
+        }
+        int received = plan.receive(source, spare.slice(first, n), receiveAfter);
+        int[] waits = Arrays.copyOf(after, after.length + 1);
+        waits[after.length] = received;
+        return absorb(plan, spare, false, first, n, waits);
     }
 
     /**
@@ -125,7 +168,7 @@ final class Partial {
     int up(Plan plan, Trees.Tree tree, long segment, int after) {
         int[] children = tree.children();
         Operand[] in = new Operand[children.length];
-        for (int i = 0; i < in.length; i++) {
+        for (int i = 0; i < in.length && !combinesArriving(); i++) {
             in[i] = fresh();
         }
         int segments = count <= segment ? 1 : (int) ((count + segment - 1) / segment);
@@ -138,8 +181,7 @@ final class Partial {
             long n = Math.min(segment, count - first);
             int done = after;
             for (int i = 0; i < children.length; i++) {
-                int received = plan.receive(children[i], in[i].slice(first, n));
-                done = absorb(plan, in[i], false, first, n, received, done);
+                done = absorbArriving(plan, children[i], in[i], first, n, Plan.NONE, done);
             }
             last[s] = tree.parent() >= 0 ? plan.send(tree.parent(), current.slice(first, n), done) : done;
         }

@@ -101,15 +101,14 @@ public final class ReduceScatter {
     private static int ring(Plan plan, int[] counts, long[] displs, Partial partial, int after) {
         int n = plan.size();
         int me = plan.rank();
-        Operand in = partial.fresh();
+        Operand in = partial.combinesArriving() ? null : partial.fresh();
         Operand mine = partial.current();
         int done = after;
         for (int k = 0; k < n - 1; k++) {
             int out = Math.floorMod(me - k - 1, n);
             int got = Math.floorMod(me - k - 2, n);
             int sent = plan.send((me + 1) % n, mine.slice(displs[out], counts[out]), done);
-            int received = plan.receive((me - 1 + n) % n, in.slice(displs[got], counts[got]));
-            done = partial.absorb(plan, in, false, displs[got], counts[got], received, done, sent);
+            done = partial.absorbArriving(plan, (me - 1 + n) % n, in, displs[got], counts[got], Plan.NONE, done, sent);
         }
         return done;
     }

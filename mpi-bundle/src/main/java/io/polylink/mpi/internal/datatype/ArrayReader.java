@@ -3,7 +3,6 @@ package io.polylink.mpi.internal.datatype;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Unpacks from a byte array between a position and a limit: {@code MPI_Unpack}'s input and
@@ -12,9 +11,9 @@ import java.nio.ByteOrder;
  */
 public final class ArrayReader implements WireReader {
 
-    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, WireWriter.ORDER);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, WireWriter.ORDER);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, WireWriter.ORDER);
 
     private final byte[] bytes;
     private final int limit;
@@ -71,6 +70,6 @@ public final class ArrayReader implements WireReader {
         if (length > limit - position) {
             throw new IndexOutOfBoundsException("reading " + length + " bytes at " + position + " of " + limit);
         }
-        Values.get(ByteBuffer.wrap(bytes, take((int) length), (int) length), kind, array, offset, count);
+        Values.get(ByteBuffer.wrap(bytes, take((int) length), (int) length).order(WireWriter.ORDER), kind, array, offset, count);
     }
 }

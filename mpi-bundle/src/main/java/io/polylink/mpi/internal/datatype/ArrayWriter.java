@@ -3,14 +3,13 @@ package io.polylink.mpi.internal.datatype;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /** Packs into a byte array from a position: {@code MPI_Pack}'s output and buffered sends. */
 public final class ArrayWriter implements WireWriter {
 
-    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, WireWriter.ORDER);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, WireWriter.ORDER);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, WireWriter.ORDER);
 
     private final byte[] bytes;
     private int position;
@@ -58,7 +57,7 @@ public final class ArrayWriter implements WireWriter {
     @Override
     public void putValues(Kind kind, Object array, int offset, int count) {
         int length = count * kind.size();
-        Values.put(ByteBuffer.wrap(bytes, position, length), kind, array, offset, count);
+        Values.put(ByteBuffer.wrap(bytes, position, length).order(WireWriter.ORDER), kind, array, offset, count);
         position += length;
     }
 }

@@ -8,8 +8,8 @@ import java.nio.ByteOrder;
 /**
  * A direct byte buffer from its first byte (its position does not count, as in the Open MPI
  * bindings): holds every kind, in native byte order whatever order the buffer is set to. Byte
- * data moves in bulk copies through a small array (the message takes only arrays), a few bytes
- * eight at a time.
+ * data, and values where native order is the wire's, move in bulk copies through a small array
+ * (the message takes only arrays), a few bytes eight at a time.
  */
 final class ByteBufferMemory implements Memory {
 
@@ -17,7 +17,9 @@ final class ByteBufferMemory implements Memory {
     private static final VarHandle CHAR = MethodHandles.byteBufferViewVarHandle(char[].class, ByteOrder.nativeOrder());
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
     private static final VarHandle LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
-    private static final VarHandle WIRE_LONG = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** Whether values in native order are already in the wire's: then they move as bytes. */
+    private static final boolean NATIVE_IS_WIRE = ByteOrder.nativeOrder() == WireWriter.ORDER;
+    private static final VarHandle WIRE_LONG = MethodHandles.byteBufferViewVarHandle(long[].class, WireWriter.ORDER);
     /** Byte data shorter than this moves eight bytes at a time; longer, through {@link #STAGE} bytes at a time. */
     private static final int BULK = 64;
     private static final int STAGE = 16 * 1024;
@@ -48,25 +50,11 @@ final class ByteBufferMemory implements Memory {
     @Override
     public void write(WireWriter out, Kind kind, long at, int n) {
         int p = (int) at;
+        if (kind != Kind.BOOLEAN && (kind == Kind.BYTE || NATIVE_IS_WIRE)) {
+            writeBytes(out, p, n * kind.size());
+            return;
+        }
         switch (kind) {
-            case BYTE -> {
-                if (n < BULK) {
-                    int end = p + n;
-                    for (; p + 8 <= end; p += 8) {
-                        out.putLong((long) WIRE_LONG.get(buffer, p));
-                    }
-                    for (; p < end; p++) {
-                        out.putByte(buffer.get(p));
-                    }
-                    return;
-                }
-                byte[] stage = stage(n);
-                for (int end = p + n; p < end; p += stage.length) {
-                    int k = Math.min(stage.length, end - p);
-                    buffer.get(p, stage, 0, k);
-                    out.putBytes(stage, 0, k);
-                }
-            }
             case BOOLEAN -> {
                 for (int i = 0; i < n; i++) {
                     out.putByte(buffer.get(p + i) != 0 ? (byte) 1 : 0);
@@ -98,25 +86,11 @@ final class ByteBufferMemory implements Memory {
     @Override
     public void read(WireReader in, Kind kind, long at, int n) {
         int p = (int) at;
+        if (kind != Kind.BOOLEAN && (kind == Kind.BYTE || NATIVE_IS_WIRE)) {
+            readBytes(in, p, n * kind.size());
+            return;
+        }
         switch (kind) {
-            case BYTE -> {
-                if (n < BULK) {
-                    int end = p + n;
-                    for (; p + 8 <= end; p += 8) {
-                        WIRE_LONG.set(buffer, p, in.getLong());
-                    }
-                    for (; p < end; p++) {
-                        buffer.put(p, in.getByte());
-                    }
-                    return;
-                }
-                byte[] stage = stage(n);
-                for (int end = p + n; p < end; p += stage.length) {
-                    int k = Math.min(stage.length, end - p);
-                    in.getBytes(stage, 0, k);
-                    buffer.put(p, stage, 0, k);
-                }
-            }
             case BOOLEAN -> {
                 for (int i = 0; i < n; i++) {
                     buffer.put(p + i, in.getByte() != 0 ? (byte) 1 : 0);
@@ -142,6 +116,46 @@ final class ByteBufferMemory implements Memory {
                     LONG.set(buffer, p, in.getLong());
                 }
             }
+        }
+    }
+
+    /** Moves {@code n} bytes from {@code p} as they are: byte data, or values already in the wire's order. */
+    private void writeBytes(WireWriter out, int p, int n) {
+        if (n < BULK) {
+            int end = p + n;
+            for (; p + 8 <= end; p += 8) {
+                out.putLong((long) WIRE_LONG.get(buffer, p));
+            }
+            for (; p < end; p++) {
+                out.putByte(buffer.get(p));
+            }
+            return;
+        }
+        byte[] stage = stage(n);
+        for (int end = p + n; p < end; p += stage.length) {
+            int k = Math.min(stage.length, end - p);
+            buffer.get(p, stage, 0, k);
+            out.putBytes(stage, 0, k);
+        }
+    }
+
+    /** Moves {@code n} bytes to {@code p} as they are: the counterpart of {@link #writeBytes}. */
+    private void readBytes(WireReader in, int p, int n) {
+        if (n < BULK) {
+            int end = p + n;
+            for (; p + 8 <= end; p += 8) {
+                WIRE_LONG.set(buffer, p, in.getLong());
+            }
+            for (; p < end; p++) {
+                buffer.put(p, in.getByte());
+            }
+            return;
+        }
+        byte[] stage = stage(n);
+        for (int end = p + n; p < end; p += stage.length) {
+            int k = Math.min(stage.length, end - p);
+            in.getBytes(stage, 0, k);
+            buffer.put(p, stage, 0, k);
         }
     }
 

@@ -21,6 +21,20 @@ public enum Kind {
         return VALUES[ordinal];
     }
 
+    /** @return a new array of {@code length} elements of this kind */
+    public Object newArray(int length) {
+        return switch (this) {
+            case BYTE -> new byte[length];
+            case CHAR -> new char[length];
+            case SHORT -> new short[length];
+            case BOOLEAN -> new boolean[length];
+            case INT -> new int[length];
+            case LONG -> new long[length];
+            case FLOAT -> new float[length];
+            case DOUBLE -> new double[length];
+        };
+    }
+
     /** @return the Java name, as in {@code int[]} */
     public String javaName() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -2,7 +2,10 @@ package io.polylink.mpi.internal.datatype;
 
 import io.polylink.MessageBuffer;
 
-/** Unpacks from a delivered RSR's buffer, which checks every read against what it holds. */
+/**
+ * Unpacks from a delivered RSR's buffer, which checks every read against what it holds; values are
+ * little-endian ({@link WireWriter#ORDER}), read through network-order routines and reversed.
+ */
 public final class MessageReader implements WireReader {
 
     private final MessageBuffer message;
@@ -18,17 +21,17 @@ public final class MessageReader implements WireReader {
 
     @Override
     public short getShort() {
-        return message.getShort();
+        return Short.reverseBytes(message.getShort());
     }
 
     @Override
     public int getInt() {
-        return message.getInt();
+        return Integer.reverseBytes(message.getInt());
     }
 
     @Override
     public long getLong() {
-        return message.getLong();
+        return Long.reverseBytes(message.getLong());
     }
 
     @Override
@@ -39,12 +42,12 @@ public final class MessageReader implements WireReader {
     @Override
     public void getValues(Kind kind, Object array, int offset, int count) {
         switch (kind) {
-            case SHORT -> message.getShorts((short[]) array, offset, count);
-            case CHAR -> message.getChars((char[]) array, offset, count);
-            case INT -> message.getInts((int[]) array, offset, count);
-            case LONG -> message.getLongs((long[]) array, offset, count);
-            case FLOAT -> message.getFloats((float[]) array, offset, count);
-            case DOUBLE -> message.getDoubles((double[]) array, offset, count);
+            case SHORT -> message.getShorts((short[]) array, offset, count, WireWriter.ORDER);
+            case CHAR -> message.getChars((char[]) array, offset, count, WireWriter.ORDER);
+            case INT -> message.getInts((int[]) array, offset, count, WireWriter.ORDER);
+            case LONG -> message.getLongs((long[]) array, offset, count, WireWriter.ORDER);
+            case FLOAT -> message.getFloats((float[]) array, offset, count, WireWriter.ORDER);
+            case DOUBLE -> message.getDoubles((double[]) array, offset, count, WireWriter.ORDER);
             case BYTE, BOOLEAN -> throw new IllegalArgumentException(kind + " values go one by one");
         }
     }

@@ -2,7 +2,10 @@ package io.polylink.mpi.internal.datatype;
 
 import io.polylink.MessageBuffer;
 
-/** Packs into an RSR's buffer. */
+/**
+ * Packs into an RSR's buffer. The buffer's one-value routines write network byte order, so a value
+ * goes with its bytes reversed, which lays it out little-endian ({@link WireWriter#ORDER}).
+ */
 public final class MessageWriter implements WireWriter {
 
     private final MessageBuffer message;
@@ -18,17 +21,17 @@ public final class MessageWriter implements WireWriter {
 
     @Override
     public void putShort(short value) {
-        message.putShort(value);
+        message.putShort(Short.reverseBytes(value));
     }
 
     @Override
     public void putInt(int value) {
-        message.putInt(value);
+        message.putInt(Integer.reverseBytes(value));
     }
 
     @Override
     public void putLong(long value) {
-        message.putLong(value);
+        message.putLong(Long.reverseBytes(value));
     }
 
     @Override
@@ -39,12 +42,12 @@ public final class MessageWriter implements WireWriter {
     @Override
     public void putValues(Kind kind, Object array, int offset, int count) {
         switch (kind) {
-            case SHORT -> message.putShorts((short[]) array, offset, count);
-            case CHAR -> message.putChars((char[]) array, offset, count);
-            case INT -> message.putInts((int[]) array, offset, count);
-            case LONG -> message.putLongs((long[]) array, offset, count);
-            case FLOAT -> message.putFloats((float[]) array, offset, count);
-            case DOUBLE -> message.putDoubles((double[]) array, offset, count);
+            case SHORT -> message.putShorts((short[]) array, offset, count, ORDER);
+            case CHAR -> message.putChars((char[]) array, offset, count, ORDER);
+            case INT -> message.putInts((int[]) array, offset, count, ORDER);
+            case LONG -> message.putLongs((long[]) array, offset, count, ORDER);
+            case FLOAT -> message.putFloats((float[]) array, offset, count, ORDER);
+            case DOUBLE -> message.putDoubles((double[]) array, offset, count, ORDER);
             case BYTE, BOOLEAN -> throw new IllegalArgumentException(kind + " values go one by one");
         }
     }

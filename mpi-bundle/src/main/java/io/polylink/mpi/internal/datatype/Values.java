@@ -3,8 +3,8 @@ package io.polylink.mpi.internal.datatype;
 import java.nio.ByteBuffer;
 
 /**
- * Bulk copies between primitive arrays and bytes in network byte order, through the byte
- * buffer's typed views: one copy, swapping bytes as it goes, rather than one call per value.
+ * Bulk copies between primitive arrays and bytes in the byte buffer's order, through its typed
+ * views: one copy rather than one call per value.
  */
 final class Values {
 

@@ -1,6 +1,6 @@
 package io.polylink.mpi.internal.datatype;
 
-/** Where packed data comes from: a message or a byte array, in network byte order. */
+/** Where packed data comes from: a message or a byte array, each value in {@link WireWriter#ORDER}. */
 public interface WireReader {
 
     byte getByte();

@@ -1,7 +1,18 @@
 package io.polylink.mpi.internal.datatype;
 
-/** Where packed data goes: a message or a byte array, in network byte order. */
+import java.nio.ByteOrder;
+
+/**
+ * Where packed data goes: a message or a byte array, each value in {@link #ORDER}.
+ */
 public interface WireWriter {
+
+    /**
+     * The byte order of packed values: little-endian, the order of the machines ranks run on (x86,
+     * ARM), so packing an array is a plain copy there; a big-endian host swaps, and talks to the
+     * others all the same.
+     */
+    ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     void putByte(byte value);
 

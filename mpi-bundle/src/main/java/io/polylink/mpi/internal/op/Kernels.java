@@ -28,40 +28,40 @@ final class Kernels {
                 : null;
             case DOUBLE_COMPLEX -> op == Operator.SUM ? doubles(op) : op == Operator.PROD
                 ? Kernels::doubleComplexProduct : null;
-            case INT2 -> op == Operator.MINLOC ? (in, io, from, to) -> intLocation(in, io, from, to, true)
-                : op == Operator.MAXLOC ? (in, io, from, to) -> intLocation(in, io, from, to, false) : null;
+            case INT2 -> op == Operator.MINLOC ? (in, shift, io, from, to) -> intLocation(in, shift, io, from, to, true)
+                : op == Operator.MAXLOC ? (in, shift, io, from, to) -> intLocation(in, shift, io, from, to, false) : null;
             default -> null;
         };
     }
 
     private static Kernel doubles(Operator op) {
         return switch (op) {
-            case SUM -> (in, io, from, to) -> {
+            case SUM -> (in, shift, io, from, to) -> {
                 double[] a = (double[]) in;
                 double[] b = (double[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] += a[i];
+                    b[i] += a[i + shift];
                 }
             };
-            case PROD -> (in, io, from, to) -> {
+            case PROD -> (in, shift, io, from, to) -> {
                 double[] a = (double[]) in;
                 double[] b = (double[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] *= a[i];
+                    b[i] *= a[i + shift];
                 }
             };
-            case MAX -> (in, io, from, to) -> {
+            case MAX -> (in, shift, io, from, to) -> {
                 double[] a = (double[]) in;
                 double[] b = (double[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.max(a[i], b[i]);
+                    b[i] = Math.max(a[i + shift], b[i]);
                 }
             };
-            case MIN -> (in, io, from, to) -> {
+            case MIN -> (in, shift, io, from, to) -> {
                 double[] a = (double[]) in;
                 double[] b = (double[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.min(a[i], b[i]);
+                    b[i] = Math.min(a[i + shift], b[i]);
                 }
             };
             default -> null;
@@ -70,32 +70,32 @@ final class Kernels {
 
     private static Kernel floats(Operator op) {
         return switch (op) {
-            case SUM -> (in, io, from, to) -> {
+            case SUM -> (in, shift, io, from, to) -> {
                 float[] a = (float[]) in;
                 float[] b = (float[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] += a[i];
+                    b[i] += a[i + shift];
                 }
             };
-            case PROD -> (in, io, from, to) -> {
+            case PROD -> (in, shift, io, from, to) -> {
                 float[] a = (float[]) in;
                 float[] b = (float[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] *= a[i];
+                    b[i] *= a[i + shift];
                 }
             };
-            case MAX -> (in, io, from, to) -> {
+            case MAX -> (in, shift, io, from, to) -> {
                 float[] a = (float[]) in;
                 float[] b = (float[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.max(a[i], b[i]);
+                    b[i] = Math.max(a[i + shift], b[i]);
                 }
             };
-            case MIN -> (in, io, from, to) -> {
+            case MIN -> (in, shift, io, from, to) -> {
                 float[] a = (float[]) in;
                 float[] b = (float[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.min(a[i], b[i]);
+                    b[i] = Math.min(a[i + shift], b[i]);
                 }
             };
             default -> null;
@@ -104,32 +104,32 @@ final class Kernels {
 
     private static Kernel ints(Operator op) {
         return switch (op) {
-            case SUM -> (in, io, from, to) -> {
+            case SUM -> (in, shift, io, from, to) -> {
                 int[] a = (int[]) in;
                 int[] b = (int[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] += a[i];
+                    b[i] += a[i + shift];
                 }
             };
-            case PROD -> (in, io, from, to) -> {
+            case PROD -> (in, shift, io, from, to) -> {
                 int[] a = (int[]) in;
                 int[] b = (int[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] *= a[i];
+                    b[i] *= a[i + shift];
                 }
             };
-            case MAX -> (in, io, from, to) -> {
+            case MAX -> (in, shift, io, from, to) -> {
                 int[] a = (int[]) in;
                 int[] b = (int[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.max(a[i], b[i]);
+                    b[i] = Math.max(a[i + shift], b[i]);
                 }
             };
-            default -> (in, io, from, to) -> {
+            default -> (in, shift, io, from, to) -> {
                 int[] a = (int[]) in;
                 int[] b = (int[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.min(a[i], b[i]);
+                    b[i] = Math.min(a[i + shift], b[i]);
                 }
             };
         };
@@ -137,32 +137,32 @@ final class Kernels {
 
     private static Kernel longs(Operator op) {
         return switch (op) {
-            case SUM -> (in, io, from, to) -> {
+            case SUM -> (in, shift, io, from, to) -> {
                 long[] a = (long[]) in;
                 long[] b = (long[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] += a[i];
+                    b[i] += a[i + shift];
                 }
             };
-            case PROD -> (in, io, from, to) -> {
+            case PROD -> (in, shift, io, from, to) -> {
                 long[] a = (long[]) in;
                 long[] b = (long[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] *= a[i];
+                    b[i] *= a[i + shift];
                 }
             };
-            case MAX -> (in, io, from, to) -> {
+            case MAX -> (in, shift, io, from, to) -> {
                 long[] a = (long[]) in;
                 long[] b = (long[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.max(a[i], b[i]);
+                    b[i] = Math.max(a[i + shift], b[i]);
                 }
             };
-            default -> (in, io, from, to) -> {
+            default -> (in, shift, io, from, to) -> {
                 long[] a = (long[]) in;
                 long[] b = (long[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = Math.min(a[i], b[i]);
+                    b[i] = Math.min(a[i + shift], b[i]);
                 }
             };
         };
@@ -191,39 +191,39 @@ final class Kernels {
             return null;
         }
         return switch (element) {
-            case BYTE -> (in, io, from, to) -> {
+            case BYTE -> (in, shift, io, from, to) -> {
                 byte[] a = (byte[]) in;
                 byte[] b = (byte[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = (byte) f.applyAsLong(a[i] & 0xFF, b[i] & 0xFF);
+                    b[i] = (byte) f.applyAsLong(a[i + shift] & 0xFF, b[i] & 0xFF);
                 }
             };
-            case CHAR -> (in, io, from, to) -> {
+            case CHAR -> (in, shift, io, from, to) -> {
                 char[] a = (char[]) in;
                 char[] b = (char[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = (char) f.applyAsLong(a[i], b[i]);
+                    b[i] = (char) f.applyAsLong(a[i + shift], b[i]);
                 }
             };
-            case SHORT -> (in, io, from, to) -> {
+            case SHORT -> (in, shift, io, from, to) -> {
                 short[] a = (short[]) in;
                 short[] b = (short[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = (short) f.applyAsLong(a[i], b[i]);
+                    b[i] = (short) f.applyAsLong(a[i + shift], b[i]);
                 }
             };
-            case INT -> (in, io, from, to) -> {
+            case INT -> (in, shift, io, from, to) -> {
                 int[] a = (int[]) in;
                 int[] b = (int[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = (int) f.applyAsLong(a[i], b[i]);
+                    b[i] = (int) f.applyAsLong(a[i + shift], b[i]);
                 }
             };
-            default -> (in, io, from, to) -> {
+            default -> (in, shift, io, from, to) -> {
                 long[] a = (long[]) in;
                 long[] b = (long[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] = f.applyAsLong(a[i], b[i]);
+                    b[i] = f.applyAsLong(a[i + shift], b[i]);
                 }
             };
         };
@@ -232,61 +232,61 @@ final class Kernels {
     /** Booleans are 0 or 1: and, or and exclusive or are their logical and bitwise operations, and min and max. */
     private static Kernel booleans(Operator op) {
         return switch (op) {
-            case LAND, BAND, MIN -> (in, io, from, to) -> {
+            case LAND, BAND, MIN -> (in, shift, io, from, to) -> {
                 boolean[] a = (boolean[]) in;
                 boolean[] b = (boolean[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] &= a[i];
+                    b[i] &= a[i + shift];
                 }
             };
-            case LOR, BOR, MAX -> (in, io, from, to) -> {
+            case LOR, BOR, MAX -> (in, shift, io, from, to) -> {
                 boolean[] a = (boolean[]) in;
                 boolean[] b = (boolean[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] |= a[i];
+                    b[i] |= a[i + shift];
                 }
             };
-            case LXOR, BXOR -> (in, io, from, to) -> {
+            case LXOR, BXOR -> (in, shift, io, from, to) -> {
                 boolean[] a = (boolean[]) in;
                 boolean[] b = (boolean[]) io;
                 for (int i = from; i < to; i++) {
-                    b[i] ^= a[i];
+                    b[i] ^= a[i + shift];
                 }
             };
             default -> null;
         };
     }
 
-    private static void floatComplexProduct(Object in, Object io, int from, int to) {
+    private static void floatComplexProduct(Object in, int shift, Object io, int from, int to) {
         float[] a = (float[]) in;
         float[] b = (float[]) io;
         for (int i = from; i < to; i += 2) {
-            float re = a[i] * b[i] - a[i + 1] * b[i + 1];
-            b[i + 1] = a[i] * b[i + 1] + a[i + 1] * b[i];
+            float re = a[i + shift] * b[i] - a[i + shift + 1] * b[i + 1];
+            b[i + 1] = a[i + shift] * b[i + 1] + a[i + shift + 1] * b[i];
             b[i] = re;
         }
     }
 
-    private static void doubleComplexProduct(Object in, Object io, int from, int to) {
+    private static void doubleComplexProduct(Object in, int shift, Object io, int from, int to) {
         double[] a = (double[]) in;
         double[] b = (double[]) io;
         for (int i = from; i < to; i += 2) {
-            double re = a[i] * b[i] - a[i + 1] * b[i + 1];
-            b[i + 1] = a[i] * b[i + 1] + a[i + 1] * b[i];
+            double re = a[i + shift] * b[i] - a[i + shift + 1] * b[i + 1];
+            b[i + 1] = a[i + shift] * b[i + 1] + a[i + shift + 1] * b[i];
             b[i] = re;
         }
     }
 
     /** MINLOC or MAXLOC on {@code INT2}: (value, index) pairs; on equal values the lower index wins. */
-    private static void intLocation(Object in, Object io, int from, int to, boolean min) {
+    private static void intLocation(Object in, int shift, Object io, int from, int to, boolean min) {
         int[] a = (int[]) in;
         int[] b = (int[]) io;
         for (int i = from; i < to; i += 2) {
-            if (a[i] == b[i]) {
-                b[i + 1] = Math.min(a[i + 1], b[i + 1]);
-            } else if (a[i] < b[i] == min) {
-                b[i] = a[i];
-                b[i + 1] = a[i + 1];
+            if (a[i + shift] == b[i]) {
+                b[i + 1] = Math.min(a[i + shift + 1], b[i + 1]);
+            } else if (a[i + shift] < b[i] == min) {
+                b[i] = a[i + shift];
+                b[i + 1] = a[i + shift + 1];
             }
         }
     }

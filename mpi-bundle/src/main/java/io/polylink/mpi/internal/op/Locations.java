@@ -31,29 +31,30 @@ final class Locations implements Kernel {
     }
 
     @Override
-    public void apply(Object in, Object inout, int from, int to) {
+    public void apply(Object in, int shift, Object inout, int from, int to) {
         byte[] a = (byte[]) in;
         byte[] b = (byte[]) inout;
         for (int r = from; r < to; r++) {
             int at = r * record;
-            int order = compare(a, b, at);
-            int index = at + value.size();
+            int atIn = (r + shift) * record;
+            int order = compare(a, atIn, b, at);
             if (order == 0) {
-                INT.set(b, index, Math.min((int) INT.get(a, index), (int) INT.get(b, index)));
+                int index = value.size();
+                INT.set(b, at + index, Math.min((int) INT.get(a, atIn + index), (int) INT.get(b, at + index)));
             } else if (order < 0 == min) {
-                System.arraycopy(a, at, b, at, record);
+                System.arraycopy(a, atIn, b, at, record);
             }
         }
     }
 
-    /** @return how {@code a}'s value at {@code at} compares to {@code b}'s */
-    private int compare(byte[] a, byte[] b, int at) {
+    /** @return how {@code a}'s value at {@code atA} compares to {@code b}'s at {@code atB} */
+    private int compare(byte[] a, int atA, byte[] b, int atB) {
         return switch (value) {
-            case SHORT -> Short.compare((short) SHORT.get(a, at), (short) SHORT.get(b, at));
-            case LONG -> Long.compare((long) LONG.get(a, at), (long) LONG.get(b, at));
-            case FLOAT -> compare((float) FLOAT.get(a, at), (float) FLOAT.get(b, at));
-            case DOUBLE -> compare((double) DOUBLE.get(a, at), (double) DOUBLE.get(b, at));
-            default -> Integer.compare((int) INT.get(a, at), (int) INT.get(b, at));
+            case SHORT -> Short.compare((short) SHORT.get(a, atA), (short) SHORT.get(b, atB));
+            case LONG -> Long.compare((long) LONG.get(a, atA), (long) LONG.get(b, atB));
+            case FLOAT -> compare((float) FLOAT.get(a, atA), (float) FLOAT.get(b, atB));
+            case DOUBLE -> compare((double) DOUBLE.get(a, atA), (double) DOUBLE.get(b, atB));
+            default -> Integer.compare((int) INT.get(a, atA), (int) INT.get(b, atB));
         };
     }
 

@@ -7,6 +7,7 @@ import io.polylink.mpi.internal.datatype.Memories;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
+import java.lang.reflect.Array;
 
 /**
  * A predefined operation on a datatype of one predefined type. Operands hold the data's primitives
@@ -78,16 +79,7 @@ public final class Predefined implements Reduction {
             Kind kind = element.kind();
             long perCopy = map.elements();
             int length = length(count, perCopy);
-            Object array = switch (kind) {
-                case BYTE -> new byte[length];
-                case CHAR -> new char[length];
-                case SHORT -> new short[length];
-                case BOOLEAN -> new boolean[length];
-                case INT -> new int[length];
-                case LONG -> new long[length];
-                case FLOAT -> new float[length];
-                case DOUBLE -> new double[length];
-            };
+            Object array = kind.newArray(length);
             return over(Memories.of(array, true), array, kind, length, perCopy);
         }
         int record = element.size();
@@ -131,10 +123,25 @@ public final class Predefined implements Reduction {
         return (int) (count * perCopy);
     }
 
+    /** Where each primitive combines with the one at its own index: the kinds alone, and sums of complex numbers. */
+    @Override
+    public Operand combining(Operand into) {
+        boolean complexSum = (element == Element.FLOAT_COMPLEX || element == Element.DOUBLE_COMPLEX)
+            && op == Operator.SUM;
+        boolean pointwise = element.uniform() && (!element.pair() || complexSum);
+        if (!pointwise) {
+            return null;
+        }
+        Kind kind = element.kind();
+        int length = Array.getLength(into.data());
+        Memory memory = new CombiningMemory(kernel, kind, into.data(), length);
+        return new Operand(into.data(), new Region(memory, Typemap.basic(kind), length), into.unit());
+    }
+
     @Override
     public void combine(Operand left, Operand right, long first, long n) {
         int unit = left.unit();
-        kernel.apply(left.data(), right.data(), (int) (first * unit), (int) ((first + n) * unit));
+        kernel.apply(left.data(), 0, right.data(), (int) (first * unit), (int) ((first + n) * unit));
     }
 
     @Override

@@ -36,6 +36,16 @@ public interface Reduction {
     }
 
     /**
+     * @param into an operand of this reduction's
+     * @return {@code into} as a receive buffer that combines what arrives into its elements
+     *     ({@code into = arrived op into}), for one receive; or {@code null} if this reduction
+     *     cannot combine a message piece by piece as it is unpacked (a user's function, pairs)
+     */
+    default Operand combining(Operand into) {
+        return null;
+    }
+
+    /**
      * Combines elements {@code first} to {@code first + n - 1}: {@code right = left op right},
      * where {@code left} holds the lower ranks' data when the operation is not commutative.
      *
