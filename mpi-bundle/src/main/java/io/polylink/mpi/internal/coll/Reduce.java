@@ -60,8 +60,11 @@ public final class Reduce {
         Trees.Tree tree = Trees.over(c.placement(), hierarchical, shape, top, me, n);
         long segment = algorithm.equals("binomial") ? Math.max(1, count)
             : Math.max(1, c.tuning().segment() / Math.max(1, map.size()));
-        Partial partial = new Partial(reduction, map, count);
-        int done = partial.up(plan, tree, segment, partial.load(plan, input));
+        // The root combines in its receive buffer, and a leaf sends from its send buffer: no
+        // operand of their own to fill and copy out where the kernels can work on the buffer.
+        Region home = me == top && me == root ? recv : tree.children().length == 0 ? input : null;
+        Partial partial = home == null ? new Partial(reduction, map, count) : new Partial(reduction, map, count, home);
+        int done = partial.up(plan, tree, segment, partial.load(plan, input, input == home));
         if (me == top) {
             if (me == root) {
                 partial.store(plan, 0, count, recv, done);
