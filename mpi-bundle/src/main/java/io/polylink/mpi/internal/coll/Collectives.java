@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -42,7 +43,8 @@ public final class Collectives {
     private final PrintStream explain;
     private volatile Tuning tuning;
     private final AtomicInteger sequence = new AtomicInteger();
-    private final Map<String, Choice> last = new ConcurrentHashMap<>();
+    /** The last call's choice of each collective, by its ordinal: every call stores one, so a plain array slot. */
+    private final AtomicReferenceArray<Choice> last = new AtomicReferenceArray<>(Collective.values().length);
     private final Set<String> explained = ConcurrentHashMap.newKeySet();
 
     /**
@@ -118,7 +120,7 @@ public final class Collectives {
      *     logged or explained
      */
     void chose(Collective collective, Supplier<String> call, Choice choice) {
-        last.put(collective.key(), choice);
+        last.lazySet(collective.ordinal(), choice);
         if (LOG.isLoggable(Level.FINE)) {
             LOG.fine(name.get() + " (" + placement.describe() + "): " + call.get() + " by " + choice.algorithm() + ": "
                 + choice.reason());
@@ -132,7 +134,12 @@ public final class Collectives {
     /** @return the algorithm the last call of each collective took, and why, by the collective's key */
     public Map<String, String> choices() {
         Map<String, String> out = new TreeMap<>();
-        last.forEach((k, c) -> out.put(k, c.toString()));
+        for (Collective collective : Collective.values()) {
+            Choice c = last.get(collective.ordinal());
+            if (c != null) {
+                out.put(collective.key(), c.toString());
+            }
+        }
         return out;
     }
 }
