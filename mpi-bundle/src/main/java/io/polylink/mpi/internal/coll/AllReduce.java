@@ -59,8 +59,8 @@ public final class AllReduce {
             return plan.start();
         }
         Partial partial = new Partial(reduction, map, count, recv);
-        int loaded = partial.load(plan, input, inPlace);
         if (reduction.commutative() && c.hierarchical()) {
+            int loaded = partial.load(plan, input, inPlace);
             Placement placement = c.placement();
             int[] leaders = placement.leaders(0);
             int host = placement.hostOf(c.rank());
@@ -85,7 +85,9 @@ public final class AllReduce {
         }
         Choice choice = choose(c, c.size(), bytes, count, reduction);
         c.chose(Collective.ALLREDUCE, call, choice);
-        int done = run(plan, choice.algorithm(), c.everyRank(), c.rank(), partial, loaded);
+        int done = choice.algorithm().equals("rabenseifner") && !inPlace
+            ? rabenseifner(plan, c.everyRank(), c.rank(), partial, input, Plan.NONE)
+            : run(plan, choice.algorithm(), c.everyRank(), c.rank(), partial, partial.load(plan, input, inPlace));
         partial.store(plan, 0, count, recv, done);
         return plan.start();
     }
@@ -129,7 +131,7 @@ public final class AllReduce {
      */
     static int run(Plan plan, String algorithm, int[] members, int me, Partial partial, int after) {
         return switch (algorithm) {
-            case "rabenseifner" -> rabenseifner(plan, members, me, partial, after);
+            case "rabenseifner" -> rabenseifner(plan, members, me, partial, null, after);
             case "ring" -> ring(plan, members, me, partial, after);
             default -> doubling(plan, members, me, partial, after);
         };
@@ -220,9 +222,17 @@ public final class AllReduce {
      * the partner whose rank differs in that bit, and combines what the partner sent for its own
      * half; once each rank holds one block's result, the rounds run backwards, each rank sending
      * its window and receiving its partner's, until every rank has every block.
+     *
+     * @param input this rank's data if the partial result does not hold it yet: then the first
+     *     round sends the half it gives away straight from there and loads only the half it keeps
+     *     (every other element of the result arrives in the second part); {@code null} if loaded
      */
-    private static int rabenseifner(Plan plan, int[] members, int me, Partial partial, int after) {
+    private static int rabenseifner(Plan plan, int[] members, int me, Partial partial, Region input, int after) {
         Fold f = Fold.of(members.length, me);
+        if (input != null && f.rest() > 0) {
+            after = partial.load(plan, input, after);
+            input = null;
+        }
         int done = fold(plan, members, me, f, partial, after);
         if (f.newRank() >= 0) {
             int pof2 = f.pof2();
@@ -245,7 +255,14 @@ public final class AllReduce {
                 int sentTo = keepLow ? high[k] : mid;
                 long first = b.displs()[low[k + 1]];
                 long n = b.span(low[k + 1], high[k + 1]);
-                sends.add(plan.send(partner, mine.slice(b.displs()[sentFrom], b.span(sentFrom, sentTo)), done));
+                long given = b.displs()[sentFrom];
+                long givenCount = b.span(sentFrom, sentTo);
+                if (k == 0 && input != null) {
+                    sends.add(plan.send(partner, input.slice(given, givenCount), done));
+                    done = partial.load(plan, input, first, n, done);
+                } else {
+                    sends.add(plan.send(partner, mine.slice(given, givenCount), done));
+                }
                 done = partial.absorbArriving(plan, partner, in, first, n, done, done);
             }
             sends.add(done);

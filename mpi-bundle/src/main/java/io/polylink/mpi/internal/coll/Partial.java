@@ -107,6 +107,15 @@ final class Partial {
         return plan.local(() -> LocalCopy.copy(input, into.region()), after);
     }
 
+    /**
+     * Adds the step that copies elements {@code first} to {@code first + n - 1} of {@code input},
+     * which is not the result buffer, into the partial result.
+     */
+    int load(Plan plan, Region input, long first, long n, int after) {
+        Operand into = current;
+        return plan.local(() -> LocalCopy.copy(input.slice(first, n), into.slice(first, n)), after);
+    }
+
     /** {@link #load} of an input that is not the result buffer. */
     int load(Plan plan, Region input, int... after) {
         return load(plan, input, false, after);
