@@ -7,6 +7,6 @@ public final class Completed extends Operation {
 
     /** See {@link Operation#complete}. */
     public Completed(int source, int tag, long bytes, MpiError error) {
-        complete(source, tag, bytes, error);
+        super(source, tag, bytes, error);
     }
 }

@@ -15,16 +15,22 @@ import java.util.concurrent.locks.LockSupport;
 public abstract class Operation {
 
     private static final VarHandle LISTENER;
+    private static final VarHandle CLAIMED;
     private static final Runnable FIRED = () -> { };
 
     static {
         try {
-            LISTENER = MethodHandles.lookup().findVarHandle(Operation.class, "listener", Runnable.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LISTENER = lookup.findVarHandle(Operation.class, "listener", Runnable.class);
+            CLAIMED = lookup.findVarHandle(Operation.class, "claimed", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /** Set by the one completion that records the outcome; {@link #done} publishes it. */
+    @SuppressWarnings("unused") // through CLAIMED
+    private volatile boolean claimed;
     private volatile boolean done;
     private volatile Thread waiter;
     private volatile boolean attended;
@@ -45,7 +51,8 @@ public abstract class Operation {
      * @param tag the status's tag
      * @param bytes what was received or sent
      * @param error the MPI error the operation ended with, or {@code null}
-     * @return {@code false}, recording nothing, if it was complete already
+     * @return {@code false}, recording nothing, if it was complete already or another thread is
+     *     completing it
      */
     protected final boolean complete(int source, int tag, long bytes, MpiError error) {
         return finish(source, tag, bytes, error, false);
@@ -56,18 +63,34 @@ public abstract class Operation {
         return finish(source, tag, 0, null, true);
     }
 
+    /** An operation complete from the start, such as an eager send: its outcome needs no claim. */
+    protected Operation(int source, int tag, long bytes, MpiError error) {
+        this.source = source;
+        this.tag = tag;
+        this.bytes = bytes;
+        this.error = error;
+        this.claimed = true;
+        this.listener = FIRED;
+        this.done = true;
+    }
+
+    protected Operation() {
+    }
+
+    /**
+     * One compare-and-set claims the completion; the outcome is written, then published by the
+     * volatile write of {@link #done}, which every reader of the outcome reads first.
+     */
     private boolean finish(int source, int tag, long bytes, MpiError error, boolean cancelled) {
-        synchronized (this) {
-            if (done) {
-                return false;
-            }
-            this.source = source;
-            this.tag = tag;
-            this.bytes = bytes;
-            this.error = error;
-            this.cancelled = cancelled;
-            done = true;
+        if (!CLAIMED.compareAndSet(this, false, true)) {
+            return false;
         }
+        this.source = source;
+        this.tag = tag;
+        this.bytes = bytes;
+        this.error = error;
+        this.cancelled = cancelled;
+        done = true;
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
