@@ -9,6 +9,7 @@ import io.polylink.mpi.internal.MpiError;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,32 @@ class CursorTest {
             }
             assertArrayEquals(whole, out, "chunks of " + chunk);
         }
+    }
+
+    @Test
+    void theWireCarriesValuesLittleEndianFromEveryKindOfMemory() {
+        int value = 0x01020304;
+        byte[] little = {4, 3, 2, 1, 4, 3, 2, 1};
+        Typemap ints = Typemap.basic(Kind.INT);
+        assertArrayEquals(little, packWhole(Memories.of(new int[] {value, value}, false), ints, 2), "an int[]");
+        ByteBuffer direct = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+        direct.putInt(0, value).putInt(4, value);
+        assertArrayEquals(little, packWhole(Memories.of(direct, false), ints, 2), "a direct buffer");
+        ByteBuffer bigEndian = ByteBuffer.allocateDirect(8).order(ByteOrder.BIG_ENDIAN);
+        bigEndian.order(ByteOrder.nativeOrder()).putInt(0, value).putInt(4, value);
+        assertArrayEquals(little, packWhole(Memories.of(bigEndian.order(ByteOrder.BIG_ENDIAN), false), ints, 2),
+            "a direct buffer set to another order holds native values all the same");
+        IntBuffer typed = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder()).asIntBuffer();
+        typed.put(0, value).put(1, value);
+        assertArrayEquals(little, packWhole(Memories.of(typed, false), ints, 2), "an IntBuffer");
+        Typemap spaced = Typemap.hvector(2, 1, 8, ints);
+        assertArrayEquals(little, packWhole(Memories.of(new int[] {value, 0, value}, false), spaced, 1),
+            "values one by one");
+        double[] back = new double[1];
+        byte[] wire = packWhole(Memories.of(new double[] {1.0}, false), Typemap.basic(Kind.DOUBLE), 1);
+        assertEquals(0x3f, wire[7], "a double's sign and exponent last");
+        new Cursor(Memories.of(back, true), Typemap.basic(Kind.DOUBLE), 1).unpack(new ArrayReader(wire, 0, 8), 8);
+        assertEquals(1.0, back[0]);
     }
 
     @Test
