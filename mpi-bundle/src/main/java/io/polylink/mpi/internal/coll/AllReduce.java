@@ -237,7 +237,7 @@ public final class AllReduce {
         if (f.newRank() >= 0) {
             int pof2 = f.pof2();
             Blocks b = Blocks.of(partial.count, pof2);
-            Operand in = partial.combinesArriving() ? null : partial.fresh();
+            Operand in = partial.spare();
             Operand mine = partial.current();
             int rounds = Integer.numberOfTrailingZeros(pof2);
             int[] low = new int[rounds + 1];
@@ -284,7 +284,7 @@ public final class AllReduce {
         int right = members[(me + 1) % n];
         int left = members[(me - 1 + n) % n];
         Blocks b = Blocks.of(partial.count, n);
-        Operand in = partial.combinesArriving() ? null : partial.fresh();
+        Operand in = partial.spare();
         Operand mine = partial.current();
         List<Integer> sends = new ArrayList<>();
         int done = after;

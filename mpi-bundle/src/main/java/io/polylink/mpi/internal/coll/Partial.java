@@ -23,6 +23,8 @@ final class Partial {
     private final Region resultBuffer;
     private final Operand result;
     private Operand current;
+    /** Whether messages combine into the partial result as they arrive; decided at the first question. */
+    private Boolean combinesArriving;
 
     /** A partial result in an operand of its own, for {@code count} elements of {@code map}. */
     Partial(Reduction reduction, Typemap map, long count) {
@@ -32,7 +34,7 @@ final class Partial {
     /**
      * A partial result kept in {@code result}, the caller's buffer for the result, where the
      * kernels can combine in it: no operand to allocate, no copy out at the end. Elsewhere (a
-     * derived or mixed layout, a user's function) in an operand of its own.
+     * derived or mixed layout, a user's function, no {@code result} given) in an operand of its own.
      */
     Partial(Reduction reduction, Typemap map, long count, Region result) {
         this.reduction = reduction;
@@ -58,17 +60,19 @@ final class Partial {
      *     unpacked (a commutative operation that combines element by element), so that it needs no
      *     spare operand
      */
-    boolean combinesArriving() {
-        return reduction.commutative() && combining() != null;
+    private boolean combinesArriving() {
+        if (combinesArriving == null) {
+            combinesArriving = reduction.commutative() && reduction.combining(current) != null;
+        }
+        return combinesArriving;
     }
 
     /**
-     * @return the partial result as a receive buffer that combines, or {@code null} if it cannot
-     *     be: a new one for each receive, since receives of different segments may unpack at
-     *     once, on different threads
+     * @return an operand to receive into where messages cannot
+     *     {@linkplain #combinesArriving() combine as they arrive}; else {@code null}
      */
-    private Operand combining() {
-        return reduction.combining(current);
+    Operand spare() {
+        return combinesArriving() ? null : fresh();
     }
 
     /**
@@ -85,9 +89,10 @@ final class Partial {
      * @return the step after which the data is combined
      */
     int absorbArriving(Plan plan, int source, Operand spare, long first, long n, int receiveAfter, int... after) {
-        Operand combining = reduction.commutative() ? combining() : null;
-        if (combining != null) {
-            return plan.receive(source, combining.slice(first, n), after);
+        if (combinesArriving()) {
+            // A combining receive buffer for each receive: receives of different segments may
+            // unpack at once, on different threads.
+            return plan.receive(source, reduction.combining(current).slice(first, n), after);
         }
         int received = plan.receive(source, spare.slice(first, n), receiveAfter);
         int[] waits = Arrays.copyOf(after, after.length + 1);
@@ -177,8 +182,8 @@ final class Partial {
     int up(Plan plan, Trees.Tree tree, long segment, int after) {
         int[] children = tree.children();
         Operand[] in = new Operand[children.length];
-        for (int i = 0; i < in.length && !combinesArriving(); i++) {
-            in[i] = fresh();
+        for (int i = 0; i < in.length; i++) {
+            in[i] = spare();
         }
         int segments = count <= segment ? 1 : (int) ((count + segment - 1) / segment);
         if (segments > 1 && !(reduction.commutative() && reduction.splits())) {

@@ -63,7 +63,7 @@ public final class Reduce {
         // The root combines in its receive buffer, and a leaf sends from its send buffer: no
         // operand of their own to fill and copy out where the kernels can work on the buffer.
         Region home = me == top && me == root ? recv : tree.children().length == 0 ? input : null;
-        Partial partial = home == null ? new Partial(reduction, map, count) : new Partial(reduction, map, count, home);
+        Partial partial = new Partial(reduction, map, count, home);
         int done = partial.up(plan, tree, segment, partial.load(plan, input, input == home));
         if (me == top) {
             if (me == root) {

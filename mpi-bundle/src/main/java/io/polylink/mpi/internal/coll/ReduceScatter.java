@@ -101,7 +101,7 @@ public final class ReduceScatter {
     private static int ring(Plan plan, int[] counts, long[] displs, Partial partial, int after) {
         int n = plan.size();
         int me = plan.rank();
-        Operand in = partial.combinesArriving() ? null : partial.fresh();
+        Operand in = partial.spare();
         Operand mine = partial.current();
         int done = after;
         for (int k = 0; k < n - 1; k++) {

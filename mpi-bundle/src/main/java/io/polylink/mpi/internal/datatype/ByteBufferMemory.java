@@ -50,7 +50,7 @@ final class ByteBufferMemory implements Memory {
     @Override
     public void write(WireWriter out, Kind kind, long at, int n) {
         int p = (int) at;
-        if (kind != Kind.BOOLEAN && (kind == Kind.BYTE || NATIVE_IS_WIRE)) {
+        if (movesAsBytes(kind)) {
             writeBytes(out, p, n * kind.size());
             return;
         }
@@ -86,7 +86,7 @@ final class ByteBufferMemory implements Memory {
     @Override
     public void read(WireReader in, Kind kind, long at, int n) {
         int p = (int) at;
-        if (kind != Kind.BOOLEAN && (kind == Kind.BYTE || NATIVE_IS_WIRE)) {
+        if (movesAsBytes(kind)) {
             readBytes(in, p, n * kind.size());
             return;
         }
@@ -117,6 +117,11 @@ final class ByteBufferMemory implements Memory {
                 }
             }
         }
+    }
+
+    /** @return whether data of {@code kind} moves as the bytes it is: bytes, and values already in the wire's order */
+    private static boolean movesAsBytes(Kind kind) {
+        return kind == Kind.BYTE || NATIVE_IS_WIRE && kind != Kind.BOOLEAN;
     }
 
     /** Moves {@code n} bytes from {@code p} as they are: byte data, or values already in the wire's order. */

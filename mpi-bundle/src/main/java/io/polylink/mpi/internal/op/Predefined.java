@@ -7,7 +7,6 @@ import io.polylink.mpi.internal.datatype.Memories;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
-import java.lang.reflect.Array;
 
 /**
  * A predefined operation on a datatype of one predefined type. Operands hold the data's primitives
@@ -22,11 +21,16 @@ public final class Predefined implements Reduction {
     private final Operator op;
     private final Element element;
     private final Kernel kernel;
+    /** Whether each primitive combines with the one at its own index: the kinds alone, and sums of complex numbers. */
+    private final boolean pointwise;
 
     private Predefined(Operator op, Element element, Kernel kernel) {
         this.op = op;
         this.element = element;
         this.kernel = kernel;
+        boolean complexSum = (element == Element.FLOAT_COMPLEX || element == Element.DOUBLE_COMPLEX)
+            && op == Operator.SUM;
+        this.pointwise = element.uniform() && (!element.pair() || complexSum);
     }
 
     /**
@@ -123,17 +127,13 @@ public final class Predefined implements Reduction {
         return (int) (count * perCopy);
     }
 
-    /** Where each primitive combines with the one at its own index: the kinds alone, and sums of complex numbers. */
     @Override
     public Operand combining(Operand into) {
-        boolean complexSum = (element == Element.FLOAT_COMPLEX || element == Element.DOUBLE_COMPLEX)
-            && op == Operator.SUM;
-        boolean pointwise = element.uniform() && (!element.pair() || complexSum);
         if (!pointwise) {
             return null;
         }
         Kind kind = element.kind();
-        int length = Array.getLength(into.data());
+        int length = (int) into.region().count();
         Memory memory = new CombiningMemory(kernel, kind, into.data(), length);
         return new Operand(into.data(), new Region(memory, Typemap.basic(kind), length), into.unit());
     }
