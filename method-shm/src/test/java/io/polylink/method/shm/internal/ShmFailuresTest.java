@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.polylink.Context;
 import io.polylink.Startpoint;
+import io.polylink.spi.Connection;
 import io.polylink.method.shm.internal.segment.Mapped;
 import io.polylink.method.shm.internal.segment.Segment;
 import io.polylink.testkit.Await;
@@ -101,6 +102,33 @@ class ShmFailuresTest {
         }
         long after = beats(b);
         Await.until(() -> beats(b) > after + 2, Duration.ofSeconds(5), () -> "b's heartbeat did not come back");
+    }
+
+    @Test
+    void aPeerThatClosesInOrderEndsItsConnectionsInOrderEvenBeforeItsGoodbyeIsRead() throws Exception {
+        Context a = contexts.context();
+        Context b = contexts.context();
+        Connection toA = contexts.method(1).connect(a.id(), contexts.method(0).localAddress(), Map.of());
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong received = new AtomicLong();
+        Startpoint held = heldAtFirstRsr(a, b, release, received);
+        try (LogCapture core = new LogCapture("io.polylink.core")) {
+            held.send(1, a.allocateBuffer(0));
+            Await.until(() -> received.get() == 1, Duration.ofSeconds(5), () -> "b's poller never took the RSR");
+            long errors = contexts.method(1).statistics().errors();
+            // b's poller, held, cannot read a's goodbye: only b's heartbeat timer sees a's inbox closed.
+            contexts.embedded(0).close();
+            Await.until(() -> !toA.isOpen(), Duration.ofSeconds(10),
+                () -> "b's connection to a stayed open after a closed its inbox");
+            assertEquals(errors, contexts.method(1).statistics().errors(), "errors counted for an orderly close");
+            assertTrue(core.lines().stream().noneMatch(l -> l.contains("closed")), String.join("\n", core.lines()));
+        } finally {
+            release.countDown();
+        }
+        Context c = contexts.context();
+        EchoStreams streams = echoes(c, 1);
+        streams.awaitEchoes(100, Duration.ofSeconds(30));
+        assertPerfect(streams);
     }
 
     @Test

@@ -163,12 +163,17 @@ public final class Connections {
 
     /**
      * On the heartbeat timer: fails each connection whose receiver its {@link
-     * io.polylink.method.shm.internal.liveness.ReceiverWatch} finds dead.
+     * io.polylink.method.shm.internal.liveness.ReceiverWatch} finds dead, and ends in order each
+     * whose receiver closed in order (this timer may see that before the poller reads its goodbye).
      *
      * @param now {@link System#nanoTime()}
      */
     public void judgeReceivers(long now) {
         for (ShmConnection c : snapshot()) {
+            if (c.isOpen() && c.watch().closedInOrder()) {
+                c.closedByPeer();
+                continue;
+            }
             String dead = c.isOpen() ? c.watch().check(now) : null;
             if (dead != null) {
                 errors.incrementAndGet();

@@ -83,16 +83,22 @@ public final class ReceiverWatch {
     }
 
     /**
+     * @return whether the receiver closed its inbox in order: its goodbye is in this side's inbox,
+     *     or on the way, so the connection ends as in order, whichever comes first
+     */
+    public boolean closedInOrder() {
+        return inbox.state() == STATE_CLOSED && inboxGivenUp() == null;
+    }
+
+    /**
      * @param now {@link System#nanoTime()}
-     * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive
+     * @return why the receiver's inbox can no longer be written, or {@code null} if it is alive or
+     *     {@linkplain #closedInOrder closed in order}
      */
     public String check(long now) {
         String givenUp = inboxGivenUp();
         if (givenUp != null) {
             return givenUp;
-        }
-        if (inbox.state() == STATE_CLOSED) {
-            return "context " + peer + " closed its inbox";
         }
         String lost = slotLost();
         if (lost != null) {
