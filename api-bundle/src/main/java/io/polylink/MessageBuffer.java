@@ -1,5 +1,6 @@
 package io.polylink;
 
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -103,6 +104,22 @@ public interface MessageBuffer {
      * @throws MessageTooLargeException if full
      */
     MessageBuffer putRaw(byte[] value, int offset, int length);
+
+    /**
+     * Writes {@code length} bytes of {@code source} from index {@code offset}, with no length in
+     * front, as {@link #putRaw(byte[], int, int)} does an array's: for data already in a buffer,
+     * such as direct memory, without a copy through an array. The source's position, limit and
+     * order are neither used nor changed.
+     *
+     * @param source the source
+     * @param offset index of the first byte in {@code source}
+     * @param length number of bytes
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the bytes are not all within {@code source}'s capacity
+     * @throws MessageTooLargeException if full
+     * @since 0.7
+     */
+    MessageBuffer putRaw(ByteBuffer source, int offset, int length);
 
     /**
      * Writes {@code count} shorts of {@code values} from {@code offset}, each as 2 bytes in
@@ -351,6 +368,20 @@ public interface MessageBuffer {
      * @throws MalformedMessageException if fewer than {@code length} bytes are left
      */
     void getRaw(byte[] target, int offset, int length);
+
+    /**
+     * Reads {@code length} raw bytes written by {@link #putRaw} into {@code target} from index
+     * {@code offset}. The target's position, limit and order are neither used nor changed.
+     *
+     * @param target where to copy; writable
+     * @param offset index of the first byte in {@code target}
+     * @param length number of bytes
+     * @throws IndexOutOfBoundsException if the bytes do not all fit within {@code target}'s capacity
+     * @throws java.nio.ReadOnlyBufferException if {@code target} is read-only
+     * @throws MalformedMessageException if fewer than {@code length} bytes are left
+     * @since 0.7
+     */
+    void getRaw(ByteBuffer target, int offset, int length);
 
     /**
      * Reads {@code count} shorts written by {@link #putShorts} (or by as many one-value puts).

@@ -11,6 +11,7 @@ import io.polylink.core.internal.wire.TableResolver;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
+import java.nio.ReadOnlyBufferException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -277,6 +278,19 @@ public final class MessageBufferImpl implements MessageBuffer {
     }
 
     @Override
+    public MessageBuffer putRaw(ByteBuffer source, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, source.capacity());
+        int at = reserve(count);
+        bytes.put(at, wholly(source, offset + count), offset, count);
+        return this;
+    }
+
+    /** @return {@code b}, or a view of it up to its capacity if its limit is short of {@code end}: limits do not count */
+    private static ByteBuffer wholly(ByteBuffer b, int end) {
+        return end <= b.limit() ? b : b.duplicate().clear();
+    }
+
+    @Override
     public MessageBuffer putShorts(short[] values, int offset, int count) {
         return putShorts(values, offset, count, ByteOrder.BIG_ENDIAN);
     }
@@ -417,6 +431,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     public void getRaw(byte[] target, int offset, int count) {
         Objects.checkFromIndexSize(offset, count, target.length);
         bytes.get(consume(count, "raw bytes"), target, offset, count);
+    }
+
+    @Override
+    public void getRaw(ByteBuffer target, int offset, int count) {
+        Objects.checkFromIndexSize(offset, count, target.capacity());
+        if (target.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        wholly(target, offset + count).put(offset, bytes, consume(count, "raw bytes"), count);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.polylink.MessageTooLargeException;
 import io.polylink.core.internal.EmbeddedContext;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.ReadOnlyBufferException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -171,6 +172,43 @@ class MessageBufferTest {
         assertArrayEquals(new int[] {1, 2, 3}, back);
         MessageBuffer full = buffer(16).putRaw(new byte[4090], 0, 4090);
         assertThrows(MessageTooLargeException.class, () -> full.putDoubles(new double[1], 0, 1));
+        assertEquals(4090, full.length(), "what was written is kept");
+    }
+
+    @Test
+    void rawBytesMoveFromAndIntoBuffersAtTheirIndicesLeavingTheirPositionsAlone() {
+        ByteBuffer direct = ByteBuffer.allocateDirect(16).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 16; i++) {
+            direct.put(i, (byte) i);
+        }
+        direct.position(3).limit(5);
+        MessageBuffer m = buffer(1).putByte((byte) 9).putRaw(direct, 6, 8).putRaw(ByteBuffer.wrap(new byte[] {7}), 0, 1);
+        assertEquals(3, direct.position(), "the source's position");
+        assertEquals(5, direct.limit(), "the source's limit");
+        byte[] wire = new byte[m.length()];
+        m.getRaw(wire, 0, wire.length);
+        assertArrayEquals(new byte[] {9, 6, 7, 8, 9, 10, 11, 12, 13, 7}, wire);
+
+        m.rewind();
+        m.getByte();
+        ByteBuffer target = ByteBuffer.allocateDirect(12).position(11);
+        m.getRaw(target, 2, 8);
+        assertEquals(11, target.position(), "the target's position");
+        assertEquals(6, target.get(2));
+        assertEquals(13, target.get(9));
+        assertEquals(0, target.get(10), "nothing past the bytes read");
+        assertEquals(9, m.readIndex());
+
+        assertThrows(IndexOutOfBoundsException.class, () -> m.getRaw(target, 5, 8));
+        assertThrows(ReadOnlyBufferException.class, () -> m.getRaw(target.asReadOnlyBuffer(), 0, 1));
+        assertEquals(9, m.readIndex(), "a refused read consumes nothing");
+        assertThrows(MalformedMessageException.class, () -> m.getRaw(target, 0, 2));
+        assertEquals(9, m.readIndex());
+        int length = m.length();
+        assertThrows(IndexOutOfBoundsException.class, () -> m.putRaw(direct, 10, 7));
+        assertEquals(length, m.length(), "nothing written");
+        MessageBuffer full = buffer(16).putRaw(new byte[4090], 0, 4090);
+        assertThrows(MessageTooLargeException.class, () -> full.putRaw(direct, 0, 7));
         assertEquals(4090, full.length(), "what was written is kept");
     }
 

@@ -3,6 +3,7 @@ package io.polylink.mpi.internal.datatype;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * Unpacks from a byte array between a position and a limit: {@code MPI_Unpack}'s input and
@@ -62,6 +63,12 @@ public final class ArrayReader implements WireReader {
     @Override
     public void getBytes(byte[] target, int offset, int length) {
         System.arraycopy(bytes, take(length), target, offset, length);
+    }
+
+    @Override
+    public void getBytes(ByteBuffer target, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, target.limit());
+        target.put(offset, bytes, take(length), length);
     }
 
     @Override

@@ -55,6 +55,12 @@ public final class ArrayWriter implements WireWriter {
     }
 
     @Override
+    public void putBytes(ByteBuffer source, int offset, int length) {
+        source.get(offset, bytes, position, length);
+        position += length;
+    }
+
+    @Override
     public void putValues(Kind kind, Object array, int offset, int count) {
         int length = count * kind.size();
         Values.put(ByteBuffer.wrap(bytes, position, length).order(WireWriter.ORDER), kind, array, offset, count);

@@ -6,10 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A direct byte buffer from its first byte (its position does not count, as in the Open MPI
- * bindings): holds every kind, in native byte order whatever order the buffer is set to. Byte
- * data, and values where native order is the wire's, move in bulk copies through a small array
- * (the message takes only arrays), a few bytes eight at a time.
+ * A direct byte buffer from its first byte to its capacity (its position and limit do not count,
+ * as in the Open MPI bindings): holds every kind, in native byte order whatever order the buffer
+ * is set to. Byte data, and values where native order is the wire's, move in one bulk copy
+ * between the buffer and the message, a few bytes eight at a time.
  */
 final class ByteBufferMemory implements Memory {
 
@@ -20,16 +20,14 @@ final class ByteBufferMemory implements Memory {
     /** Whether values in native order are already in the wire's: then they move as bytes. */
     private static final boolean NATIVE_IS_WIRE = ByteOrder.nativeOrder() == WireWriter.ORDER;
     private static final VarHandle WIRE_LONG = MethodHandles.byteBufferViewVarHandle(long[].class, WireWriter.ORDER);
-    /** Byte data shorter than this moves eight bytes at a time; longer, through {@link #STAGE} bytes at a time. */
+    /** Byte data shorter than this moves eight bytes at a time; longer, in one bulk copy. */
     private static final int BULK = 64;
-    private static final int STAGE = 16 * 1024;
 
+    /** The caller's buffer, viewed to its capacity. */
     private final ByteBuffer buffer;
-    /** Made at the first bulk copy and kept for this memory's later chunks: a message allocates it once. */
-    private byte[] stage;
 
     ByteBufferMemory(ByteBuffer buffer) {
-        this.buffer = buffer;
+        this.buffer = buffer.duplicate().clear();
     }
 
     @Override
@@ -136,12 +134,7 @@ final class ByteBufferMemory implements Memory {
             }
             return;
         }
-        byte[] stage = stage(n);
-        for (int end = p + n; p < end; p += stage.length) {
-            int k = Math.min(stage.length, end - p);
-            buffer.get(p, stage, 0, k);
-            out.putBytes(stage, 0, k);
-        }
+        out.putBytes(buffer, p, n);
     }
 
     /** Moves {@code n} bytes to {@code p} as they are: the counterpart of {@link #writeBytes}. */
@@ -156,20 +149,7 @@ final class ByteBufferMemory implements Memory {
             }
             return;
         }
-        byte[] stage = stage(n);
-        for (int end = p + n; p < end; p += stage.length) {
-            int k = Math.min(stage.length, end - p);
-            in.getBytes(stage, 0, k);
-            buffer.put(p, stage, 0, k);
-        }
-    }
-
-    private byte[] stage(int n) {
-        int wanted = Math.min(n, STAGE);
-        if (stage == null || stage.length < wanted) {
-            stage = new byte[wanted];
-        }
-        return stage;
+        in.getBytes(buffer, p, n);
     }
 
     @Override

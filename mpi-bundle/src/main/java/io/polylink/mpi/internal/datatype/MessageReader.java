@@ -1,6 +1,7 @@
 package io.polylink.mpi.internal.datatype;
 
 import io.polylink.MessageBuffer;
+import java.nio.ByteBuffer;
 
 /**
  * Unpacks from a delivered RSR's buffer, which checks every read against what it holds; values are
@@ -36,6 +37,11 @@ public final class MessageReader implements WireReader {
 
     @Override
     public void getBytes(byte[] target, int offset, int length) {
+        message.getRaw(target, offset, length);
+    }
+
+    @Override
+    public void getBytes(ByteBuffer target, int offset, int length) {
         message.getRaw(target, offset, length);
     }
 

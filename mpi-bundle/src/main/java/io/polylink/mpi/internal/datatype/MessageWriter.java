@@ -1,6 +1,7 @@
 package io.polylink.mpi.internal.datatype;
 
 import io.polylink.MessageBuffer;
+import java.nio.ByteBuffer;
 
 /**
  * Packs into an RSR's buffer. The buffer's one-value routines write network byte order, so a value
@@ -36,6 +37,11 @@ public final class MessageWriter implements WireWriter {
 
     @Override
     public void putBytes(byte[] source, int offset, int length) {
+        message.putRaw(source, offset, length);
+    }
+
+    @Override
+    public void putBytes(ByteBuffer source, int offset, int length) {
         message.putRaw(source, offset, length);
     }
 

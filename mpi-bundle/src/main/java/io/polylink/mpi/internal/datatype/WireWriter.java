@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.datatype;
 
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -24,6 +25,12 @@ public interface WireWriter {
 
     /** Appends {@code length} bytes of {@code source} from {@code offset}. */
     void putBytes(byte[] source, int offset, int length);
+
+    /**
+     * Appends {@code length} bytes of {@code source} from index {@code offset}, within its limit;
+     * its position does not count.
+     */
+    void putBytes(ByteBuffer source, int offset, int length);
 
     /**
      * Appends {@code count} values of {@code array}, a primitive array of {@code kind} (not
