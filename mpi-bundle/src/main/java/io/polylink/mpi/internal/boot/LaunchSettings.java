@@ -78,9 +78,11 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Stri
         Duration liveness = Duration.ofMillis(number(env, LIVENESS_MS, 250, 1, Long.MAX_VALUE));
         Path abortRecord = text(env, ABORT_FILE) == null ? null : Path.of(text(env, ABORT_FILE));
         boolean explain = flag(env, EXPLAIN);
+        // A chunk given is the chunk over every method.
         Limits limits = new Limits(
             (int) number(env, EAGER_LIMIT, Limits.DEFAULT_EAGER_LIMIT, 0, Integer.MAX_VALUE),
             (int) number(env, CHUNK, Limits.DEFAULT_CHUNK, 8, Integer.MAX_VALUE),
+            (int) number(env, CHUNK, Limits.DEFAULT_STREAM_CHUNK, 8, Integer.MAX_VALUE),
             number(env, UNEXPECTED_BYTES, Limits.DEFAULT_UNEXPECTED_BYTES, 0, Long.MAX_VALUE),
             (int) number(env, UNEXPECTED_MESSAGES, Limits.DEFAULT_UNEXPECTED_MESSAGES, 0, Integer.MAX_VALUE),
             new Idle((int) number(env, SPINS, Idle.DEFAULT.spins(), 0, Integer.MAX_VALUE),

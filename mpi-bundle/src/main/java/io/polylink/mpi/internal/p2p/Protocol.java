@@ -96,12 +96,13 @@ final class Protocol {
         // One message's chunks take one set of links, whatever a communicator's hints do meanwhile:
         // the receiver takes them in order.
         Startpoint[] links = transport.route(s.context);
+        int chunk = limits.chunkOver(Transport.stack(links, s.destination));
         MessageBuffer m = transport.takeChunk();
         try {
             MessageWriter out = new MessageWriter(m);
             long offset = 0;
             while (offset < limit) {
-                long budget = Math.min(limits.chunk(), limit - offset);
+                long budget = Math.min(chunk, limit - offset);
                 m.clear();
                 HeaderCodec.data(m, receiverRequest, offset, offset + budget == limit);
                 offset += cursor.pack(out, budget);

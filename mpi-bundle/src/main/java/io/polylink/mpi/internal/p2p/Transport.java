@@ -56,7 +56,7 @@ public final class Transport implements AutoCloseable {
         this.worldRank = worldRank;
         this.endpoint = context.createEndpoint();
         this.small = new BufferPool(context, Header.RTS_LENGTH + limits.eagerLimit(), POOLED_BUFFERS);
-        this.chunks = new BufferPool(context, Header.DATA_LENGTH + limits.chunk(), POOLED_CHUNKS);
+        this.chunks = new BufferPool(context, Header.DATA_LENGTH + limits.largestChunk(), POOLED_CHUNKS);
     }
 
     /** Installs the engine's handler, run on the delivering thread. */
@@ -208,6 +208,12 @@ public final class Transport implements AutoCloseable {
     /** @return how selection reaches rank {@code to} for context {@code context}, entry by entry */
     Explanation explain(int context, int to) {
         return route(context)[to].explain().get(0);
+    }
+
+    /** @return the stack messages over {@code links} take to rank {@code to} now, or {@code null} if not known */
+    static String stack(Startpoint[] links, int to) {
+        Explanation e = links[to].explain().get(0);
+        return e == null ? null : e.chosen().map(c -> c.descriptor().stack()).orElse(null);
     }
 
     /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.PolylinkSettings;
 import io.polylink.mpi.internal.MpiError;
+import io.polylink.mpi.internal.p2p.Limits;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,26 @@ import org.junit.jupiter.api.Test;
 
 /** Where a rank learns who it is and where the others are: mpirun's variables, Slurm's, or none. */
 class LaunchSettingsTest {
+
+    @Test
+    void aRendezvousIsChunkedForShmsRingOrInLargerChunksOverOtherMethodsUnlessAChunkIsGiven() {
+        Map<String, String> job = Map.of(LaunchSettings.JOB, "j1", LaunchSettings.RANK, "0", LaunchSettings.SIZE, "1");
+        Limits defaults = LaunchSettings.from(job).limits();
+        assertEquals(64 * 1024, defaults.chunkOver("shm"));
+        assertEquals(64 * 1024, defaults.chunkOver("lz4/shm"));
+        assertEquals(256 * 1024, defaults.chunkOver("tcp"));
+        assertEquals(256 * 1024, defaults.chunkOver("lz4+aead/tcp"));
+        assertEquals(64 * 1024, defaults.chunkOver(null), "a stack not known yet");
+        Map<String, String> given = new HashMap<>(job);
+        given.put(LaunchSettings.CHUNK, "100000");
+        Limits chunked = LaunchSettings.from(given).limits();
+        assertEquals(100000, chunked.chunkOver("shm"));
+        assertEquals(100000, chunked.chunkOver("tcp"));
+        Limits fitted = defaults.fitting(128 * 1024);
+        assertTrue(fitted.chunkOver("tcp") < 128 * 1024, "a chunk fits one RSR: " + fitted.chunkOver("tcp"));
+        assertEquals(0, fitted.chunkOver("tcp") % 8);
+        assertEquals(64 * 1024, fitted.chunkOver("shm"));
+    }
 
     @Test
     void underSrunARankTakesJobRankAndSizeFromSlurm() {
