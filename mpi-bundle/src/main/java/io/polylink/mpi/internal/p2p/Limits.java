@@ -13,8 +13,10 @@ import java.util.function.BooleanSupplier;
  * @param chunk bytes of data per DATA message of a rendezvous over shm: 64 KiB by default, which
  *     shm's default ring takes as one record (an eighth of it), and small enough that the receiver
  *     unpacks one chunk while the next is packed
- * @param streamChunk the same over any other method (tcp): 256 KiB by default, since each chunk
- *     costs a frame and the system calls that carry it, which larger chunks spread over more data
+ * @param streamChunk the same over any other method (tcp): 256 KiB less 64 bytes by default, since
+ *     each chunk costs a frame and the system calls that carry it, which larger chunks spread over
+ *     more data; the 64 bytes leave room for its header, so a chunk's message fits a 256 KiB
+ *     store of the context's (they come in powers of two)
  * @param unexpectedBytes the most data of messages that arrived before their receive a rank keeps
  * @param unexpectedMessages the most such messages (and announcements of large ones) it keeps
  * @param idle how a waiting thread spins before it parks
@@ -24,7 +26,7 @@ public record Limits(int eagerLimit, int chunk, int streamChunk, long unexpected
 
     public static final int DEFAULT_EAGER_LIMIT = 64 * 1024;
     public static final int DEFAULT_CHUNK = 64 * 1024;
-    public static final int DEFAULT_STREAM_CHUNK = 256 * 1024;
+    public static final int DEFAULT_STREAM_CHUNK = 256 * 1024 - 64;
     public static final long DEFAULT_UNEXPECTED_BYTES = 256L * 1024 * 1024;
     public static final int DEFAULT_UNEXPECTED_MESSAGES = 1 << 20;
 
@@ -69,8 +71,4 @@ public record Limits(int eagerLimit, int chunk, int streamChunk, long unexpected
         return stack == null || stack.equals("shm") || stack.endsWith("/shm") ? chunk : streamChunk;
     }
 
-    /** @return the largest chunk over any stack */
-    public int largestChunk() {
-        return Math.max(chunk, streamChunk);
-    }
 }

@@ -97,7 +97,7 @@ final class Protocol {
         // the receiver takes them in order.
         Startpoint[] links = transport.route(s.context);
         int chunk = limits.chunkOver(Transport.stack(links, s.destination));
-        MessageBuffer m = transport.takeChunk();
+        MessageBuffer m = transport.takeChunk(chunk);
         try {
             MessageWriter out = new MessageWriter(m);
             long offset = 0;
@@ -116,7 +116,7 @@ final class Protocol {
         } catch (MpiError failed) {
             s.fail(failed);
         } finally {
-            transport.giveChunk(m);
+            transport.giveChunk(m, chunk);
         }
     }
 }
