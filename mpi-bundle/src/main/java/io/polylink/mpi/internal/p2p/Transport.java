@@ -221,10 +221,18 @@ public final class Transport implements AutoCloseable {
         return route(context)[to].explain().get(0);
     }
 
-    /** @return the stack messages over {@code links} take to rank {@code to} now, or {@code null} if not known */
+    /**
+     * @return the stack messages over {@code links} take to rank {@code to} now, or {@code null} if
+     *     not known: not chosen yet, or the link cannot say (a selection policy that fails while a
+     *     method is swapped), which only costs the chunks their best size
+     */
     static String stack(Startpoint[] links, int to) {
-        Explanation e = links[to].explain().get(0);
-        return e == null ? null : e.chosen().map(c -> c.descriptor().stack()).orElse(null);
+        try {
+            Explanation e = links[to].explain().get(0);
+            return e == null ? null : e.chosen().map(c -> c.descriptor().stack()).orElse(null);
+        } catch (RuntimeException unknown) {
+            return null;
+        }
     }
 
     /**
