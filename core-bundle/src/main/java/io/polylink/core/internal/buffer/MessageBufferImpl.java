@@ -436,6 +436,7 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public void getRaw(ByteBuffer target, int offset, int count) {
         Objects.checkFromIndexSize(offset, count, target.capacity());
+        // Before consuming: a refused read leaves the message where it was.
         if (target.isReadOnly()) {
             throw new ReadOnlyBufferException();
         }

@@ -70,5 +70,4 @@ public record Limits(int eagerLimit, int chunk, int streamChunk, long unexpected
     public int chunkOver(String stack) {
         return stack == null || stack.equals("shm") || stack.endsWith("/shm") ? chunk : streamChunk;
     }
-
 }

@@ -18,29 +18,25 @@ class TransportStackTest {
     @Test
     void aLinkNamesItsStackAndOneThatCannotSayGetsTheDefaultChunkInsteadOfFailingTheSend() {
         try (EmbeddedContext a = EmbeddedContext.open(); EmbeddedContext b = EmbeddedContext.open()) {
-            linkedOverTcp(a, b);
+            a.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
+            b.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
+            Startpoint[] links = {a.context().startpoint(b.systemStartpoint().toText())};
+            assertEquals("tcp", Transport.stack(links, 0));
+            assertEquals(Limits.DEFAULTS.streamChunk(), Limits.DEFAULTS.chunkOver(Transport.stack(links, 0)));
+
+            a.add(new SelectionPolicy() {
+                @Override
+                public String name() {
+                    return "failing";
+                }
+
+                @Override
+                public Explanation select(SelectionRequest request) {
+                    throw new IllegalStateException("this policy fails on purpose");
+                }
+            });
+            assertNull(Transport.stack(links, 0), "a link that cannot say which stack it takes");
+            assertEquals(Limits.DEFAULTS.chunk(), Limits.DEFAULTS.chunkOver(null));
         }
-    }
-
-    private static void linkedOverTcp(EmbeddedContext a, EmbeddedContext b) {
-        a.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
-        b.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
-        Startpoint toB = a.context().startpoint(b.systemStartpoint().toText());
-        assertEquals("tcp", Transport.stack(new Startpoint[] {toB}, 0));
-        assertEquals(Limits.DEFAULTS.streamChunk(), Limits.DEFAULTS.chunkOver(Transport.stack(new Startpoint[] {toB}, 0)));
-
-        a.add(new SelectionPolicy() {
-            @Override
-            public String name() {
-                return "failing";
-            }
-
-            @Override
-            public Explanation select(SelectionRequest request) {
-                throw new IllegalStateException("this policy fails on purpose");
-            }
-        });
-        assertNull(Transport.stack(new Startpoint[] {toB}, 0), "a link that cannot say which stack it takes");
-        assertEquals(Limits.DEFAULTS.chunk(), Limits.DEFAULTS.chunkOver(null));
     }
 }
