@@ -32,6 +32,11 @@ import java.util.Objects;
 public final class MessageBufferImpl implements MessageBuffer {
 
     private static final int INITIAL_TABLE_SLOTS = 2;
+    /**
+     * Arrays of up to this many values move value by value: a bulk copy's two views cost more
+     * than that many absolute accesses, and allocate.
+     */
+    private static final int BY_VALUE = 16;
 
     private final MessageBuffers owner;
     private ByteBuffer bytes;
@@ -298,6 +303,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer putShorts(short[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
+        if (count <= BY_VALUE) {
+            int at = reserve(count * 2);
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                short v = values[offset + i];
+                bytes.putShort(at + 2 * i, swap ? Short.reverseBytes(v) : v);
+            }
+            return this;
+        }
         appended(count, 2).order(order).asShortBuffer().put(values, offset, count);
         return this;
     }
@@ -310,6 +324,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer putChars(char[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
+        if (count <= BY_VALUE) {
+            int at = reserve(count * 2);
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                char v = values[offset + i];
+                bytes.putChar(at + 2 * i, swap ? Character.reverseBytes(v) : v);
+            }
+            return this;
+        }
         appended(count, 2).order(order).asCharBuffer().put(values, offset, count);
         return this;
     }
@@ -322,6 +345,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer putInts(int[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
+        if (count <= BY_VALUE) {
+            int at = reserve(count * 4);
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                int v = values[offset + i];
+                bytes.putInt(at + 4 * i, swap ? Integer.reverseBytes(v) : v);
+            }
+            return this;
+        }
         appended(count, 4).order(order).asIntBuffer().put(values, offset, count);
         return this;
     }
@@ -334,6 +366,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer putLongs(long[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
+        if (count <= BY_VALUE) {
+            int at = reserve(count * 8);
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                long v = values[offset + i];
+                bytes.putLong(at + 8 * i, swap ? Long.reverseBytes(v) : v);
+            }
+            return this;
+        }
         appended(count, 8).order(order).asLongBuffer().put(values, offset, count);
         return this;
     }
@@ -346,6 +387,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer putFloats(float[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
+        if (count <= BY_VALUE) {
+            int at = reserve(count * 4);
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                int v = Float.floatToRawIntBits(values[offset + i]);
+                bytes.putInt(at + 4 * i, swap ? Integer.reverseBytes(v) : v);
+            }
+            return this;
+        }
         appended(count, 4).order(order).asFloatBuffer().put(values, offset, count);
         return this;
     }
@@ -358,6 +408,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public MessageBuffer putDoubles(double[] values, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, values.length);
+        if (count <= BY_VALUE) {
+            int at = reserve(count * 8);
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                long v = Double.doubleToRawLongBits(values[offset + i]);
+                bytes.putLong(at + 8 * i, swap ? Long.reverseBytes(v) : v);
+            }
+            return this;
+        }
         appended(count, 8).order(order).asDoubleBuffer().put(values, offset, count);
         return this;
     }
@@ -451,6 +510,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public void getShorts(short[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
+        if (count <= BY_VALUE) {
+            int at = consumedAt(count, 2, "shorts");
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                short v = bytes.getShort(at + 2 * i);
+                target[offset + i] = swap ? Short.reverseBytes(v) : v;
+            }
+            return;
+        }
         consumed(count, 2, "shorts").order(order).asShortBuffer().get(target, offset, count);
     }
 
@@ -462,6 +530,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public void getChars(char[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
+        if (count <= BY_VALUE) {
+            int at = consumedAt(count, 2, "chars");
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                char v = bytes.getChar(at + 2 * i);
+                target[offset + i] = swap ? Character.reverseBytes(v) : v;
+            }
+            return;
+        }
         consumed(count, 2, "chars").order(order).asCharBuffer().get(target, offset, count);
     }
 
@@ -473,6 +550,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public void getInts(int[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
+        if (count <= BY_VALUE) {
+            int at = consumedAt(count, 4, "ints");
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                int v = bytes.getInt(at + 4 * i);
+                target[offset + i] = swap ? Integer.reverseBytes(v) : v;
+            }
+            return;
+        }
         consumed(count, 4, "ints").order(order).asIntBuffer().get(target, offset, count);
     }
 
@@ -484,6 +570,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public void getLongs(long[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
+        if (count <= BY_VALUE) {
+            int at = consumedAt(count, 8, "longs");
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                long v = bytes.getLong(at + 8 * i);
+                target[offset + i] = swap ? Long.reverseBytes(v) : v;
+            }
+            return;
+        }
         consumed(count, 8, "longs").order(order).asLongBuffer().get(target, offset, count);
     }
 
@@ -495,6 +590,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public void getFloats(float[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
+        if (count <= BY_VALUE) {
+            int at = consumedAt(count, 4, "floats");
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                int v = bytes.getInt(at + 4 * i);
+                target[offset + i] = Float.intBitsToFloat(swap ? Integer.reverseBytes(v) : v);
+            }
+            return;
+        }
         consumed(count, 4, "floats").order(order).asFloatBuffer().get(target, offset, count);
     }
 
@@ -506,6 +610,15 @@ public final class MessageBufferImpl implements MessageBuffer {
     @Override
     public void getDoubles(double[] target, int offset, int count, ByteOrder order) {
         Objects.checkFromIndexSize(offset, count, target.length);
+        if (count <= BY_VALUE) {
+            int at = consumedAt(count, 8, "doubles");
+            boolean swap = order != bytes.order();
+            for (int i = 0; i < count; i++) {
+                long v = bytes.getLong(at + 8 * i);
+                target[offset + i] = Double.longBitsToDouble(swap ? Long.reverseBytes(v) : v);
+            }
+            return;
+        }
         consumed(count, 8, "doubles").order(order).asDoubleBuffer().get(target, offset, count);
     }
 
@@ -586,13 +699,17 @@ public final class MessageBufferImpl implements MessageBuffer {
      * @return a view of them, in network byte order until the caller orders it otherwise, for one bulk copy
      */
     private ByteBuffer consumed(int count, int size, String what) {
+        return bytes.slice(consumedAt(count, size, what), count * size);
+    }
+
+    /** Consumes {@code count} values of {@code size} bytes. @return the index of the first in {@link #bytes} */
+    private int consumedAt(int count, int size, String what) {
         long n = (long) count * size;
         if (n > length - readIndex) {
             throw new MalformedMessageException("read of " + count + " " + what + " (" + n + " bytes) at offset "
                 + readIndex + " runs past the end of the " + length + "-byte message");
         }
-        int at = consume((int) n, what);
-        return bytes.slice(at, (int) n);
+        return consume((int) n, what);
     }
 
     private void checkWritable() {

@@ -157,6 +157,79 @@ class MessageBufferTest {
         assertEquals(2, m.readIndex(), "nothing consumed");
     }
 
+    /** Short arrays move value by value, long ones in bulk: both lay out and read back alike. */
+    @Test
+    void arraysShortAndLongLayOutAsValueByValueInEitherOrderFromAnOffset() {
+        for (ByteOrder order : List.of(ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN)) {
+            for (int count : new int[] {1, 15, 16, 17, 100}) {
+                int n = count + 1;
+                short[] shorts = new short[n];
+                char[] chars = new char[n];
+                int[] ints = new int[n];
+                long[] longs = new long[n];
+                float[] floats = new float[n];
+                double[] doubles = new double[n];
+                ByteBuffer expected = ByteBuffer.allocate(count * 28).order(order);
+                for (int k = 1; k < n; k++) {
+                    shorts[k] = (short) (0x0102 * k);
+                    chars[k] = (char) (0xff00 + k);
+                    ints[k] = 0x01020304 * k;
+                    longs[k] = 0x0102030405060708L * k;
+                    floats[k] = Float.intBitsToFloat(0x7fc00000 + k);
+                    doubles[k] = Double.longBitsToDouble(0x7ff8000000000000L + k);
+                }
+                for (int k = 1; k < n; k++) {
+                    expected.putShort(shorts[k]);
+                }
+                for (int k = 1; k < n; k++) {
+                    expected.putChar(chars[k]);
+                }
+                for (int k = 1; k < n; k++) {
+                    expected.putInt(ints[k]);
+                }
+                for (int k = 1; k < n; k++) {
+                    expected.putLong(longs[k]);
+                }
+                for (int k = 1; k < n; k++) {
+                    expected.putFloat(floats[k]);
+                }
+                for (int k = 1; k < n; k++) {
+                    expected.putDouble(doubles[k]);
+                }
+                MessageBuffer m = buffer(8).putShorts(shorts, 1, count, order).putChars(chars, 1, count, order)
+                    .putInts(ints, 1, count, order).putLongs(longs, 1, count, order).putFloats(floats, 1, count, order)
+                    .putDoubles(doubles, 1, count, order);
+                byte[] actual = new byte[m.length()];
+                m.getRaw(actual, 0, actual.length);
+                String what = count + " values, " + order;
+                assertArrayEquals(expected.array(), actual, what);
+
+                m.rewind();
+                short[] s = new short[n];
+                m.getShorts(s, 1, count, order);
+                assertArrayEquals(shorts, s, what);
+                char[] c = new char[n];
+                m.getChars(c, 1, count, order);
+                assertArrayEquals(chars, c, what);
+                int[] i = new int[n];
+                m.getInts(i, 1, count, order);
+                assertArrayEquals(ints, i, what);
+                long[] l = new long[n];
+                m.getLongs(l, 1, count, order);
+                assertArrayEquals(longs, l, what);
+                float[] f = new float[n];
+                m.getFloats(f, 1, count, order);
+                double[] d = new double[n];
+                m.getDoubles(d, 1, count, order);
+                for (int k = 1; k < n; k++) {
+                    assertEquals(Float.floatToRawIntBits(floats[k]), Float.floatToRawIntBits(f[k]), what + ": a NaN's bits");
+                    assertEquals(Double.doubleToRawLongBits(doubles[k]), Double.doubleToRawLongBits(d[k]), what);
+                }
+                assertEquals(0, m.remaining(), what);
+            }
+        }
+    }
+
     @Test
     void arraysOfValuesAreBoundsCheckedAndAShortMessageIsMalformed() {
         MessageBuffer m = buffer(64);
