@@ -607,7 +607,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Waits until every rank of the communicator called it ({@code MPI_BARRIER}). */
     public final void barrier() throws MPIException {
-        run(Barrier::start);
+        run(c -> Barrier.start(c, true));
     }
 
     /**
@@ -615,7 +615,7 @@ public class Comm implements Freeable, Cloneable {
      * progresses on arrivals, without further calls.
      */
     public final Request iBarrier() throws MPIException {
-        return start(Barrier::start);
+        return start(c -> Barrier.start(c, false));
     }
 
     /**
@@ -624,13 +624,13 @@ public class Comm implements Freeable, Cloneable {
      * @param buf the data at the root; where it arrives elsewhere
      */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        run(c -> Broadcast.start(c, buf, count, Datatype.use(type), root));
+        run(c -> Broadcast.start(c, buf, count, Datatype.use(type), root, true));
     }
 
     /** Starts a broadcast ({@code MPI_IBCAST}). @param buf a direct buffer */
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
         MPI.assertDirectBuffer(buf);
-        return start(c -> Broadcast.start(c, buf, count, Datatype.use(type), root));
+        return start(c -> Broadcast.start(c, buf, count, Datatype.use(type), root, false));
     }
 
     /**
@@ -1004,7 +1004,7 @@ public class Comm implements Freeable, Cloneable {
     /** Reduces every rank's {@code sendbuf} with {@code op} into the root's {@code recvbuf} ({@code MPI_REDUCE}). */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
-        run(c -> Reduce.reduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), root, false));
+        run(c -> Reduce.reduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), root, false, true));
     }
 
     /**
@@ -1012,7 +1012,7 @@ public class Comm implements Freeable, Cloneable {
      * receives the result; elsewhere it is the send buffer.
      */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        run(c -> Reduce.reduce(c, buf, buf, count, Datatype.use(type), Op.of(op, type), root, c.rank() == root));
+        run(c -> Reduce.reduce(c, buf, buf, count, Datatype.use(type), Op.of(op, type), root, c.rank() == root, true));
     }
 
     /** Starts {@code MPI_IREDUCE}. @param sendbuf a direct buffer @param recvbuf a direct buffer */
@@ -1020,24 +1020,24 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         MPI.assertDirectBuffer(sendbuf, recvbuf);
         return start(c -> Reduce.reduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), root,
-            false));
+            false, false));
     }
 
     /** Starts {@code MPI_IREDUCE} with {@code MPI_IN_PLACE} at the root. @param buf a direct buffer */
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
         MPI.assertDirectBuffer(buf);
         return start(c -> Reduce.reduce(c, buf, buf, count, Datatype.use(type), Op.of(op, type), root,
-            c.rank() == root));
+            c.rank() == root, false));
     }
 
     /** Reduces every rank's {@code sendbuf} with {@code op} into every rank's {@code recvbuf} ({@code MPI_ALLREDUCE}). */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        run(c -> AllReduce.allReduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), false));
+        run(c -> AllReduce.allReduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type), false, true));
     }
 
     /** {@code MPI_ALLREDUCE} with {@code MPI_IN_PLACE}: {@code buf} holds this rank's data and receives the result. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        run(c -> AllReduce.allReduce(c, null, buf, count, Datatype.use(type), Op.of(op, type), true));
+        run(c -> AllReduce.allReduce(c, null, buf, count, Datatype.use(type), Op.of(op, type), true, true));
     }
 
     /**
@@ -1048,13 +1048,13 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         MPI.assertDirectBuffer(sendbuf, recvbuf);
         return start(c -> AllReduce.allReduce(c, sendbuf, recvbuf, count, Datatype.use(type), Op.of(op, type),
-            false));
+            false, false));
     }
 
     /** Starts {@code MPI_IALLREDUCE} with {@code MPI_IN_PLACE}. @param buf a direct buffer */
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         MPI.assertDirectBuffer(buf);
-        return start(c -> AllReduce.allReduce(c, null, buf, count, Datatype.use(type), Op.of(op, type), true));
+        return start(c -> AllReduce.allReduce(c, null, buf, count, Datatype.use(type), Op.of(op, type), true, false));
     }
 
     /**

@@ -116,12 +116,12 @@ public final class OsuRank {
         }
         if (tests.contains("barrier")) {
             me.collective("barrier", 0, COLLECTIVE_WARMUP);
-            me.warmUp("barrier");
+            me.warmUp("barrier", sizes);
             me.timed("barrier", 0, COLLECTIVE_WARMUP);
         }
         for (String c : collectives) {
             me.collective(c, 8, COLLECTIVE_WARMUP);
-            me.warmUp(c);
+            me.warmUp(c, sizes);
             for (SizeItem item : sizes) {
                 if (item.size() >= 8) {
                     me.timed(c, item.size(), item.collective());
@@ -156,13 +156,19 @@ public final class OsuRank {
     }
 
     /**
-     * Calls collective {@code test} of 8 bytes, a barrier after each (barriers back to back), until
-     * they settle as the ping-pongs' warm-up does.
+     * Calls collective {@code test} at each size of the run in turn, a barrier after each call
+     * (barriers back to back), until they settle as the ping-pongs' warm-up does. Every size, not
+     * only the smallest: a large call takes paths a small one never runs (a reduce-scatter, a
+     * pipeline), and four ranks on two cores took seconds to compile them once timing had begun
+     * (docs/performance-notes.md#mpi-direct-collectives).
      */
-    private void warmUp(String test) throws MPIException {
+    private void warmUp(String test, List<SizeItem> sizes) throws MPIException {
         long start = System.nanoTime();
-        settle(() -> calls(test, 8, WARMUP_BATCH / 10), WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS,
-            start + WARMUP_MAX_NANOS);
+        settle(() -> {
+            for (SizeItem item : sizes) {
+                calls(test, Math.max(8, item.size()), Math.max(1, item.collective() / 20));
+            }
+        }, WARMUP_WINDOW_NANOS, start + WARMUP_MIN_NANOS, start + WARMUP_MAX_NANOS);
     }
 
     /**

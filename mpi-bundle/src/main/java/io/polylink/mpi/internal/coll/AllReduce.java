@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.coll;
 
+import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.datatype.LocalCopy;
 import io.polylink.mpi.internal.datatype.Region;
@@ -45,14 +46,14 @@ public final class AllReduce {
      * @param sendbuf this rank's data; ignored when {@code inPlace}: the data is in {@code recvbuf}
      */
     public static Operation allReduce(Collectives c, Object sendbuf, Object recvbuf, int count, Typemap map,
-                                      Reduction reduction, boolean inPlace) {
+                                      Reduction reduction, boolean inPlace, boolean blocking) {
         Region recv = Arguments.buffer(recvbuf, count, map, true, "the receive buffer");
         Region input = inPlace ? recv : Arguments.buffer(sendbuf, count, map, false, "the send buffer");
-        Plan plan = c.plan();
         long bytes = map.size() * count;
         Supplier<String> call = () -> "MPI_Allreduce of " + bytes + " bytes (" + reduction.describe() + ")";
         if (c.size() == 1) {
             c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", "copy", () -> "one rank"));
+            Plan plan = c.plan();
             if (!inPlace) {
                 plan.local(() -> LocalCopy.copy(input, recv));
             }
@@ -60,6 +61,7 @@ public final class AllReduce {
         }
         Partial partial = new Partial(reduction, map, count, recv);
         if (reduction.commutative() && c.hierarchical()) {
+            Plan plan = c.plan();
             int loaded = partial.load(plan, input, inPlace);
             Placement placement = c.placement();
             int[] leaders = placement.leaders(0);
@@ -85,6 +87,12 @@ public final class AllReduce {
         }
         Choice choice = choose(c, c.size(), bytes, count, reduction);
         c.chose(Collective.ALLREDUCE, call, choice);
+        if (blocking && c.direct(bytes) && choice.algorithm().equals("recursive-doubling")) {
+            doubling(c.direct(), c.everyRank(), c.rank(), partial, input, inPlace);
+            partial.storeNow(recv);
+            return Collectives.DONE;
+        }
+        Plan plan = c.plan();
         int done = choice.algorithm().equals("rabenseifner") && !inPlace
             ? rabenseifner(plan, c.everyRank(), c.rank(), partial, input, Plan.NONE)
             : run(plan, choice.algorithm(), c.everyRank(), c.rank(), partial, partial.load(plan, input, inPlace));
@@ -180,6 +188,39 @@ public final class AllReduce {
             return plan.send(members[me - 1], partial.current().region(), after);
         }
         return plan.receive(members[me + 1], partial.current().region(), after);
+    }
+
+    /**
+     * {@link #doubling(Plan, int[], int, Partial, int)} run now, message by message, for a blocking
+     * call: the partial result is loaded from {@code input}, and holds the whole result after.
+     */
+    private static void doubling(Direct d, int[] members, int me, Partial partial, Region input, boolean inPlace) {
+        try {
+            partial.loadNow(input, inPlace);
+            Fold f = Fold.of(members.length, me);
+            Operand spare = partial.fresh();
+            boolean paired = me < 2 * f.rest();
+            if (paired && me % 2 == 0) {
+                d.send(members[me + 1], partial.current().region());
+            } else if (paired) {
+                d.receive(members[me - 1], spare.region());
+                spare = partial.absorbNow(spare, true);
+            }
+            if (f.newRank() >= 0) {
+                for (int mask = 1; mask < f.pof2(); mask <<= 1) {
+                    int partner = f.member(f.newRank() ^ mask);
+                    d.exchange(members[partner], partial.current().region(), members[partner], spare.region());
+                    spare = partial.absorbNow(spare, partner < me);
+                }
+            }
+            if (paired && me % 2 == 1) {
+                d.send(members[me - 1], partial.current().region());
+            } else if (paired) {
+                d.receive(members[me + 1], partial.current().region());
+            }
+        } catch (RuntimeException e) {
+            throw Direct.failed(e);
+        }
     }
 
     private static int doubling(Plan plan, int[] members, int me, Partial partial, int after) {

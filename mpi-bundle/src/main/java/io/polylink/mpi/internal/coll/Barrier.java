@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.coll;
 
+import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Region;
@@ -22,13 +23,17 @@ public final class Barrier {
     private Barrier() {}
 
     /** Starts a barrier; it completes once every rank of the communicator started one. */
-    public static Operation start(Collectives c) {
+    public static Operation start(Collectives c, boolean blocking) {
         boolean hierarchical = c.hierarchical();
         c.chose(Collective.BARRIER, () -> "MPI_Barrier", hierarchical
             ? new Choice("MPI_Barrier", "hierarchical dissemination", () -> "ranks on " + c.placement().hosts()
                 + " hosts: each host's ranks meet at their leader, the leaders by dissemination")
             : new Choice("MPI_Barrier", "dissemination", () -> c.size() + " ranks on one host"
                 + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")));
+        if (blocking && !hierarchical && c.size() > 1) {
+            dissemination(c.direct(), c.size(), c.rank());
+            return Collectives.DONE;
+        }
         Plan plan = c.plan();
         if (c.size() > 1) {
             if (hierarchical) {
@@ -55,6 +60,17 @@ public final class Barrier {
             heard = plan.receive(members[Math.floorMod(me - distance, n)], NOTHING, heard);
         }
         return heard;
+    }
+
+    /** {@link #dissemination(Plan, int[], int, int)} among all {@code n} ranks, run now for a blocking call. */
+    private static void dissemination(Direct d, int n, int me) {
+        try {
+            for (int distance = 1; distance < n; distance <<= 1) {
+                d.exchange((me + distance) % n, NOTHING, Math.floorMod(me - distance, n), NOTHING);
+            }
+        } catch (RuntimeException e) {
+            throw Direct.failed(e);
+        }
     }
 
     private static void hierarchical(Plan plan, Placement placement) {

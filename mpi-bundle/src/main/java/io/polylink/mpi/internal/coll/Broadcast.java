@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.coll;
 
+import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
@@ -35,20 +36,40 @@ public final class Broadcast {
      *
      * @throws io.polylink.mpi.internal.MpiError naming a wrong argument
      */
-    public static Operation start(Collectives c, Object buf, int count, Typemap map, int root) {
+    public static Operation start(Collectives c, Object buf, int count, Typemap map, int root, boolean blocking) {
         Arguments.root(root, c.size());
         Region data = Arguments.buffer(buf, count, map, c.rank() != root, "the buffer");
         Choice choice = choose(c, data.bytes());
         c.chose(Collective.BCAST, () -> "MPI_Bcast of " + data.bytes() + " bytes from rank " + root, choice);
-        Plan plan = c.plan();
-        if (c.size() > 1) {
-            String a = choice.algorithm().replace("hierarchical ", "");
-            Trees.Shape shape = a.equals("pipeline") ? Trees.Shape.CHAIN : Trees.Shape.BINOMIAL;
-            Trees.Tree tree = Trees.over(c.placement(), c.hierarchical(), shape, root, c.rank(), c.size());
-            long segment = a.equals("binomial") ? count : Math.max(1, c.tuning().segment() / Math.max(1, map.size()));
-            along(plan, tree, data, segment);
+        if (c.size() == 1) {
+            return c.plan().start();
         }
+        String a = choice.algorithm().replace("hierarchical ", "");
+        Trees.Shape shape = a.equals("pipeline") ? Trees.Shape.CHAIN : Trees.Shape.BINOMIAL;
+        Trees.Tree tree = Trees.over(c.placement(), c.hierarchical(), shape, root, c.rank(), c.size());
+        boolean whole = a.equals("binomial");
+        if (blocking && whole && c.direct(data.bytes())) {
+            along(c.direct(), tree, data);
+            return Collectives.DONE;
+        }
+        Plan plan = c.plan();
+        along(plan, tree, data, whole ? count : Math.max(1, c.tuning().segment() / Math.max(1, map.size())));
         return plan.start();
+    }
+
+    /** {@link #along(Plan, Trees.Tree, Region, long)} of the whole message, run now for a blocking call. */
+    private static void along(Direct d, Trees.Tree tree, Region data) {
+        try {
+            if (tree.parent() >= 0) {
+                d.receive(tree.parent(), data);
+            }
+            int[] children = tree.children();
+            for (int i = children.length - 1; i >= 0; i--) {
+                d.send(children[i], data);
+            }
+        } catch (RuntimeException e) {
+            throw Direct.failed(e);
+        }
     }
 
     private static Choice choose(Collectives c, long bytes) {

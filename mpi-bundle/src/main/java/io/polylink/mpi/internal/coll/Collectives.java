@@ -1,8 +1,11 @@
 package io.polylink.mpi.internal.coll;
 
+import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.RankMap;
+import io.polylink.mpi.internal.request.Completed;
+import io.polylink.mpi.internal.request.Operation;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Set;
@@ -108,9 +111,25 @@ public final class Collectives {
             + Collective.HIERARCHICAL + " refused: " + Tuning.HIERARCHY + "=false");
     }
 
+    /** What a collective run {@linkplain Direct directly} returns: it is complete when it returns. */
+    static final Operation DONE = new Completed(PointToPoint.ANY, PointToPoint.ANY, 0, null);
+
     /** @return the plan of the next collective call */
     Plan plan() {
         return new Plan(p2p, context, ranks, rank, size, sequence.getAndIncrement());
+    }
+
+    /**
+     * @return whether a blocking call whose messages hold at most {@code bytes} may run
+     *     {@linkplain Direct directly}: each of its sends then completes as it is handed over
+     */
+    boolean direct(long bytes) {
+        return bytes <= p2p.limits().eagerLimit();
+    }
+
+    /** @return the next collective call, run directly */
+    Direct direct() {
+        return new Direct(p2p, context, ranks, rank, size, sequence.getAndIncrement());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.coll;
 
+import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.datatype.LocalCopy;
 import io.polylink.mpi.internal.datatype.Region;
@@ -158,6 +159,58 @@ final class Partial {
     /** {@link #absorb} of all elements. */
     int absorb(Plan plan, Operand other, boolean lower, int... after) {
         return absorb(plan, other, lower, 0, count, after);
+    }
+
+    /** {@link #load(Plan, Region, boolean, int...)} now, on the calling thread. */
+    void loadNow(Region input, boolean inResult) {
+        if (!(inResult && current == result)) {
+            LocalCopy.copy(input, current.region());
+        }
+    }
+
+    /**
+     * Combines {@code other} into the partial result now, on the calling thread, as
+     * {@link #absorb(Plan, Operand, boolean, int...)} plans it.
+     *
+     * @return the operand that is free after: {@code other}, or the one that held the partial
+     *     result if {@code other} holds it now
+     */
+    Operand absorbNow(Operand other, boolean lower) {
+        Operand mine = current;
+        if (lower || reduction.commutative()) {
+            reduction.combine(other, mine, 0, count);
+            return other;
+        }
+        reduction.combine(mine, other, 0, count);
+        current = other;
+        return mine;
+    }
+
+    /**
+     * {@link #up(Plan, Trees.Tree, int)} run now: each child's subtree result received and
+     * combined in turn, then the result sent to the parent.
+     */
+    void upNow(Direct d, Trees.Tree tree) {
+        Operand spare = null;
+        for (int child : tree.children()) {
+            if (combinesArriving()) {
+                d.receive(child, reduction.combining(current).region());
+            } else {
+                spare = spare != null ? spare : fresh();
+                d.receive(child, spare.region());
+                spare = absorbNow(spare, false);
+            }
+        }
+        if (tree.parent() >= 0) {
+            d.send(tree.parent(), current.region());
+        }
+    }
+
+    /** Copies the whole result to {@code output} now, unless it is there already. */
+    void storeNow(Region output) {
+        if (current != result || output != resultBuffer) {
+            LocalCopy.copy(current.region(), output);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.polylink.mpi.internal.coll;
 
+import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.datatype.LocalCopy;
 import io.polylink.mpi.internal.datatype.Region;
@@ -41,7 +42,7 @@ public final class Reduce {
      * @param recvbuf the result, at the root; ignored elsewhere
      */
     public static Operation reduce(Collectives c, Object sendbuf, Object recvbuf, int count, Typemap map,
-                                   Reduction reduction, int root, boolean inPlace) {
+                                   Reduction reduction, int root, boolean inPlace, boolean blocking) {
         int n = c.size();
         int me = c.rank();
         Arguments.root(root, n);
@@ -54,16 +55,20 @@ public final class Reduce {
         c.chose(Collective.REDUCE, () -> "MPI_Reduce of " + bytes + " bytes (" + reduction.describe() + ") to rank "
             + root, choice);
         String algorithm = choice.algorithm().replace("hierarchical ", "");
-        Plan plan = c.plan();
         int top = commutative ? root : 0;
         Trees.Shape shape = algorithm.equals("pipeline") ? Trees.Shape.CHAIN : Trees.Shape.BINOMIAL;
         Trees.Tree tree = Trees.over(c.placement(), hierarchical, shape, top, me, n);
-        long segment = algorithm.equals("binomial") ? Math.max(1, count)
-            : Math.max(1, c.tuning().segment() / Math.max(1, map.size()));
         // The root combines in its receive buffer, and a leaf sends from its send buffer: no
         // operand of their own to fill and copy out where the kernels can work on the buffer.
         Region home = me == top && me == root ? recv : tree.children().length == 0 ? input : null;
         Partial partial = new Partial(reduction, map, count, home);
+        if (blocking && algorithm.equals("binomial") && c.direct(bytes)) {
+            reduce(c.direct(), tree, partial, input, input == home, top, root, recv);
+            return Collectives.DONE;
+        }
+        Plan plan = c.plan();
+        long segment = algorithm.equals("binomial") ? Math.max(1, count)
+            : Math.max(1, c.tuning().segment() / Math.max(1, map.size()));
         int done = partial.up(plan, tree, segment, partial.load(plan, input, input == home));
         if (me == top) {
             if (me == root) {
@@ -75,6 +80,25 @@ public final class Reduce {
             plan.receive(top, recv, done); // after its own data left: in place, the result overwrites it
         }
         return plan.start();
+    }
+
+    /** The whole vector up {@code tree} and on to the root, run now for a blocking call. */
+    private static void reduce(Direct d, Trees.Tree tree, Partial partial, Region input, boolean inResult, int top,
+                               int root, Region recv) {
+        try {
+            partial.loadNow(input, inResult);
+            partial.upNow(d, tree);
+            int me = d.rank();
+            if (me == top && me == root) {
+                partial.storeNow(recv);
+            } else if (me == top) {
+                d.send(root, partial.current().region());
+            } else if (me == root) {
+                d.receive(top, recv);
+            }
+        } catch (RuntimeException e) {
+            throw Direct.failed(e);
+        }
     }
 
     private static Choice choose(Collectives c, long bytes, Reduction reduction, int root) {

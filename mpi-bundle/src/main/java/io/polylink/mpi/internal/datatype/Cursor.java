@@ -32,6 +32,42 @@ public final class Cursor {
         this.copies = dense ? (count == 0 ? 0 : 1) : count;
     }
 
+    /**
+     * Packs all {@code count} copies, as a new cursor's {@link #pack} with room for them all would;
+     * a dense type's in one run, with no cursor to make. For a message that goes whole.
+     */
+    public static void packAll(Memory memory, Typemap map, long count, WireWriter out) {
+        long total = map.size() * count;
+        if (map.isDense() && total / map.kind(0).size() <= MAX_RUN) {
+            if (total > 0) {
+                memory.write(out, map.kind(0), map.displacement(0), (int) (total / map.kind(0).size()));
+            }
+            return;
+        }
+        new Cursor(memory, map, count).pack(out, total);
+    }
+
+    /**
+     * Unpacks whole primitives of {@code count} copies from at most {@code available} bytes of
+     * {@code in}, as a new cursor's {@link #unpack} would; a dense type's in one run, with no cursor
+     * to make. For a message that came whole.
+     *
+     * @return the bytes read
+     */
+    public static long unpackAll(Memory memory, Typemap map, long count, WireReader in, long available) {
+        if (map.isDense()) {
+            int size = map.kind(0).size();
+            long n = Math.min(available, map.size() * count) / size;
+            if (n <= MAX_RUN) {
+                if (n > 0) {
+                    memory.read(in, map.kind(0), map.displacement(0), (int) n);
+                }
+                return n * size;
+            }
+        }
+        return new Cursor(memory, map, count).unpack(in, available);
+    }
+
     /** @return the bytes all copies take on the wire */
     public long total() {
         return total;

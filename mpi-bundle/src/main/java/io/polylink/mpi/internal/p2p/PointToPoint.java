@@ -118,7 +118,7 @@ public final class PointToPoint {
             } else {
                 HeaderCodec.eager(m, context, transport.worldRank(), tag);
             }
-            new Cursor(memory, map, count).pack(new MessageWriter(m), length);
+            Cursor.packAll(memory, map, count, new MessageWriter(m));
             transport.send(transport.route(context), destination, Header.INLINE_HANDLER, m);
         } catch (MpiError e) {
             if (s != null) {

@@ -72,7 +72,7 @@ final class ReceiveOperation extends Operation {
 
     /** Takes a whole message: unpacks what fits and completes. */
     void takeEager(Envelope e, WireReader data, long bytes) {
-        new Cursor(memory, map, count).unpack(data, Math.min(bytes, capacity));
+        Cursor.unpackAll(memory, map, count, data, Math.min(bytes, capacity));
         finish(e.source(), e.tag(), bytes);
     }
 

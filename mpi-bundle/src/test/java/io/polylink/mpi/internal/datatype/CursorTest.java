@@ -48,6 +48,39 @@ class CursorTest {
         }
     }
 
+    /** A message that goes whole, dense or not, packs and unpacks as a cursor would, short ones too. */
+    @Test
+    void wholeMessagesMoveAsACursorMovesThemWithOrWithoutOne() {
+        Typemap doubles = Typemap.basic(Kind.DOUBLE);
+        double[] values = {1.5, -2.25, Double.longBitsToDouble(0x7ff8000000000abcL), 4};
+        Memory dense = Memories.of(values, false);
+        byte[] packed = new byte[32];
+        Cursor.packAll(dense, doubles, 4, new ArrayWriter(packed, 0));
+        assertArrayEquals(packWhole(dense, doubles, 4), packed, "a dense type");
+        double[] back = new double[4];
+        assertEquals(32, Cursor.unpackAll(Memories.of(back, true), doubles, 4, new ArrayReader(packed, 0, 32), 32));
+        assertArrayEquals(values, back);
+        double[] truncated = new double[4];
+        assertEquals(16, Cursor.unpackAll(Memories.of(truncated, true), doubles, 4, new ArrayReader(packed, 0, 20), 20),
+            "whole primitives only");
+        assertArrayEquals(new double[] {1.5, -2.25, 0, 0}, truncated);
+        Typemap shifted = Typemap.hindexed(new int[] {2}, new long[] {4}, Typemap.basic(Kind.INT));
+        byte[] middle = new byte[8];
+        Cursor.packAll(Memories.of(new int[] {1, 2, 3, 4}, false), shifted, 1, new ArrayWriter(middle, 0));
+        assertArrayEquals(new byte[] {2, 0, 0, 0, 3, 0, 0, 0}, middle, "a dense type that starts past the buffer's start");
+
+        byte[] memory = new byte[(int) STRUCT.extent() * 3];
+        new Random(2).nextBytes(memory);
+        Memory m = Memories.ofBytes(memory, 0);
+        byte[] whole = new byte[(int) STRUCT.size() * 3];
+        Cursor.packAll(m, STRUCT, 3, new ArrayWriter(whole, 0));
+        assertArrayEquals(packWhole(m, STRUCT, 3), whole, "a struct");
+        byte[] landed = new byte[memory.length];
+        assertEquals(whole.length, Cursor.unpackAll(Memories.ofBytes(landed, 0), STRUCT, 3,
+            new ArrayReader(whole, 0, whole.length), whole.length));
+        assertArrayEquals(whole, packWhole(Memories.ofBytes(landed, 0), STRUCT, 3), "unpacked where the layout says");
+    }
+
     @Test
     void theWireCarriesValuesLittleEndianFromEveryKindOfMemory() {
         int value = 0x01020304;

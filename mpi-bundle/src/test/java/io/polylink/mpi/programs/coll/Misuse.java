@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
+import mpi.Datatype;
 import mpi.Info;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -34,6 +37,21 @@ final class Misuse {
         Op freed = new Op(new UserFunction() { }, true);
         freed.free();
         expect(MPI.ERR_OP, () -> c.allReduce(data, out, 3, MPI.INT, freed));
+        if (n > 1 && Integer.bitCount(n) == 1) {
+            // Not commutative, so not through a leader per host: among a power of two ranks every
+            // rank combines, every rank meets the failure and none waits for a rank that gave up.
+            Op failing = new Op(new UserFunction() {
+                @Override
+                public void call(ByteBuffer in, ByteBuffer inout, int count, Datatype type) {
+                    throw new IllegalStateException("this operation always fails");
+                }
+            }, false);
+            MPIException e = expect(MPI.ERR_OTHER, () -> c.allReduce(data, out, 3, MPI.INT, failing));
+            assertTrue(e.getMessage().contains("this operation always fails"), e.getMessage());
+            IntBuffer in = MPI.newIntBuffer(3).put(0, 1);
+            IntBuffer result = MPI.newIntBuffer(3);
+            expect(MPI.ERR_OTHER, () -> c.iAllReduce(in, result, 3, MPI.INT, failing).waitFor());
+        }
         expect(MPI.ERR_COUNT, () -> c.allGather(data, -1, MPI.INT, out, 1, MPI.INT));
         expect(MPI.ERR_BUFFER, () -> c.allGather(data, 3, MPI.INT, out, 4, MPI.INT));
         Info bad = new Info();
@@ -53,9 +71,10 @@ final class Misuse {
         void run() throws MPIException;
     }
 
-    private static void expect(int errorClass, Call call) {
+    private static MPIException expect(int errorClass, Call call) {
         MPIException e = assertThrows(MPIException.class, call::run);
         assertEquals(errorClass, e.getErrorClass(), "error class of: " + e.getMessage());
         assertTrue(!e.getMessage().isBlank(), "the error says what was wrong");
+        return e;
     }
 }

@@ -16,18 +16,11 @@ public final class Plan {
     /** No step: what a step that waits for nothing names. */
     public static final int NONE = -1;
 
-    /** Bits of a tag for the collective's number on its communicator. */
-    static final int SEQUENCE_BITS = 18;
-    /** Bits of a tag for the message's number between its two ranks. */
-    static final int MESSAGE_BITS = 12;
-
     private final PointToPoint p2p;
     private final int context;
     private final RankMap ranks;
     private final int rank;
-    private final int sequence;
-    private final int[] sent;
-    private final int[] received;
+    private final CallTags tags;
     private Step[] steps = new Step[8];
     private int stepCount;
 
@@ -43,9 +36,7 @@ public final class Plan {
         this.context = context;
         this.ranks = ranks;
         this.rank = rank;
-        this.sequence = sequence;
-        this.sent = new int[size];
-        this.received = new int[size];
+        this.tags = new CallTags(sequence, size);
     }
 
     /** @return this rank in the communicator */
@@ -55,7 +46,7 @@ public final class Plan {
 
     /** @return the number of ranks of the communicator */
     public int size() {
-        return sent.length;
+        return tags.size();
     }
 
     /** Sends {@code data} to rank {@code to} of the communicator, once the steps {@code after} completed. */
@@ -94,11 +85,11 @@ public final class Plan {
     }
 
     private Step sendStep(int to, Region data) {
-        return new Step(Step.Kind.SEND, ranks.worldRank(to), tag(sent[to]++), data, null);
+        return new Step(Step.Kind.SEND, ranks.worldRank(to), tags.toward(to), data, null);
     }
 
     private Step receiveStep(int from, Region data) {
-        return new Step(Step.Kind.RECEIVE, ranks.worldRank(from), tag(received[from]++), data, null);
+        return new Step(Step.Kind.RECEIVE, ranks.worldRank(from), tags.from(from), data, null);
     }
 
     private static Step localStep(Runnable action) {
@@ -113,10 +104,6 @@ public final class Plan {
     /** @return a step that completes once the steps {@code after} did */
     public int join(List<Integer> after) {
         return join(after.stream().mapToInt(Integer::intValue).toArray());
-    }
-
-    private int tag(int message) {
-        return (sequence & ((1 << SEQUENCE_BITS) - 1)) << MESSAGE_BITS | (message & ((1 << MESSAGE_BITS) - 1));
     }
 
     private int add(Step step, int[] after) {

@@ -1,6 +1,5 @@
 package io.polylink.mpi.internal.coll.schedule;
 
-import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.p2p.PointToPoint;
@@ -145,10 +144,8 @@ public final class Schedule extends Operation {
                     finished(s);
                 }
             }
-        } catch (MpiError e) {
-            fail(e);
         } catch (RuntimeException e) {
-            fail(new MpiError(ErrorClass.ERR_INTERN, "a step of a collective failed: " + e, e));
+            fail(Direct.failed(e));
         }
     }
 
