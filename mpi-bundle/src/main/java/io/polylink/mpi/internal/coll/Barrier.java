@@ -6,7 +6,6 @@ import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Operation;
-import java.util.stream.IntStream;
 
 /**
  * {@code MPI_Barrier}: a dissemination barrier (Hensgen, Finkel and Manber): in round {@code k}
@@ -39,7 +38,7 @@ public final class Barrier {
             if (hierarchical) {
                 hierarchical(plan, c.placement());
             } else {
-                dissemination(plan, IntStream.range(0, c.size()).toArray(), c.rank(), Plan.NONE);
+                dissemination(plan, c.everyRank(), c.rank(), Plan.NONE);
             }
         }
         return plan.start();

@@ -46,7 +46,7 @@ public final class Broadcast {
         }
         String a = choice.algorithm().replace("hierarchical ", "");
         Trees.Shape shape = a.equals("pipeline") ? Trees.Shape.CHAIN : Trees.Shape.BINOMIAL;
-        Trees.Tree tree = Trees.over(c.placement(), c.hierarchical(), shape, root, c.rank(), c.size());
+        Trees.Tree tree = c.tree(shape, c.hierarchical(), root);
         boolean whole = a.equals("binomial");
         if (blocking && whole && c.direct(data.bytes())) {
             along(c.direct(), tree, data);

@@ -49,6 +49,8 @@ public final class Collectives {
     /** The last call's choice of each collective, by its ordinal: every call stores one, so a plain array slot. */
     private final AtomicReferenceArray<Choice> last = new AtomicReferenceArray<>(Collective.values().length);
     private final Set<String> explained = ConcurrentHashMap.newKeySet();
+    /** Trees by shape and hierarchy ({@link #tree}), each by its root; filled as calls need them. */
+    private final Trees.Tree[][] trees = new Trees.Tree[Trees.Shape.values().length * 2][];
 
     /**
      * @param context the communicator's collective context id
@@ -95,6 +97,27 @@ public final class Collectives {
     /** Takes new settings from the communicator's info. */
     public void tuning(Tuning t) {
         tuning = t;
+    }
+
+    /**
+     * @return this rank's place in the tree of {@code shape} rooted at {@code root}, through the
+     *     hosts' leaders if {@code hierarchical}: made once, then the same for every call. Callers
+     *     only read it.
+     */
+    Trees.Tree tree(Trees.Shape shape, boolean hierarchical, int root) {
+        int kind = shape.ordinal() * 2 + (hierarchical ? 1 : 0);
+        Trees.Tree[] byRoot = trees[kind];
+        if (byRoot == null) {
+            byRoot = new Trees.Tree[size];
+            trees[kind] = byRoot;
+        }
+        Trees.Tree tree = byRoot[root];
+        if (tree == null) {
+            // Racing callers each make the same tree: a record of final fields, safe to share.
+            tree = hierarchical ? Trees.hierarchical(placement, shape, root, rank) : Trees.of(shape, everyRank, root, rank);
+            byRoot[root] = tree;
+        }
+        return tree;
     }
 
     /** @return whether collectives go through one leader per host: the ranks span hosts, and the info allows it */

@@ -57,7 +57,7 @@ public final class Reduce {
         String algorithm = choice.algorithm().replace("hierarchical ", "");
         int top = commutative ? root : 0;
         Trees.Shape shape = algorithm.equals("pipeline") ? Trees.Shape.CHAIN : Trees.Shape.BINOMIAL;
-        Trees.Tree tree = Trees.over(c.placement(), hierarchical, shape, top, me, n);
+        Trees.Tree tree = c.tree(shape, hierarchical, top);
         // The root combines in its receive buffer, and a leaf sends from its send buffer: no
         // operand of their own to fill and copy out where the kernels can work on the buffer.
         Region home = me == top && me == root ? recv : tree.children().length == 0 ? input : null;

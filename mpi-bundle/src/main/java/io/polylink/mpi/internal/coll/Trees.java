@@ -86,14 +86,6 @@ final class Trees {
         return new Tree(across.parent(), children);
     }
 
-    /** A tree over all ranks of the communicator: {@link #hierarchical} if {@code hierarchical}, else flat. */
-    static Tree over(Placement placement, boolean hierarchical, Shape shape, int root, int me, int size) {
-        if (hierarchical) {
-            return hierarchical(placement, shape, root, me);
-        }
-        return of(shape, java.util.stream.IntStream.range(0, size).toArray(), root, me);
-    }
-
     static int indexOf(int[] members, int rank) {
         for (int i = 0; i < members.length; i++) {
             if (members[i] == rank) {
