@@ -198,25 +198,25 @@ public final class AllReduce {
         try {
             partial.loadNow(input, inPlace);
             Fold f = Fold.of(members.length, me);
-            Operand spare = partial.fresh();
             boolean paired = me < 2 * f.rest();
             if (paired && me % 2 == 0) {
+                // Stands aside for the power-of-two part: sends its data, then takes the result.
                 d.send(members[me + 1], partial.current().region());
-            } else if (paired) {
+                d.receive(members[me + 1], partial.current().region());
+                return;
+            }
+            Operand spare = partial.fresh();
+            if (paired) {
                 d.receive(members[me - 1], spare.region());
                 spare = partial.absorbNow(spare, true);
             }
-            if (f.newRank() >= 0) {
-                for (int mask = 1; mask < f.pof2(); mask <<= 1) {
-                    int partner = f.member(f.newRank() ^ mask);
-                    d.exchange(members[partner], partial.current().region(), members[partner], spare.region());
-                    spare = partial.absorbNow(spare, partner < me);
-                }
+            for (int mask = 1; mask < f.pof2(); mask <<= 1) {
+                int partner = f.member(f.newRank() ^ mask);
+                d.exchange(members[partner], partial.current().region(), members[partner], spare.region());
+                spare = partial.absorbNow(spare, partner < me);
             }
-            if (paired && me % 2 == 1) {
+            if (paired) {
                 d.send(members[me - 1], partial.current().region());
-            } else if (paired) {
-                d.receive(members[me + 1], partial.current().region());
             }
         } catch (RuntimeException e) {
             throw Direct.failed(e);

@@ -63,7 +63,7 @@ public final class Reduce {
         Region home = me == top && me == root ? recv : tree.children().length == 0 ? input : null;
         Partial partial = new Partial(reduction, map, count, home);
         if (blocking && algorithm.equals("binomial") && c.direct(bytes)) {
-            reduce(c.direct(), tree, partial, input, input == home, top, root, recv);
+            reduce(c.direct(), tree, partial, input, input == home, me, top, root, recv);
             return Collectives.DONE;
         }
         Plan plan = c.plan();
@@ -83,12 +83,11 @@ public final class Reduce {
     }
 
     /** The whole vector up {@code tree} and on to the root, run now for a blocking call. */
-    private static void reduce(Direct d, Trees.Tree tree, Partial partial, Region input, boolean inResult, int top,
-                               int root, Region recv) {
+    private static void reduce(Direct d, Trees.Tree tree, Partial partial, Region input, boolean inResult, int me,
+                               int top, int root, Region recv) {
         try {
             partial.loadNow(input, inResult);
             partial.upNow(d, tree);
-            int me = d.rank();
             if (me == top && me == root) {
                 partial.storeNow(recv);
             } else if (me == top) {

@@ -31,11 +31,6 @@ public final class Direct {
         this.tags = new CallTags(sequence, size);
     }
 
-    /** @return this rank in the communicator */
-    public int rank() {
-        return rank;
-    }
-
     /** Sends {@code data} to rank {@code to} of the communicator and waits until the send completed. */
     public void send(int to, Region data) {
         await(start(to, data));
