@@ -122,6 +122,30 @@ public interface MessageBuffer {
     MessageBuffer putRaw(ByteBuffer source, int offset, int length);
 
     /**
+     * Appends {@code length} bytes of {@code source} from index {@code offset} without copying
+     * them: the context reads them from {@code source} when it sends the message, and again if a
+     * link moves before the peer acknowledged it. The application lends the bytes and must not
+     * change them until {@code released} runs. That happens once, when no RSR sent with them
+     * waits for an acknowledgement any more (each was delivered, or its link gave up) and this
+     * buffer no longer holds them ({@link #clear()}, or a write after them), on whichever thread
+     * let go last; it must be short and must not block. For large messages, whose copy would
+     * otherwise cost more than the wait for the acknowledgement: a message sent within this
+     * context, a small one, one handed to a transform, and writes or reads after the lent bytes
+     * copy them first and release them at once. The source's position, limit and order are
+     * neither used nor changed.
+     *
+     * @param source the lent bytes' buffer, direct or not
+     * @param offset index of the first byte in {@code source}
+     * @param length number of bytes
+     * @param released runs once the context no longer reads the lent bytes
+     * @return this buffer
+     * @throws IndexOutOfBoundsException if the bytes are not all within {@code source}'s capacity
+     * @throws MessageTooLargeException if the message would exceed the context's maximum size
+     * @since 0.8
+     */
+    MessageBuffer putLent(ByteBuffer source, int offset, int length, Runnable released);
+
+    /**
      * Writes {@code count} shorts of {@code values} from {@code offset}, each as 2 bytes in
      * network byte order, with no length in front: what {@code count} calls of a one-value put
      * would write, in one bounds check and one copy.

@@ -4,6 +4,7 @@ import io.polylink.mpi.job.Job;
 import io.polylink.mpi.programs.Buffered;
 import io.polylink.mpi.programs.Cancel;
 import io.polylink.mpi.programs.Completion;
+import io.polylink.mpi.programs.LentData;
 import io.polylink.mpi.programs.NoSecondCopy;
 import io.polylink.mpi.programs.Ordering;
 import io.polylink.mpi.programs.Persistent;
@@ -69,6 +70,13 @@ class PointToPointTest {
     @EnumSource(value = Job.Methods.class, names = {"TCP", "SHM"})
     void aLargeMessageGoesFromItsFramesIntoThePostedBufferWithoutASecondCopy(Job.Methods methods) throws Exception {
         runs(2, methods, NoSecondCopy.class, "POLYLINK_MPI_CHUNK", "32768");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Job.Methods.class, names = {"TCP", "SHM"})
+    void largeDataGoesFromWhereItLiesAndItsSendCompletesOnlyOnceTheBufferIsFree(Job.Methods methods)
+        throws Exception {
+        runs(2, methods, LentData.class, "POLYLINK_MPI_CHUNK", "32768");
     }
 
     @Test

@@ -42,6 +42,8 @@ public final class MessageBufferImpl implements MessageBuffer {
     private ByteBuffer bytes;
     /** What {@link #bytes} views once the buffer was sent twice; {@code null} before. */
     private SharedStore store;
+    /** Bytes the application lent, which follow {@link #length} bytes of this buffer's own; or {@code null}. */
+    private LentBytes lent;
     private boolean sentOnce;
     private int base;
     private int length;
@@ -93,11 +95,14 @@ public final class MessageBufferImpl implements MessageBuffer {
         return copy;
     }
 
-    /** @return a copy to send later, with the tables of the startpoints written into it */
+    /** @return a copy to send later, lent bytes and all, with the tables of the startpoints written into it */
     public MessageBufferImpl sendableCopy() {
-        MessageBufferImpl copy = new MessageBufferImpl(owner, length);
+        MessageBufferImpl copy = new MessageBufferImpl(owner, length());
         copy.bytes.put(0, bytes, base, length);
-        copy.length = length;
+        if (lent != null) {
+            lent.copyTo(copy.bytes, length);
+        }
+        copy.length = length();
         if (tableCount > 0) {
             copy.tables = Arrays.copyOf(tables, tableCount);
             copy.tableCount = tableCount;
@@ -115,7 +120,10 @@ public final class MessageBufferImpl implements MessageBuffer {
         readOnly = false;
     }
 
-    /** @return the payload as a buffer positioned at its first byte, for a method to consume */
+    /**
+     * @return the buffer's own bytes, positioned at the first, for a method to consume; any
+     *     {@linkplain #lent() lent bytes} follow them
+     */
     public ByteBuffer payload() {
         return bytes.limit(base + length).position(base);
     }
@@ -129,7 +137,7 @@ public final class MessageBufferImpl implements MessageBuffer {
      *     {@code null} if the caller must copy
      */
     public SharedStore share() {
-        if (readOnly || base != 0) {
+        if (readOnly || base != 0 || lent != null) {
             return null;
         }
         if (store == null) {
@@ -155,6 +163,26 @@ public final class MessageBufferImpl implements MessageBuffer {
         }
     }
 
+    /** @return the bytes the application lent this message, which follow {@link #payload()}; or {@code null} */
+    public LentBytes lent() {
+        return lent;
+    }
+
+    /**
+     * Copies the lent bytes in after the buffer's own and lets go of them, for a path that reads
+     * the message rather than sending it as it is: delivery in this context, a small RSR's copy.
+     */
+    public void flatten() {
+        LentBytes l = lent;
+        if (l == null) {
+            return;
+        }
+        lent = null; // first: reserve flattens while it is set
+        int at = reserve(l.length());
+        l.copyTo(bytes, at);
+        l.release();
+    }
+
     /** Undoes {@link #payload()} so writes can use the full capacity again. */
     public void releasePayload() {
         bytes.clear();
@@ -176,12 +204,12 @@ public final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public int length() {
-        return length;
+        return lent == null ? length : length + lent.length();
     }
 
     @Override
     public int remaining() {
-        return length - readIndex;
+        return length() - readIndex;
     }
 
     @Override
@@ -198,6 +226,10 @@ public final class MessageBufferImpl implements MessageBuffer {
             // messages' lengths, and a buffer allocated at 8 MiB and refilled with 20 KiB would
             // otherwise hold 8 MiB per RSR waiting for its acknowledgement.
             moveTo(owner.stores.take(length), 0);
+        }
+        if (lent != null) {
+            lent.release();
+            lent = null;
         }
         length = 0;
         readIndex = 0;
@@ -287,6 +319,21 @@ public final class MessageBufferImpl implements MessageBuffer {
         Objects.checkFromIndexSize(offset, count, source.capacity());
         int at = reserve(count);
         bytes.put(at, wholly(source, offset + count), offset, count);
+        return this;
+    }
+
+    @Override
+    public MessageBuffer putLent(ByteBuffer source, int offset, int count, Runnable released) {
+        Objects.checkFromIndexSize(offset, count, source.capacity());
+        Objects.requireNonNull(released, "released");
+        checkWritable();
+        flatten(); // a second loan: the first is copied in, so the lent bytes stay one run at the end
+        long needed = (long) length + count;
+        if (needed > owner.maxMessageSize) {
+            throw new MessageTooLargeException("message of " + needed + " bytes exceeds the maximum of "
+                + owner.maxMessageSize + "; split it or raise maxMessageSize in the io.polylink.core configuration");
+        }
+        lent = new LentBytes(source, offset, count, released);
         return this;
     }
 
@@ -638,6 +685,7 @@ public final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public Startpoint getStartpoint() {
+        flatten();
         ByteBuffer view = bytes.duplicate().limit(base + length).position(base + readIndex);
         TargetRef[] targets = StartpointCodec.readReference(view, resolver());
         readIndex = view.position() - base;
@@ -654,6 +702,7 @@ public final class MessageBufferImpl implements MessageBuffer {
     /** Makes room for {@code count} more bytes; may replace {@link #bytes}, so call it first. */
     private int reserve(int count) {
         checkWritable();
+        flatten();
         int at = length;
         long needed = (long) at + count;
         if (needed > bytes.capacity()) {
@@ -704,6 +753,7 @@ public final class MessageBufferImpl implements MessageBuffer {
 
     /** Consumes {@code count} values of {@code size} bytes. @return the index of the first in {@link #bytes} */
     private int consumedAt(int count, int size, String what) {
+        flatten();
         long n = (long) count * size;
         if (n > length - readIndex) {
             throw new MalformedMessageException("read of " + count + " " + what + " (" + n + " bytes) at offset "
@@ -720,6 +770,7 @@ public final class MessageBufferImpl implements MessageBuffer {
     }
 
     private int consume(int count, String what) {
+        flatten();
         if (count > length - readIndex) {
             throw new MalformedMessageException("read of " + what + " (" + count + " bytes) at offset "
                 + readIndex + " runs past the end of the " + length + "-byte message");

@@ -43,6 +43,11 @@ public final class ChannelSender {
     /** Bytes of tables one side may announce before it must reset: bounds the receiver's memory too. */
     static final int MAX_TABLE_BYTES = 1 << 20;
     private static final int MAX_STACK_ID = 255;
+    /**
+     * The most bytes of a payload's own that go with its header when a lent tail follows; more
+     * are joined with the tail, in one copy.
+     */
+    static final int MAX_HEAD = 256;
 
     private final PeerChannel channel;
     private final Connection connection;
@@ -56,7 +61,11 @@ public final class ChannelSender {
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final ByteBuffer header = ByteBuffer.allocate(FrameHeader.MAX_LENGTH);
+    /** The header and the bytes of a payload before its lent tail, so the method writes the tail from where it is. */
+    private final ByteBuffer headerAndHead = ByteBuffer.allocate(FrameHeader.MAX_LENGTH + MAX_HEAD);
     private final ScratchBuffer[] encodeScratch;
+    /** A payload and its lent tail as one, for transforms, which take one buffer. */
+    private final ScratchBuffer joined;
     /** The tables the peer holds since the last reset, whatever stack they came on. */
     private final Set<Long> sentTables = new HashSet<>();
     private long sentTableBytes;
@@ -80,6 +89,7 @@ public final class ChannelSender {
         this.deliversOnSend = channel.deliversOnSend();
         this.encodeScratch = new ScratchBuffer[] {
             new ScratchBuffer(maxWirePayload, "encoded frame"), new ScratchBuffer(maxWirePayload, "encoded frame")};
+        this.joined = new ScratchBuffer(maxWirePayload, "frame with lent bytes");
     }
 
     /**
@@ -128,14 +138,15 @@ public final class ChannelSender {
      * Sends one RSR of a flow; the tables of startpoints in it go first if the peer lacks them.
      *
      * @param flags {@link FrameHeader#FLAG_SEQUENCED}, perhaps with {@link FrameHeader#FLAG_ACK_REQUEST}
+     * @param tail bytes the application lent, which follow {@code payload} in the frame; or {@code null}
      * @throws LinkException if the channel did not take the frame, or broke: an Error thrown anywhere
      *     in the send leaves unknown whether the frame went, so it closes the channel, and the flow
      *     sends the RSR again elsewhere, as for any connection that failed
      */
     public void send(StackBinding stack, int endpoint, int handler, int flags, int sequence, ByteBuffer payload,
-                     EncodedTable[] tables, int tableCount) {
+                     ByteBuffer tail, EncodedTable[] tables, int tableCount) {
         try {
-            sendOrDefer(stack, endpoint, handler, flags, sequence, payload, tables, tableCount);
+            sendOrDefer(stack, endpoint, handler, flags, sequence, payload, tail, tables, tableCount);
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
@@ -146,23 +157,23 @@ public final class ChannelSender {
     }
 
     private void sendOrDefer(StackBinding stack, int endpoint, int handler, int flags, int sequence,
-                             ByteBuffer payload, EncodedTable[] tables, int tableCount) {
+                             ByteBuffer payload, ByteBuffer tail, EncodedTable[] tables, int tableCount) {
         int held = sendLock.getHoldCount();
         try {
             if (!sendLock.tryLock()) {
                 if (receiving()) {
                     // The holder may be waiting for a handshake this thread has yet to read.
-                    defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
+                    defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tail, tables, tableCount));
                     return;
                 }
                 sendLock.lock();
             }
             try {
                 if (deferred.any() || !stack.ready() && receiving()) {
-                    defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tables, tableCount));
+                    defer(new Deferred(stack, flags, handler, endpoint, sequence, payload, tail, tables, tableCount));
                     return;
                 }
-                write(stack, flags, handler, endpoint, sequence, payload, tables, tableCount);
+                write(stack, flags, handler, endpoint, sequence, payload, tail, tables, tableCount);
             } finally {
                 unlockAndFlush();
             }
@@ -177,11 +188,12 @@ public final class ChannelSender {
     }
 
     private void write(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
-                       EncodedTable[] tables, int tableCount) {
+                       ByteBuffer tail, EncodedTable[] tables, int tableCount) {
         if (tableCount > 0) {
             sendTables(stack, tables, tableCount);
         }
-        sendFrame(flags, stack, handler, endpoint, sequence, payload);
+        control.flush(this);
+        writeFrame(flags, stack, handler, endpoint, sequence, payload, tail);
     }
 
     /**
@@ -207,7 +219,7 @@ public final class ChannelSender {
             try {
                 Deferred d;
                 while ((d = deferred.first()) != null) {
-                    write(d.stack(), d.flags(), d.handler(), d.endpoint(), d.sequence(), d.payload(), d.tables(),
+                    write(d.stack(), d.flags(), d.handler(), d.endpoint(), d.sequence(), d.payload(), null, d.tables(),
                         d.tables().length);
                     deferred.sent();
                 }
@@ -314,7 +326,7 @@ public final class ChannelSender {
     private void sendFrame(int flags, StackBinding stack, int handler, int endpoint, int sequence,
                            ByteBuffer payload) {
         control.flush(this);
-        writeFrame(flags, stack, handler, endpoint, sequence, payload);
+        writeFrame(flags, stack, handler, endpoint, sequence, payload, null);
     }
 
     /**
@@ -396,7 +408,7 @@ public final class ChannelSender {
 
     /** Caller holds the lock. */
     void writeControl(ControlFrame kind, ByteBuffer payload) {
-        writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, kind.code(), 0, 0, payload);
+        writeFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, kind.code(), 0, 0, payload, null);
     }
 
     private void flushIfFree() {
@@ -432,23 +444,41 @@ public final class ChannelSender {
         } while (!control.isEmpty() && !sendLock.isHeldByCurrentThread() && sendLock.tryLock());
     }
 
+    /**
+     * Writes one frame: the header, then {@code payload} and {@code tail} through the stack's
+     * transforms. A lent tail goes to the method as it is, behind the header and a short payload;
+     * joined with the payload where transforms need one buffer or the payload is long.
+     */
     private void writeFrame(int flags, StackBinding stack, int handler, int endpoint, int sequence,
-                            ByteBuffer payload) {
+                            ByteBuffer payload, ByteBuffer tail) {
         FrameHeader.writeAuthenticated(header, flags, stack.id(), handler, endpoint, sequence);
-        ByteBuffer body = payload;
         TransformSession[] chain = stack.sessions();
+        boolean tailAsItIs = tail != null && chain.length == 0 && payload.remaining() <= MAX_HEAD;
+        ByteBuffer body = tail == null || tailAsItIs ? payload : join(payload, tail);
         try {
             for (int i = 0; i < chain.length; i++) {
                 body = chain[i].encode(header.position(0), body, encodeScratch[i & 1]);
             }
             header.position(0);
-            FrameHeader.writeLength(header, body.remaining());
-            connection.send(header, body);
+            if (tailAsItIs) {
+                FrameHeader.writeLength(header, body.remaining() + tail.remaining());
+                connection.send(headerAndHead.clear().put(header).put(body).flip(), tail);
+            } else {
+                FrameHeader.writeLength(header, body.remaining());
+                connection.send(header, body);
+            }
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
             // A transform or the method broke (an Error): the connection goes, as any that failed.
             throw channel.broken(t);
         }
+    }
+
+    private ByteBuffer join(ByteBuffer payload, ByteBuffer tail) {
+        int length = payload.remaining() + tail.remaining();
+        ByteBuffer whole = joined.acquire(length);
+        whole.put(payload).put(tail).flip();
+        return whole;
     }
 }

@@ -23,11 +23,20 @@ final class DeferredRsrs {
     record Deferred(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
                     EncodedTable[] tables) {
 
+        /** Copies the payload, and the lent bytes that follow it, so the caller's buffers are free. */
         Deferred(StackBinding stack, int flags, int handler, int endpoint, int sequence, ByteBuffer payload,
-                 EncodedTable[] tables, int tableCount) {
-            this(stack, flags, handler, endpoint, sequence, ByteBuffer.allocate(payload.remaining())
-                .put(payload.duplicate()).flip(), Arrays.copyOf(tables == null ? new EncodedTable[0] : tables,
-                tableCount));
+                 ByteBuffer tail, EncodedTable[] tables, int tableCount) {
+            this(stack, flags, handler, endpoint, sequence, copy(payload, tail),
+                Arrays.copyOf(tables == null ? new EncodedTable[0] : tables, tableCount));
+        }
+
+        private static ByteBuffer copy(ByteBuffer payload, ByteBuffer tail) {
+            int length = payload.remaining() + (tail == null ? 0 : tail.remaining());
+            ByteBuffer copy = ByteBuffer.allocate(length).put(payload.duplicate());
+            if (tail != null) {
+                copy.put(tail.duplicate());
+            }
+            return copy.flip();
         }
     }
 

@@ -66,6 +66,7 @@ public final class Endpoints {
             unknown(context.id(), LocalMethod.NAME, endpoint, handler);
             return;
         }
+        message.flatten(); // a handler reads the message as one run of bytes
         message.beginLocalDelivery();
         try {
             target.deliver(handler, message);

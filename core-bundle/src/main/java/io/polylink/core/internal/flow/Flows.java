@@ -227,6 +227,7 @@ public final class Flows implements OutboundFlows {
 
     /** Forgets every flow, once the context's methods are gone. */
     public void clear() {
+        byId.values().forEach(OutboundFlow::closedWithContext);
         byId.values().forEach(watcher::closed);
         byKey.clear();
         byId.clear();

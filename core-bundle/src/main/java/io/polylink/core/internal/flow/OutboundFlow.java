@@ -33,8 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Senders take the flow's lock. A receiving thread (an inline handler sending) never waits
  * for it but hands its RSR off to the holder ({@link #handOff}). Acknowledgements arrive on
- * receiving threads and never take the lock: a sender may hold it while blocked on a full
- * connection that only a receiving thread can drain. Every region that takes the lock is written
+ * receiving threads and never wait for the lock: a sender may hold it while blocked on a full
+ * connection that only a receiving thread can drain. (They take it when it is free, to give the
+ * application back bytes it lent; see {@link #trimDue}.) Every region that takes the lock is written
  * as {@link Locks} shows, so an Error the JVM raises late never leaves it held.
  */
 public final class OutboundFlow implements OutboundFlows.Acknowledged {
@@ -87,6 +88,11 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private final AckTimer ackTimer = new AckTimer();
     private volatile Thread waiter;
     private volatile boolean retired;
+    /**
+     * Set by an acknowledgement while RSRs with lent bytes are kept: whoever holds the lock trims
+     * before letting go, so the application gets its bytes back without waiting for the next send.
+     */
+    private volatile boolean trimDue;
 
     OutboundFlow(Flows owner, Key key, EncodedTable table, long id) {
         this.owner = owner;
@@ -244,14 +250,16 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private void release() {
         do {
             sendHandOffs();
+            trimIfDue();
             lock.unlock();
-        } while (!handOffs.isEmpty() && !retired && lock.tryLock());
+        } while ((!handOffs.isEmpty() || trimDue) && !retired && lock.tryLock());
         if (retired && !lock.isHeldByCurrentThread()) {
             HandOffs.HandOff h;
             while ((h = handOffs.poll()) != null) {
                 forward(h);
             }
         }
+        payLoans();
     }
 
     /**
@@ -260,9 +268,28 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * connect or wait for the peer.
      */
     void unlockAndHandOver() {
-        lock.unlock();
+        do {
+            trimIfDue();
+            lock.unlock();
+        } while (trimDue && lock.tryLock());
         if (!handOffs.isEmpty() && !lock.isHeldByCurrentThread()) {
             owner.moveLater(this);
+        }
+        payLoans();
+    }
+
+    /** Lets go of what the peer acknowledged, if an acknowledgement asked for it. Caller holds the lock. */
+    private void trimIfDue() {
+        if (trimDue) {
+            trimDue = false;
+            store.trim();
+        }
+    }
+
+    /** Gives the application back the bytes it lent RSRs that were let go of, once this thread holds no lock of the flow. */
+    private void payLoans() {
+        if (!lock.isHeldByCurrentThread()) {
+            store.payLoans();
         }
     }
 
@@ -287,6 +314,11 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         if (binding == BoundStack.LOCAL) {
             endpoints.deliverLocal(endpoint, handler, message);
             return true;
+        }
+        if (message.lent() != null
+            && (message.length() <= RetransmitStore.SMALL_COPY || binding.channel().deliversOnSend())) {
+            // Kept as a copy anyway, or delivered before the send returns: no use keeping the loan.
+            message.flatten();
         }
         if (sentBeforeCopy(binding, endpoint, handler, message)) {
             return true;
@@ -335,7 +367,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         // Numbered before it goes: should keeping the copy fail, the next RSR must not reuse the number.
         int sequence = next++;
         try {
-            transmit(binding, endpoint, handler, sequence, payload, length, message.tables(), message.tableCount(),
+            transmit(binding, endpoint, handler, sequence, payload, null, length, message.tables(), message.tableCount(),
                 false);
         } catch (RuntimeException failed) {
             next = sequence;
@@ -386,12 +418,18 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * @param requestAck whether to ask for an acknowledgement whatever the counts say
      */
     void transmit(Pending p, boolean requestAck) {
-        transmit(binder.binding(), p.endpoint, p.handler, p.sequence, RetransmitStore.payload(p), p.length, p.tables,
-            p.tableCount, requestAck);
+        ByteBuffer tail = RetransmitStore.tail(p);
+        transmit(binder.binding(), p.endpoint, p.handler, p.sequence, RetransmitStore.payload(p), tail, p.length,
+            p.tables, p.tableCount, requestAck || tail != null);
     }
 
-    private void transmit(BoundStack binding, int endpoint, int handler, int sequence, ByteBuffer payload, int length,
-                          EncodedTable[] tables, int tableCount, boolean requestAck) {
+    /**
+     * @param tail lent bytes after {@code payload}, or {@code null}
+     * @param requestAck whether to ask for an acknowledgement whatever the counts say: so for lent
+     *     bytes, which the application waits to have back
+     */
+    private void transmit(BoundStack binding, int endpoint, int handler, int sequence, ByteBuffer payload,
+                          ByteBuffer tail, int length, EncodedTable[] tables, int tableCount, boolean requestAck) {
         int flags = FrameHeader.FLAG_SEQUENCED;
         int sinceRequest = sequence - lastRequest;
         if (requestAck || sinceRequest >= ACK_EVERY || sinceRequest >= ACK_MIN && bytesSinceRequest >= ACK_EVERY_BYTES
@@ -402,7 +440,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             ackTimer.requested(sequence);
         }
         bytesSinceRequest += length;
-        binding.sender().send(binding.stack(), endpoint, handler, flags, sequence, payload, tables, tableCount);
+        binding.sender().send(binding.stack(), endpoint, handler, flags, sequence, payload, tail, tables, tableCount);
     }
 
     /**
@@ -425,6 +463,27 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             if (w != null) {
                 LockSupport.unpark(w);
             }
+            if (store.lends()) {
+                trimDue = true;
+                trimIfFree();
+            }
+        }
+    }
+
+    /**
+     * On a receiving thread: lets go of what the peer acknowledged now, unless a sender holds the
+     * lock, who then does it before letting go ({@link #trimDue}).
+     */
+    private void trimIfFree() {
+        if (lock.isHeldByCurrentThread()) {
+            return; // in the middle of a send that received meanwhile: it trims as it lets go
+        }
+        try {
+            if (lock.tryLock()) {
+                unlockAndHandOver();
+            }
+        } finally {
+            Locks.unlockTo(lock, 0);
         }
     }
 
@@ -707,6 +766,30 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             try {
                 store.trim();
                 return new Counts(next - 1, store.size());
+            } finally {
+                unlockAndHandOver();
+            }
+        } finally {
+            Locks.unlockTo(lock, held);
+        }
+    }
+
+    /**
+     * The context closed: what the flow keeps will never be sent again, and bytes the application
+     * lent go back to it. A sender that holds the flow through {@link #REPORT_WAIT_NANOS} keeps
+     * them, as it may still be writing them.
+     */
+    void closedWithContext() {
+        if (!store.lends()) {
+            return; // copies go with the flow
+        }
+        int held = lock.getHoldCount();
+        try {
+            if (!lockBefore(System.nanoTime() + REPORT_WAIT_NANOS)) {
+                return;
+            }
+            try {
+                store.clear();
             } finally {
                 unlockAndHandOver();
             }

@@ -1,5 +1,6 @@
 package io.polylink.core.internal.flow;
 
+import io.polylink.core.internal.buffer.LentBytes;
 import io.polylink.core.internal.buffer.SharedStore;
 import io.polylink.core.internal.wire.EncodedTable;
 import java.nio.ByteBuffer;
@@ -18,6 +19,12 @@ final class Pending {
     /** The sender's store, kept instead of a copy, and a view of it; or {@code null}. */
     SharedStore held;
     ByteBuffer view;
+    /**
+     * Bytes the application lent, which follow the copy of the RSR's own bytes, and a view of
+     * them; or {@code null}.
+     */
+    LentBytes lent;
+    ByteBuffer lentView;
     int length;
     EncodedTable[] tables;
     int tableCount;

@@ -1,5 +1,6 @@
 package io.polylink.core.internal.flow;
 
+import io.polylink.core.internal.buffer.LentBytes;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
 import io.polylink.core.internal.buffer.SharedStore;
 import io.polylink.core.internal.wire.EncodedTable;
@@ -9,13 +10,16 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * A flow's RSRs the peer has not acknowledged yet, in sequence order, each kept as a copy (from
  * the {@link CopyPool}) or, for a large buffer sent more than once, as its store
- * ({@link MessageBufferImpl#share}), so the flow can send them again on another connection.
+ * ({@link MessageBufferImpl#share}), or, for bytes the application lent, as those bytes
+ * ({@link LentBytes}), so the flow can send them again on another connection.
  * Acknowledgements arrive on receiving threads and only raise a counter ({@link #acknowledged});
- * everything else runs under the flow's lock.
+ * everything else runs under the flow's lock, but for giving lent bytes back ({@link #loans}),
+ * which the flow does after it let go of its lock: the application's callback may send.
  */
 final class RetransmitStore implements Iterable<Pending> {
 
@@ -38,6 +42,10 @@ final class RetransmitStore implements Iterable<Pending> {
     }
 
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** Lent bytes of RSRs let go of, to give back without the lock. */
+    private final ConcurrentLinkedQueue<LentBytes> loans = new ConcurrentLinkedQueue<>();
+    /** RSRs kept with lent bytes; written under the lock, read by acknowledging threads. */
+    private volatile int lending;
     private final CopyPool copies;
     private long bytes;
     @SuppressWarnings("unused") // through ACKED
@@ -50,21 +58,21 @@ final class RetransmitStore implements Iterable<Pending> {
     /** Keeps an RSR numbered {@code sequence}, its store or a copy, until the peer acknowledges it. */
     Pending keep(int endpoint, int handler, MessageBufferImpl message, int sequence) {
         int length = message.length();
-        SharedStore held = length > SMALL_COPY ? message.share() : null;
+        LentBytes lent = message.lent();
+        SharedStore held = length > SMALL_COPY && lent == null ? message.share() : null;
         Pending p;
-        if (held != null) {
+        if (lent != null) {
+            p = copyOwn(message, length - lent.length());
+            lent.retain();
+            p.lent = lent;
+            p.lentView = lent.view();
+            lending++;
+        } else if (held != null) {
             p = copies.take(0); // a small one: its copy stays unused
             p.held = held;
             p.view = held.view();
         } else {
-            ByteBuffer payload = message.payload();
-            p = copies.take(length);
-            if (p.copy.capacity() < length) {
-                int capacity = Math.max(length, p.copy.capacity() * 2);
-                p.copy = capacity > SMALL_COPY ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
-            }
-            p.copy.clear().put(0, payload, payload.position(), length);
-            message.releasePayload();
+            p = copyOwn(message, length);
         }
         p.length = length;
         p.sequence = sequence;
@@ -85,10 +93,41 @@ final class RetransmitStore implements Iterable<Pending> {
         return p;
     }
 
-    /** @return the bytes to send again of a kept RSR, from its start */
+    /** @return a copy of the message's own {@code length} bytes, lent ones aside */
+    private Pending copyOwn(MessageBufferImpl message, int length) {
+        ByteBuffer payload = message.payload();
+        Pending p = copies.take(length);
+        if (p.copy.capacity() < length) {
+            int capacity = Math.max(length, p.copy.capacity() * 2);
+            p.copy = capacity > SMALL_COPY ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+        }
+        p.copy.clear().put(0, payload, payload.position(), length);
+        message.releasePayload();
+        return p;
+    }
+
+    /** @return the bytes to send again of a kept RSR, from its start; its lent bytes follow them ({@link #tail}) */
     static ByteBuffer payload(Pending p) {
         ByteBuffer kept = p.held != null ? p.view : p.copy;
-        return kept.clear().limit(p.length);
+        return kept.clear().limit(p.lent == null ? p.length : p.length - p.lent.length());
+    }
+
+    /** @return the lent bytes of a kept RSR, from their start; or {@code null} */
+    static ByteBuffer tail(Pending p) {
+        return p.lent == null ? null : p.lentView.clear();
+    }
+
+    /** @return whether RSRs with lent bytes are kept: the application waits for their acknowledgement */
+    boolean lends() {
+        return lending > 0;
+    }
+
+    /** Gives back the lent bytes of RSRs let go of; on a thread that does not hold the flow's lock. */
+    void payLoans() {
+        LentBytes l;
+        while ((l = loans.poll()) != null) {
+            l.release();
+        }
     }
 
     /**
@@ -191,6 +230,12 @@ final class RetransmitStore implements Iterable<Pending> {
             p.held.release();
             p.held = null;
             p.view = null;
+        }
+        if (p.lent != null) {
+            loans.add(p.lent);
+            lending--;
+            p.lent = null;
+            p.lentView = null;
         }
         if (p.tableCount > 0) {
             Arrays.fill(p.tables, 0, p.tableCount, null);

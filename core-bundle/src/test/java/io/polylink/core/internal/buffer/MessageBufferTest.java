@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -283,6 +284,63 @@ class MessageBufferTest {
         MessageBuffer full = buffer(16).putRaw(new byte[4090], 0, 4090);
         assertThrows(MessageTooLargeException.class, () -> full.putRaw(direct, 0, 7));
         assertEquals(4090, full.length(), "what was written is kept");
+    }
+
+    @Test
+    void lentBytesCountInTheLengthAndComeBackOnceTheBufferLetsGoOfThem() {
+        ByteBuffer lent = ByteBuffer.allocateDirect(32);
+        for (int i = 0; i < 32; i++) {
+            lent.put(i, (byte) i);
+        }
+        lent.position(3).limit(20); // neither used nor changed
+        AtomicInteger back = new AtomicInteger();
+        MessageBufferImpl m = (MessageBufferImpl) buffer(8).putInt(7).putLent(lent, 4, 10, back::incrementAndGet);
+        assertEquals(14, m.length());
+        assertEquals(4, m.payload().remaining(), "the buffer's own bytes; the lent ones follow");
+        assertEquals(10, m.lent().length());
+
+        assertEquals(7, m.getInt()); // a read copies the lent bytes in, and lets go of them
+        assertEquals(1, back.get());
+        byte[] rest = new byte[10];
+        m.getRaw(rest, 0, 10);
+        assertArrayEquals(new byte[] {4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, rest);
+        assertEquals(null, m.lent());
+
+        m.clear().putLent(lent, 0, 2, back::incrementAndGet).putByte((byte) 99); // a write after copies them in first
+        assertEquals(2, back.get());
+        assertEquals(3, m.length());
+        m.clear().putLent(lent, 0, 2, back::incrementAndGet).putLent(lent, 30, 2, back::incrementAndGet);
+        assertEquals(3, back.get(), "a second loan copies the first in");
+        m.clear();
+        assertEquals(4, back.get(), "clear lets go of the loan");
+        assertEquals(0, m.length());
+        assertEquals(3, lent.position());
+        assertEquals(20, lent.limit());
+    }
+
+    @Test
+    void aLoanOutOfBoundsOrTooLargeIsRefusedAndOneWhoseCallbackThrowsLeavesTheThreadRunning() {
+        ByteBuffer lent = ByteBuffer.allocate(5000);
+        MessageBuffer m = buffer(8).putInt(1);
+        assertThrows(IndexOutOfBoundsException.class, () -> m.putLent(lent, 4990, 11, () -> { }));
+        MessageTooLargeException e = assertThrows(MessageTooLargeException.class, () -> m.putLent(lent, 0, 4093, () -> { }));
+        assertTrue(e.getMessage().contains("4097 bytes exceeds the maximum of 4096"), e.getMessage());
+        assertEquals(4, m.length(), "nothing lent");
+
+        List<Throwable> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.currentThread().getUncaughtExceptionHandler();
+        Thread.currentThread().setUncaughtExceptionHandler((t, x) -> reported.add(x));
+        try {
+            m.putLent(lent, 0, 10, () -> {
+                throw new IllegalStateException("the application's callback failed");
+            });
+            m.clear();
+        } finally {
+            Thread.currentThread().setUncaughtExceptionHandler(before);
+        }
+        assertEquals(1, reported.size());
+        assertEquals("the application's callback failed", reported.get(0).getMessage());
+        assertEquals(4, m.putInt(2).length(), "the buffer goes on");
     }
 
     @Test

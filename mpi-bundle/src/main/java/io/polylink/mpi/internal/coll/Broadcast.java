@@ -111,7 +111,11 @@ public final class Broadcast {
             Region part = data.slice(first, Math.min(segment, count - first));
             have[s] = tree.parent() >= 0 ? plan.receive(tree.parent(), part) : after;
             for (int i = children.length - 1; i >= 0; i--) {
-                plan.send(children[i], part, have[s]);
+                if (segments > 1) {
+                    plan.sendSegment(children[i], part, have[s]);
+                } else {
+                    plan.send(children[i], part, have[s]);
+                }
             }
         }
         return have;

@@ -2,6 +2,7 @@ package io.polylink.mpi.internal.datatype;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /** A byte array, or a heap byte buffer's: holds every kind, in native byte order. */
@@ -79,6 +80,11 @@ final class ByteArrayMemory implements Memory {
                 }
             }
         }
+    }
+
+    @Override
+    public ByteBuffer wireBytes(Kind kind, long at, int length) {
+        return kind == Kind.BYTE ? ByteBuffer.wrap(bytes, base + (int) at, length).slice() : null;
     }
 
     @Override

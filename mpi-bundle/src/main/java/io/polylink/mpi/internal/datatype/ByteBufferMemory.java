@@ -82,6 +82,11 @@ final class ByteBufferMemory implements Memory {
     }
 
     @Override
+    public ByteBuffer wireBytes(Kind kind, long at, int length) {
+        return movesAsBytes(kind) ? buffer.slice((int) at, length) : null;
+    }
+
+    @Override
     public void read(WireReader in, Kind kind, long at, int n) {
         int p = (int) at;
         if (movesAsBytes(kind)) {

@@ -1,5 +1,7 @@
 package io.polylink.mpi.internal.datatype;
 
+import java.nio.ByteBuffer;
+
 /**
  * A position in {@code count} copies of a typemap over a memory: packs or unpacks whole
  * primitives from there and stops where it is told, so a message can move in chunks and each chunk
@@ -99,6 +101,37 @@ public final class Cursor {
      */
     public long pack(WireWriter out, long budget) {
         return move(out, null, budget);
+    }
+
+    /**
+     * Takes the next whole primitives within {@code budget} bytes as they lie in memory, where they
+     * already are the wire's bytes (a dense type of one kind the memory keeps in the wire's
+     * order), for a message to carry without packing them; or nothing.
+     *
+     * @return the bytes, or {@code null}, with the cursor where it was: pack them instead
+     */
+    public ByteBuffer lend(long budget) {
+        if (!dense || copy == copies) {
+            return null;
+        }
+        Kind kind = map.kind(0);
+        int size = kind.size();
+        long n = Math.min(blockCount() - element, Math.min(budget, Integer.MAX_VALUE) / size);
+        if (n == 0) {
+            return null;
+        }
+        ByteBuffer bytes = memory.wireBytes(kind, map.displacement(0) + element * size, (int) (n * size));
+        if (bytes == null) {
+            return null;
+        }
+        done += n * size;
+        primitives += n;
+        element += n;
+        if (element == blockCount()) {
+            element = 0;
+            copy++;
+        }
+        return bytes;
     }
 
     /**

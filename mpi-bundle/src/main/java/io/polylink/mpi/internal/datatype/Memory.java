@@ -1,5 +1,7 @@
 package io.polylink.mpi.internal.datatype;
 
+import java.nio.ByteBuffer;
+
 /**
  * An application buffer, addressed in bytes from its first element. {@link Memories#of} makes one
  * and checks a layout against it, so the copying methods need check nothing.
@@ -20,6 +22,15 @@ public interface Memory {
 
     /** Copies {@code n} elements of {@code kind} from {@code in} to {@code at} bytes from the start. */
     void read(WireReader in, Kind kind, long at, int n);
+
+    /**
+     * @return {@code length} bytes from {@code at}, as a buffer of their own, if they already are
+     *     the wire form of {@code kind}'s elements there, so a message can carry them as they lie;
+     *     {@code null} if they must be packed
+     */
+    default ByteBuffer wireBytes(Kind kind, long at, int length) {
+        return null;
+    }
 
     /** @return the buffer as an error message names it, such as {@code int[10]} */
     String describe();

@@ -14,6 +14,7 @@ import io.polylink.mpi.internal.request.Completed;
 import io.polylink.mpi.internal.request.Operation;
 import io.polylink.mpi.internal.wire.Header;
 import io.polylink.mpi.internal.wire.HeaderCodec;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -66,6 +67,13 @@ public final class PointToPoint {
     }
 
     /**
+     * Eager messages that may lend ({@code lend}) do from this size, where their data lies as the
+     * wire carries it: a context keeps a larger RSR's bytes where they are, while it copies smaller
+     * ones, so a smaller loan would only make the send wait for its acknowledgement.
+     */
+    static final int LEND_ABOVE = 16 * 1024;
+
+    /**
      * Starts a send. A message up to the eager limit is handed over before this returns; a larger
      * one, or a synchronous one, completes when its receiver answers.
      *
@@ -78,15 +86,19 @@ public final class PointToPoint {
      */
     public Operation send(int context, int destination, int rank, int tag, Memory memory, Typemap map, long count,
                           boolean synchronous) {
-        return send(context, destination, rank, tag, memory, map, count, synchronous, null);
+        return send(context, destination, rank, tag, memory, map, count, synchronous, null, false);
     }
 
     /**
      * Starts a send that is part of {@code whole} (a step of a collective), or of nothing if
      * {@code null}: the thread waiting for the whole pushes a large message's data.
+     *
+     * @param lend whether an eager message may lend its data rather than copy it, and complete
+     *     once the receiver acknowledged it: for sends whose wait for that overlaps other work,
+     *     such as a pipeline's segments; a rendezvous message always lends what it can
      */
     public Operation send(int context, int destination, int rank, int tag, Memory memory, Typemap map, long count,
-                          boolean synchronous, Operation whole) {
+                          boolean synchronous, Operation whole, boolean lend) {
         failIfFailed();
         long length = map.size() * count;
         if (length > limits.eagerLimit()) {
@@ -106,6 +118,12 @@ public final class PointToPoint {
                 transport.give(m);
             }
             return s;
+        }
+        if (lend && !synchronous && length > LEND_ABOVE) {
+            SendOperation lending = sendLent(context, destination, rank, tag, memory, map, count);
+            if (lending != null) {
+                return lending;
+            }
         }
         SendOperation s = null;
         long id = 0;
@@ -129,6 +147,33 @@ public final class PointToPoint {
             transport.give(m);
         }
         return s != null ? s : new Completed(rank, tag, length, null);
+    }
+
+    /**
+     * Sends an eager message whose data lies in memory as the wire carries it, lent to the message
+     * rather than packed into it: one copy fewer, and the send completes once the receiver
+     * acknowledged it, when the buffer is free again.
+     *
+     * @return the send, or {@code null}, with nothing sent, if the data must be packed
+     */
+    private SendOperation sendLent(int context, int destination, int rank, int tag, Memory memory, Typemap map,
+                                   long count) {
+        Cursor cursor = new Cursor(memory, map, count);
+        ByteBuffer lent = cursor.lend(cursor.total());
+        if (lent == null || !cursor.finished()) {
+            return null;
+        }
+        SendOperation s = new SendOperation(context, destination, rank, tag, memory, map, count);
+        MessageBuffer m = transport.take();
+        try {
+            HeaderCodec.eager(m, context, transport.worldRank(), tag);
+            m.putLent(lent, 0, lent.capacity(), s.lent());
+            transport.send(transport.route(context), destination, Header.INLINE_HANDLER, m);
+        } finally {
+            transport.give(m.clear()); // lets go of the loan: the links hold it until acknowledged
+        }
+        s.pushed();
+        return s;
     }
 
     /**

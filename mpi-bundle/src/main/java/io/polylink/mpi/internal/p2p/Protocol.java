@@ -2,6 +2,7 @@ package io.polylink.mpi.internal.p2p;
 
 import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
+import java.nio.ByteBuffer;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Cursor;
 import io.polylink.mpi.internal.datatype.MessageWriter;
@@ -84,7 +85,11 @@ final class Protocol {
 
     /**
      * Sends the data the receiver asked for, in chunks that each end on a whole primitive, and
-     * completes the send. Runs on the thread that claimed the push (see {@link SendOperation}).
+     * completes the send. Data that already lies in memory as the wire has it (bytes, or values in
+     * the wire's byte order in a buffer) is lent to its chunks rather than packed into them: the
+     * send then completes once the receiver acknowledged the last of them
+     * ({@link SendOperation#lent}). Runs on the thread that claimed the push (see
+     * {@link SendOperation}).
      */
     void push(SendOperation s, long receiverRequest, long accepted) {
         long limit = s.wholeWithin(accepted);
@@ -105,18 +110,25 @@ final class Protocol {
                 long budget = Math.min(chunk, limit - offset);
                 m.clear();
                 HeaderCodec.data(m, receiverRequest, offset, offset + budget == limit);
-                offset += cursor.pack(out, budget);
+                ByteBuffer lent = cursor.lend(budget);
+                if (lent != null) {
+                    m.putLent(lent, 0, lent.capacity(), s.lent());
+                    offset += lent.capacity();
+                } else {
+                    offset += cursor.pack(out, budget);
+                }
                 transport.send(links, s.destination, Header.INLINE_HANDLER, m);
                 // Read this rank's own inbox between chunks: a peer pushing to this rank at the
                 // same time waits for room in it, and would otherwise wait for the methods' own
                 // threads, which stand back while this rank's threads receive.
                 limits.idle().receiveOnce();
             }
-            s.done();
+            m.clear(); // lets go of the last chunk's loan before the send can complete
+            s.pushed();
         } catch (MpiError failed) {
             s.fail(failed);
         } finally {
-            transport.giveChunk(m, chunk);
+            transport.giveChunk(m.clear(), chunk);
         }
     }
 }

@@ -18,6 +18,7 @@ import java.lang.invoke.VarHandle;
 final class SendOperation extends Operation {
 
     private static final VarHandle PUSH;
+    private static final VarHandle LOANS;
     // push is 0 until CTS came
     private static final int OWED = 1;
     private static final int CLAIMED = 2;
@@ -25,6 +26,7 @@ final class SendOperation extends Operation {
     static {
         try {
             PUSH = MethodHandles.lookup().findVarHandle(SendOperation.class, "push", int.class);
+            LOANS = MethodHandles.lookup().findVarHandle(SendOperation.class, "loans", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -41,6 +43,10 @@ final class SendOperation extends Operation {
 
     @SuppressWarnings("unused") // through PUSH
     private volatile int push;
+    /** Chunks whose lent data the links still hold, and one for the push until it is done. */
+    @SuppressWarnings("unused") // through LOANS
+    private volatile int loans = 1;
+    private final Runnable loanBack = this::loanBack;
     // Written before push becomes OWED, read after it is claimed.
     private Protocol protocol;
     private long receiverRequest;
@@ -101,6 +107,31 @@ final class SendOperation extends Operation {
         }
         protocol.push(this, receiverRequest, accepted);
         return true;
+    }
+
+    /**
+     * The data is on its way, perhaps from loans still out ({@link #lent}): the send completes once
+     * the last comes back.
+     */
+    void pushed() {
+        loanBack();
+    }
+
+    /**
+     * A chunk carries data lent from the application's buffer: the send waits for it to come back,
+     * since the link may read it again until the receiver acknowledged it.
+     *
+     * @return what the chunk runs when the loan comes back, on whichever thread let go of it
+     */
+    Runnable lent() {
+        LOANS.getAndAdd(this, 1);
+        return loanBack;
+    }
+
+    private void loanBack() {
+        if ((int) LOANS.getAndAdd(this, -1) == 1) {
+            done(); // nothing if a failure completed it first
+        }
     }
 
     /** Completes: the message was handed over, or a receive matched it. */

@@ -59,6 +59,15 @@ public final class Plan {
         return add(sendStep(to, data), after);
     }
 
+    /**
+     * Sends {@code data}, one segment of several, to rank {@code to} once step {@code after}
+     * completed; the data may be lent to the message rather than copied into it, and the send
+     * then completes when the receiver acknowledged it ({@link Step.Kind#LENDING_SEND}).
+     */
+    public int sendSegment(int to, Region data, int after) {
+        return add(new Step(Step.Kind.LENDING_SEND, ranks.worldRank(to), tags.toward(to), data, null), after);
+    }
+
     /** Receives into {@code data} from rank {@code from}, once the steps {@code after} completed. */
     public int receive(int from, Region data, int... after) {
         return add(receiveStep(from, data), after);

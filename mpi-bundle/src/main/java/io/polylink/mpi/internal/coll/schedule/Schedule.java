@@ -126,10 +126,10 @@ public final class Schedule extends Operation {
     private void run(Step s) {
         try {
             switch (s.kind) {
-                case SEND -> {
+                case SEND, LENDING_SEND -> {
                     Region r = s.region;
                     Operation op = p2p.send(context, s.peer, rank, s.tag, r.memory(), r.map(),
-                        r.count(), false, this);
+                        r.count(), false, this, s.kind == Step.Kind.LENDING_SEND);
                     s.operation = op;
                     op.whenDone(() -> finished(s));
                 }

@@ -8,7 +8,12 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 /** One step of a schedule: a send, a receive or a local action, and the steps that wait for it. */
 final class Step {
 
-    enum Kind { SEND, RECEIVE, LOCAL }
+    /**
+     * What a step does. A lending send may lend its data to its message rather than copy it, and
+     * completes when the receiver acknowledged it: for a segment of a pipeline, whose wait for
+     * the acknowledgement overlaps the segments after it.
+     */
+    enum Kind { SEND, LENDING_SEND, RECEIVE, LOCAL }
 
     private static final int[] NONE = new int[0];
     private static final AtomicIntegerFieldUpdater<Step> WAITING =
