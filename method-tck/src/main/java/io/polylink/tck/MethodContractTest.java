@@ -110,6 +110,37 @@ public abstract class MethodContractTest {
         }
     }
 
+    /**
+     * The core does not always split a frame after its own header: where the application lent the
+     * end of a message, the header buffer carries the bytes before the loan too, a few hundred in
+     * all, and the payload is a view into the application's memory, which may start anywhere in
+     * its buffer.
+     */
+    @Test
+    void framesArriveWholeWhereverTheHeaderEndsAndWhereverThePayloadLies() throws Exception {
+        int length = Math.min(70_000, method.largestFrame());
+        Connection c = a.connect(b);
+        int seq = 0;
+        for (int split : new int[] {Frames.HEADER, 100, 272}) {
+            for (boolean direct : new boolean[] {false, true}) {
+                ByteBuffer whole = ByteBuffer.allocate(length).put(Frames.header(0, seq, length))
+                    .put(Frames.payload(0, seq, length, false)).flip();
+                ByteBuffer memory = direct ? ByteBuffer.allocateDirect(length + 64) : ByteBuffer.allocate(length + 64);
+                memory.put(64, whole, split, length - split); // the lent bytes, 64 bytes into their buffer
+                c.send(whole.limit(split), memory.slice(64, length - split));
+                if (method.losesFramesWhenReceiverLags()) {
+                    b.awaitFrom(a, 0, LIMIT).awaitFrames(seq + 1, LIMIT);
+                }
+                seq++;
+            }
+        }
+        List<byte[]> frames = b.awaitFrom(a, 0, LIMIT).awaitFrames(seq, LIMIT);
+        for (int i = 0; i < seq; i++) {
+            assertEquals(new Frames.Id(0, i), Frames.check(frames.get(i)), "frame " + i + " whole and in order");
+            assertEquals(length, frames.get(i).length);
+        }
+    }
+
     @Test
     void theAcceptingSideKnowsTheDiallersContextIdAndAnswersOnTheSameConnection() throws Exception {
         Connection dialled = a.connect(b);
