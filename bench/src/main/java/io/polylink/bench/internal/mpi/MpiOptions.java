@@ -80,7 +80,7 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
         over shm (vader) and <= 1.2 x over tcp; 1 MiB bandwidth >= 0.8 x Open MPI on both; bcast and
         allreduce <= 1.5 x Open MPI at 8 B and <= 1.0 x from 64 KiB, with each number of ranks.
         Iterations per size: latency 10000 up to 8 KiB, 2000 up to 64 KiB, 200 up to 1 MiB, then 50;
-        bw 200, 50, 10, then 4 windows; overlap 20 per computation; collectives 2000, 500, 100, then
+        bw 2000, 50, 10, then 4 windows; overlap 20 per computation; collectives 2000, 500, 100, then
         20 calls. Each test runs for every size before the next test starts. Each figure skips a
         tenth more first; Polylink's latency figures skip ping-pongs of their size until they
         settle as the warm-up does, in 0.1 s windows (at most 2 s); its bandwidth figures follow
@@ -181,9 +181,13 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
         return size <= 8 << 10 ? 10_000 : size <= 64 << 10 ? 2_000 : size <= 1 << 20 ? 200 : 50;
     }
 
-    /** @return the windows of one bandwidth figure at {@code size} */
+    /**
+     * @return the windows of one bandwidth figure at {@code size}: small sizes run for some tens of
+     *     milliseconds too, since 200 windows of 8 bytes (a few milliseconds) timed mostly the
+     *     first windows after the barrier before them (docs/performance-notes.md#lent-bytes)
+     */
     static int bwIterations(int size) {
-        return size <= 8 << 10 ? 200 : size <= 64 << 10 ? 50 : size <= 1 << 20 ? 10 : 4;
+        return size <= 8 << 10 ? 2_000 : size <= 64 << 10 ? 50 : size <= 1 << 20 ? 10 : 4;
     }
 
     /** @return the calls of one collective's figure at {@code size} */
