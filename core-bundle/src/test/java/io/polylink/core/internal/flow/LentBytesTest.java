@@ -234,6 +234,74 @@ class LentBytesTest {
         }
     }
 
+    @Test
+    void lentBytesSentToTwoPeersAtOnceComeBackOnceBothAcknowledged() throws Exception {
+        EmbeddedContext a = open(Map.of()).add(new PipeMethod(network, "pipe"), 10);
+        List<EmbeddedContext> peers = List.of(open(Map.of()).add(new PipeMethod(network, "pipe"), 10),
+            open(Map.of()).add(new PipeMethod(network, "pipe"), 10));
+        CountDownLatch hold = new CountDownLatch(1);
+        AtomicInteger arrived = new AtomicInteger();
+        Startpoint both = null;
+        for (int i = 0; i < peers.size(); i++) {
+            boolean first = i == 0;
+            Endpoint sink = peers.get(i).context().createEndpoint().register(SINK, Delivery.INLINE, (e, m) -> {
+                arrived.incrementAndGet();
+                if (first) { // its acknowledgement waits for the handler
+                    try {
+                        hold.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            Startpoint one = a.context().startpoint(sink.startpoint().toText());
+            both = both == null ? one : both.join(one);
+        }
+        AtomicInteger back = new AtomicInteger();
+        MessageBuffer m = a.context().allocateBuffer(16).putLong(1)
+            .putLent(ByteBuffer.allocateDirect(LENT), 0, LENT, back::incrementAndGet);
+        try {
+            both.send(SINK, m);
+            m.clear();
+            Await.until(() -> arrived.get() == 2, WAIT, () -> arrived + " of 2 arrived");
+            assertEquals(0, back.get(), "one peer has not acknowledged: the bytes are still lent");
+        } finally {
+            hold.countDown();
+        }
+        Await.until(() -> back.get() == 1, WAIT, () -> "the loan came back " + back.get() + " times, not once");
+    }
+
+    @Test
+    void lentBytesComeBackWhenTheirFlowGivesUpOnThePeer() throws Exception {
+        PipeMethod pipeA = new PipeMethod(network, "pipe");
+        EmbeddedContext a = open(Map.of("abandonAfterMs", 1_000)).add(pipeA, 10);
+        EmbeddedContext b = open(Map.of()).add(new PipeMethod(network, "pipe"), 10);
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch hold = new CountDownLatch(1);
+        Endpoint stuck = b.context().createEndpoint().register(SINK, Delivery.INLINE, (e, m) -> {
+            arrived.countDown();
+            try {
+                hold.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        AtomicInteger back = new AtomicInteger();
+        MessageBuffer m = a.context().allocateBuffer(16).putLong(1)
+            .putLent(ByteBuffer.allocate(LENT), 0, LENT, back::incrementAndGet);
+        try {
+            a.context().startpoint(stuck.startpoint().toText()).send(SINK, m);
+            m.clear();
+            assertTrue(arrived.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the RSR did not arrive");
+            assertEquals(0, back.get(), "unacknowledged: the bytes are still lent");
+            a.remove(pipeA); // no way to the peer: after a second the flow drops what it keeps
+
+            Await.until(() -> back.get() == 1, WAIT, () -> "the loan of the dropped RSR did not come back");
+        } finally {
+            hold.countDown();
+        }
+    }
+
     /** The bytes lent for RSR {@code seq}. */
     private static byte[] pattern(long seq) {
         byte[] bytes = new byte[LENT];
