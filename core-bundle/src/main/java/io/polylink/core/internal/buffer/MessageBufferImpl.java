@@ -694,7 +694,7 @@ public final class MessageBufferImpl implements MessageBuffer {
 
     @Override
     public String toString() {
-        return "MessageBuffer[length=" + length + ", read=" + readIndex + (readOnly ? ", received]" : "]");
+        return "MessageBuffer[length=" + length() + ", read=" + readIndex + (readOnly ? ", received]" : "]");
     }
 
     // ---- internals
