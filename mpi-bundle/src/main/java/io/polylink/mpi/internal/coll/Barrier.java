@@ -8,8 +8,12 @@ import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Operation;
 
 /**
- * {@code MPI_Barrier}: a dissemination barrier (Hensgen, Finkel and Manber): in round {@code k}
- * each rank tells the rank {@code 2^k} above it that it arrived and waits to hear from the rank
+ * {@code MPI_Barrier}. On one host, among three ranks or more, a tree barrier: arrivals go up a
+ * binomial tree to rank 0, which then releases the ranks down the same tree, so rank 0 leaves
+ * first and a call rooted there right after the barrier (a broadcast, a scatter) finds its root
+ * ahead of the others rather than behind them. Between two ranks, and among the leaders of
+ * several hosts, a dissemination barrier (Hensgen, Finkel and Manber): in round {@code k} each
+ * rank tells the rank {@code 2^k} above it that it arrived and waits to hear from the rank
  * {@code 2^k} below; after {@code ceil(log2 n)} rounds every rank has heard, directly or not,
  * from all. Over several hosts each host's ranks first tell their leader, up a binomial tree;
  * the leaders run the dissemination among themselves; then each leader tells its host's ranks.
@@ -24,22 +28,29 @@ public final class Barrier {
     /** Starts a barrier; it completes once every rank of the communicator started one. */
     public static Operation start(Collectives c, boolean blocking) {
         boolean hierarchical = c.hierarchical();
+        boolean tree = !hierarchical && c.size() > 2;
         c.chose(Collective.BARRIER, () -> "MPI_Barrier", hierarchical
             ? new Choice("MPI_Barrier", "hierarchical dissemination", () -> "ranks on " + c.placement().hosts()
                 + " hosts: each host's ranks meet at their leader, the leaders by dissemination")
-            : new Choice("MPI_Barrier", "dissemination", () -> c.size() + " ranks on one host"
-                + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")));
+            : tree ? new Choice("MPI_Barrier", "tree", () -> c.size() + " ranks on one host"
+                + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")
+                + ": up a binomial tree to rank 0 and down again, rank 0 first out")
+            : new Choice("MPI_Barrier", "dissemination", () -> "2 ranks: one exchange"));
         if (blocking && !hierarchical && c.size() > 1) {
-            dissemination(c.direct(), c.size(), c.rank());
+            if (tree) {
+                tree(c.direct(), c.tree(Trees.Shape.BINOMIAL, false, 0));
+            } else {
+                dissemination(c.direct(), c.size(), c.rank());
+            }
             return Collectives.DONE;
         }
         Plan plan = c.plan();
-        if (c.size() > 1) {
-            if (hierarchical) {
-                hierarchical(plan, c.placement());
-            } else {
-                dissemination(plan, c.everyRank(), c.rank(), Plan.NONE);
-            }
+        if (hierarchical) {
+            hierarchical(plan, c.placement());
+        } else if (tree) {
+            tree(plan, c.tree(Trees.Shape.BINOMIAL, false, 0));
+        } else if (c.size() > 1) {
+            dissemination(plan, c.everyRank(), c.rank(), Plan.NONE);
         }
         return plan.start();
     }
@@ -66,6 +77,42 @@ public final class Barrier {
         try {
             for (int distance = 1; distance < n; distance <<= 1) {
                 d.exchange((me + distance) % n, NOTHING, Math.floorMod(me - distance, n), NOTHING);
+            }
+        } catch (RuntimeException e) {
+            throw Direct.failed(e);
+        }
+    }
+
+    /** A tree barrier: this rank's children arrive, it tells its parent, its parent releases it, it releases its children. */
+    private static void tree(Plan plan, Trees.Tree tree) {
+        int[] arrived = new int[tree.children().length];
+        for (int i = 0; i < arrived.length; i++) {
+            arrived[i] = plan.receive(tree.children()[i], NOTHING);
+        }
+        int released = plan.join(arrived);
+        if (tree.parent() >= 0) {
+            plan.send(tree.parent(), NOTHING, released);
+            released = plan.receive(tree.parent(), NOTHING, released);
+        }
+        int[] children = tree.children();
+        for (int i = children.length - 1; i >= 0; i--) { // the largest subtree first, as a broadcast
+            plan.send(children[i], NOTHING, released);
+        }
+    }
+
+    /** {@link #tree(Plan, Trees.Tree)}, run now for a blocking call. */
+    private static void tree(Direct d, Trees.Tree tree) {
+        try {
+            for (int child : tree.children()) {
+                d.receive(child, NOTHING);
+            }
+            if (tree.parent() >= 0) {
+                d.send(tree.parent(), NOTHING);
+                d.receive(tree.parent(), NOTHING);
+            }
+            int[] children = tree.children();
+            for (int i = children.length - 1; i >= 0; i--) {
+                d.send(children[i], NOTHING);
             }
         } catch (RuntimeException e) {
             throw Direct.failed(e);
