@@ -6,6 +6,7 @@ import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Operation;
+import java.util.function.IntUnaryOperator;
 
 /**
  * {@code MPI_Barrier}. On one host, among three ranks or more, a tree barrier: arrivals go up a
@@ -85,6 +86,14 @@ public final class Barrier {
 
     /** A tree barrier: this rank's children arrive, it tells its parent, its parent releases it, it releases its children. */
     private static void tree(Plan plan, Trees.Tree tree) {
+        tree(plan, tree, all -> all);
+    }
+
+    /**
+     * {@link #tree(Plan, Trees.Tree)}, where the root, once every rank below it arrived, adds the
+     * steps {@code atTop} makes after the given one and releases its children after those.
+     */
+    private static void tree(Plan plan, Trees.Tree tree, IntUnaryOperator atTop) {
         int[] arrived = new int[tree.children().length];
         for (int i = 0; i < arrived.length; i++) {
             arrived[i] = plan.receive(tree.children()[i], NOTHING);
@@ -93,6 +102,8 @@ public final class Barrier {
         if (tree.parent() >= 0) {
             plan.send(tree.parent(), NOTHING, released);
             released = plan.receive(tree.parent(), NOTHING, released);
+        } else {
+            released = atTop.applyAsInt(released);
         }
         int[] children = tree.children();
         for (int i = children.length - 1; i >= 0; i--) { // the largest subtree first, as a broadcast
@@ -119,26 +130,12 @@ public final class Barrier {
         }
     }
 
+    /** Each host's ranks meet at their leader up a tree, the leaders by dissemination, and the release comes back down. */
     private static void hierarchical(Plan plan, Placement placement) {
         int me = plan.rank();
         int host = placement.hostOf(me);
         int[] local = placement.ranksOn(host);
-        Trees.Tree tree = Trees.binomial(local, 0, Trees.indexOf(local, me));
-        int[] arrived = new int[tree.children().length];
-        for (int i = 0; i < arrived.length; i++) {
-            arrived[i] = plan.receive(tree.children()[i], NOTHING);
-        }
-        int all = plan.join(arrived);
-        int released;
-        if (tree.parent() >= 0) {
-            plan.send(tree.parent(), NOTHING, all);
-            released = plan.receive(tree.parent(), NOTHING, all);
-        } else {
-            int[] leaders = placement.leaders(0);
-            released = dissemination(plan, leaders, host, all);
-        }
-        for (int child : tree.children()) {
-            plan.send(child, NOTHING, released);
-        }
+        tree(plan, Trees.binomial(local, 0, Trees.indexOf(local, me)),
+            all -> dissemination(plan, placement.leaders(0), host, all));
     }
 }
