@@ -1,7 +1,6 @@
 package io.polylink.core.internal.buffer;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Direct memory behind a large application buffer, which the flows that send it keep for replay
@@ -11,12 +10,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The bytes a flow keeps never change under it: a buffer only appends past what it sent, and
  * one that is cleared, or grows, while a flow still holds its store moves to another store.
  */
-public final class SharedStore {
+public final class SharedStore extends Holders {
 
     /** Never moved: every user reads and writes through a {@link #view()} of its own. */
     private final ByteBuffer memory;
     private final StorePool pool;
-    private final AtomicInteger holders = new AtomicInteger();
 
     SharedStore(StorePool pool, int capacity) {
         this.pool = pool;
@@ -34,26 +32,18 @@ public final class SharedStore {
 
     /** Makes the caller the only holder; for a store fresh from its pool. */
     SharedStore taken() {
-        holders.set(1);
+        holdAlone();
         return this;
     }
 
-    void retain() {
-        holders.incrementAndGet();
+    /** Gives the store back to its pool. */
+    @Override
+    void lastLetGo() {
+        pool.give(this);
     }
 
-    /** Lets go of one reference; the last one gives the store back to the pool, on any thread. */
-    public void release() {
-        int before = holders.getAndDecrement();
-        if (before == 1) {
-            pool.give(this);
-        } else if (before < 1) {
-            throw new IllegalStateException("store released more often than retained");
-        }
-    }
-
-    /** @return whether anyone but the caller, who holds a reference, holds one */
-    boolean shared() {
-        return holders.get() > 1;
+    @Override
+    public String toString() {
+        return "store of " + memory.capacity() + " bytes";
     }
 }

@@ -91,24 +91,22 @@ public final class Barrier {
 
     /**
      * {@link #tree(Plan, Trees.Tree)}, where the root, once every rank below it arrived, adds the
-     * steps {@code atTop} makes after the given one and releases its children after those.
+     * steps {@code atTop} makes after the given one and releases its children after those. The
+     * release is a broadcast of nothing down the tree.
      */
     private static void tree(Plan plan, Trees.Tree tree, IntUnaryOperator atTop) {
         int[] arrived = new int[tree.children().length];
         for (int i = 0; i < arrived.length; i++) {
             arrived[i] = plan.receive(tree.children()[i], NOTHING);
         }
-        int released = plan.join(arrived);
+        int all = plan.join(arrived);
+        int top = all;
         if (tree.parent() >= 0) {
-            plan.send(tree.parent(), NOTHING, released);
-            released = plan.receive(tree.parent(), NOTHING, released);
+            plan.send(tree.parent(), NOTHING, all);
         } else {
-            released = atTop.applyAsInt(released);
+            top = atTop.applyAsInt(all);
         }
-        int[] children = tree.children();
-        for (int i = children.length - 1; i >= 0; i--) { // the largest subtree first, as a broadcast
-            plan.send(children[i], NOTHING, released);
-        }
+        Broadcast.along(plan, tree, NOTHING, 1, top);
     }
 
     /** {@link #tree(Plan, Trees.Tree)}, run now for a blocking call. */
@@ -119,15 +117,11 @@ public final class Barrier {
             }
             if (tree.parent() >= 0) {
                 d.send(tree.parent(), NOTHING);
-                d.receive(tree.parent(), NOTHING);
-            }
-            int[] children = tree.children();
-            for (int i = children.length - 1; i >= 0; i--) {
-                d.send(children[i], NOTHING);
             }
         } catch (RuntimeException e) {
             throw Direct.failed(e);
         }
+        Broadcast.along(d, tree, NOTHING);
     }
 
     /** Each host's ranks meet at their leader up a tree, the leaders by dissemination, and the release comes back down. */

@@ -58,7 +58,7 @@ public final class Broadcast {
     }
 
     /** {@link #along(Plan, Trees.Tree, Region, long)} of the whole message, run now for a blocking call. */
-    private static void along(Direct d, Trees.Tree tree, Region data) {
+    static void along(Direct d, Trees.Tree tree, Region data) {
         try {
             if (tree.parent() >= 0) {
                 d.receive(tree.parent(), data);
