@@ -19,6 +19,15 @@ import java.util.concurrent.TimeUnit;
  * something else keeps the gaps long, the short spin makes way for a full one once in
  * {@link #PROBE_EVERY} gaps.
  *
+ * <p>A poller that answers what it receives (an inline handler replying on its thread) and is
+ * woken within one spin of parking stretches its spin, doubling it up to {@link #MAX_STRETCH_NANOS}:
+ * its peer's turns take longer than the spin, and parking between them costs every exchange a
+ * wake-up. On two cores that wake-up is what keeps the turns long: the datagram wakes the poller on
+ * the sending thread's core, where it answers and spins while that thread waits for the core. A
+ * park that lasts {@value #STRETCH_DECAY} spins halves the stretch again, so a context that stays
+ * quiet, or whose records come far apart, spins as configured. A poller that only hands what it
+ * receives to other threads never stretches: their turn may need its core.
+ *
  * <p>Spin parks only once {@link #SPIN_QUIET_NANOS} passed without a record, and where the gaps
  * keep being long it yields between polls once
  * {@link #SHORT_SPIN_NANOS} passed without a record. On two cores a stream runs three threads:
@@ -39,10 +48,17 @@ public final class Backoff {
      * run of records that stops for a moment keeps its spin.
      */
     static final long SPIN_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The longest an answering poller's spin stretches to. */
+    static final long MAX_STRETCH_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** A park this many spins long halves the stretch. */
+    static final int STRETCH_DECAY = 4;
 
     private final long spinNanos;
     private final long shortSpinNanos;
     private final boolean yieldsOnLongGaps;
+    private final boolean stretches;
+    /** The spin an answering poller stretched to; 0 while it spins as configured. */
+    private long stretch;
     private int longGaps;
     private int sinceProbe;
     private long next;
@@ -57,6 +73,7 @@ public final class Backoff {
             ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
         this.next = spinNanos;
         this.yieldsOnLongGaps = strategy == IdleStrategy.SPIN;
+        this.stretches = strategy == IdleStrategy.SPIN_THEN_PARK;
     }
 
     /**
@@ -84,8 +101,23 @@ public final class Backoff {
         return yieldsOnLongGaps && longGaps == LONG_GAPS ? SHORT_SPIN_NANOS : Long.MAX_VALUE;
     }
 
+    /**
+     * The poller parked for {@code parkedNanos}, after a spin of {@link #spinNanos()}.
+     *
+     * @param answered whether its own thread sent frames while it handled the records before it
+     *     parked
+     */
+    void parked(long parkedNanos, boolean answered) {
+        long spun = spinNanos();
+        if (stretches && answered && parkedNanos < spun && longGaps < LONG_GAPS) {
+            stretch = Math.min(MAX_STRETCH_NANOS, 2 * spun);
+        } else if (stretch > 0 && parkedNanos >= STRETCH_DECAY * spun) {
+            stretch = stretch / 2 > spinNanos ? stretch / 2 : 0;
+        }
+    }
+
     /** @return how long to spin after the last record before parking */
     long spinNanos() {
-        return next;
+        return longGaps < LONG_GAPS ? Math.max(next, stretch) : next;
     }
 }

@@ -124,6 +124,7 @@ public final class InboxPoller implements AutoCloseable {
         attach(own.segment());
         this.thread = new Thread(this::run, "polylink-shm-io");
         thread.setDaemon(true);
+        sends.poller(thread);
         thread.start();
     }
 
@@ -196,12 +197,17 @@ public final class InboxPoller implements AutoCloseable {
         long verifiedAt = lastWork;
         boolean worked = false;
         int sendsSeen = sends.get();
+        int answersSeen = sends.byPoller();
+        boolean answered = false;
         int loops = 0;
         boolean yielding = false;
         while (running && inbox != null) {
             int records = doWork();
             if (records > 0) {
                 worked = true;
+                int answers = sends.byPoller();
+                answered = answers != answersSeen;
+                answersSeen = answers;
             }
             // Most turns end here, without reading the clock.
             if ((++loops & CLOCK_LOOPS - 1) != 0) {
@@ -243,7 +249,7 @@ public final class InboxPoller implements AutoCloseable {
             if (callersCame()) {
                 standBack();
             } else if (now - lastWork >= backoff.spinNanos()) {
-                park(nextTick - now);
+                park(nextTick - now, answered);
             }
         }
     }
@@ -266,8 +272,10 @@ public final class InboxPoller implements AutoCloseable {
      * Sleeps until a producer pokes or the next tick. The flag is raised before the last look at the
      * ring, and producers look at the flag after committing: one of the two always sees the other.
      * Callers may read the ring meanwhile; the poller returns holding the token again.
+     *
+     * @param answered whether this thread sent frames while it handled the last records
      */
-    private void park(long untilTickNanos) throws IOException {
+    private void park(long untilTickNanos, boolean answered) throws IOException {
         Segment parkedOn = segment;
         parkedOn.parked(true);
         if (inbox.ready()) {
@@ -277,6 +285,7 @@ public final class InboxPoller implements AutoCloseable {
         // A claimed record not yet committed: its producer pokes when done, but it may have died.
         long millis = inbox.pending() ? 1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilTickNanos));
         receiving.setRelease(false);
+        long parkedAt = System.nanoTime();
         try {
             wake.sleep(millis);
         } finally {
@@ -284,6 +293,7 @@ public final class InboxPoller implements AutoCloseable {
             retake(); // first: a drain that throws must not leave the poller without the token
             wake.drain();
         }
+        backoff.parked(System.nanoTime() - parkedAt, answered);
     }
 
     /** Callers read the ring: naps with the wake-up unarmed, and returns holding the token again. */
