@@ -58,12 +58,7 @@ public final class DemoCommands {
         this.published = DemoProtocol.publishedName(node instanceof String name ? name : context.id().toString());
         this.endpoint = context.createEndpoint()
             // Inline, on the thread that received the PING: the answer goes out with no hand-off to the executor.
-            .register(DemoProtocol.PING, Delivery.INLINE, (e, m) -> {
-                Startpoint replyTo = m.getStartpoint();
-                byte[] payload = new byte[m.remaining()];
-                m.getRaw(payload, 0, payload.length);
-                replyTo.send(DemoProtocol.PONG, context.allocateBuffer(payload.length).putRaw(payload, 0, payload.length));
-            })
+            .register(DemoProtocol.PING, Delivery.INLINE, new Echo(context))
             .register(DemoProtocol.PONG, Delivery.INLINE, (e, m) -> pongs.arrived())
             .register(DemoProtocol.STREAM, (e, m) -> tally.arrived(m.getLong(), m.getLong()))
             .register(DemoProtocol.END, (e, m) -> {
