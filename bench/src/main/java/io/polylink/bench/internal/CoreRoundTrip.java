@@ -36,6 +36,8 @@ public class CoreRoundTrip {
 
     static final int PING = 1;
     static final int PONG = 2;
+    /** A ping that carries the startpoint its pong goes to, as requests that expect an answer do. */
+    static final int PING_REPLY_TO = 3;
     /** A sequenced RSR's frame header with its length word, as the core writes it. */
     static final int HEADER = 16;
 
@@ -46,6 +48,7 @@ public class CoreRoundTrip {
     private EmbeddedContext b;
     private Startpoint toB;
     private MessageBuffer ping;
+    private MessageBuffer pingReplyTo;
     private MessageBuffer pong;
     private long pongs;
     private Connection bareClient;
@@ -63,10 +66,12 @@ public class CoreRoundTrip {
         pong = b.context().allocateBuffer(size).putRaw(new byte[size], 0, size);
         Startpoint[] back = new Startpoint[1];
         Endpoint echo = b.context().createEndpoint()
-            .register(PING, Delivery.INLINE, (e, m) -> back[0].send(PONG, pong));
+            .register(PING, Delivery.INLINE, (e, m) -> back[0].send(PONG, pong))
+            .register(PING_REPLY_TO, Delivery.INLINE, (e, m) -> m.getStartpoint().send(PONG, pong));
         back[0] = b.context().startpoint(replies.startpoint().toText());
         toB = client.startpoint(echo.startpoint().toText());
         ping = client.allocateBuffer(size).putRaw(new byte[size], 0, size);
+        pingReplyTo = client.allocateBuffer(size + 64).putStartpoint(replies.startpoint()).putRaw(new byte[size], 0, size);
         openBare();
         // Proves the pong is back before send returns, and over this method, before anything is measured.
         toB.send(PING, ping);
@@ -129,6 +134,13 @@ public class CoreRoundTrip {
     @Benchmark
     public long polylink() {
         toB.send(PING, ping);
+        return pongs;
+    }
+
+    /** The same with the pong's startpoint read from each ping: a request and its answer, as RSRs make them. */
+    @Benchmark
+    public long replyToCarried() {
+        toB.send(PING_REPLY_TO, pingReplyTo);
         return pongs;
     }
 }

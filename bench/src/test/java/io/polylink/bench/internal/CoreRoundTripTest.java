@@ -21,6 +21,9 @@ class CoreRoundTripTest {
                 assertEquals(pongs, benchmark.polylink(), "pongs after as many pings");
                 assertEquals(pongs - 1, benchmark.baseline(), "the floor's pongs after as many pings");
             }
+            for (long pongs = 1001; pongs <= 2000; pongs++) {
+                assertEquals(pongs, benchmark.replyToCarried(), "pongs after as many pings carrying their startpoint");
+            }
         } finally {
             benchmark.close();
         }

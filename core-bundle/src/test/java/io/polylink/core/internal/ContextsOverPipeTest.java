@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.Delivery;
 import io.polylink.Endpoint;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
@@ -21,6 +22,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
@@ -337,5 +340,76 @@ class ContextsOverPipeTest {
         c.close();
 
         Await.noThreads("polylink-");
+    }
+
+    /**
+     * A handler answers each request on the startpoint the request carries, for 200 reply
+     * endpoints in two contexts: every answer reaches the endpoint its request named, once.
+     */
+    @Test
+    void answersOnStartpointsReadFromRequestsReachTheEndpointsTheyName() {
+        Endpoint echo = b.context().createEndpoint()
+            .register(1, Delivery.INLINE, (e, m) -> m.getStartpoint().send(2, b.context().allocateBuffer(4).putInt(m.getInt())));
+        int perContext = 100;
+        int rounds = 5;
+        int[][] answers = new int[2][perContext];
+        List<Startpoint> replyTo = new ArrayList<>();
+        List<Startpoint> toEcho = new ArrayList<>();
+        for (EmbeddedContext client : List.of(a, c)) {
+            int which = replyTo.size() / perContext;
+            for (int i = 0; i < perContext; i++) {
+                int index = i;
+                replyTo.add(client.context().createEndpoint().register(2, (e, m) -> {
+                    assertEquals(which * perContext + index, m.getInt(), "an answer for another endpoint");
+                    synchronized (answers) {
+                        answers[which][index]++;
+                    }
+                }).startpoint());
+            }
+            toEcho.add(in(client, echo.startpoint()));
+        }
+        List<EmbeddedContext> clients = List.of(a, c);
+        for (int round = 0; round < rounds; round++) {
+            for (int i = 0; i < 2 * perContext; i++) {
+                MessageBuffer request = clients.get(i / perContext).context().allocateBuffer(128);
+                toEcho.get(i / perContext).send(1, request.putStartpoint(replyTo.get(i)).putInt(i));
+            }
+        }
+        Await.until(() -> {
+            synchronized (answers) {
+                return Arrays.stream(answers).flatMapToInt(Arrays::stream).sum() == 2 * perContext * rounds;
+            }
+        }, Duration.ofSeconds(20), () -> "answers: " + Arrays.deepToString(answers));
+        for (int[] context : answers) {
+            for (int count : context) {
+                assertEquals(rounds, count, "answers per reply endpoint: " + Arrays.deepToString(answers));
+            }
+        }
+    }
+
+    /** Two startpoints read from messages naming the same endpoint keep their settings and counts apart. */
+    @Test
+    void startpointsReadFromMessagesToTheSameEndpointKeepTheirSettingsApart() {
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Startpoint target = a.context().createEndpoint().register(2, (e, m) -> seen.add(m.getInt())).startpoint();
+        List<Startpoint> read = new CopyOnWriteArrayList<>();
+        Endpoint inbox = b.context().createEndpoint().register(1, (e, m) -> read.add(m.getStartpoint()));
+        Startpoint toB = in(a, inbox.startpoint());
+        toB.send(1, a.context().allocateBuffer(64).putStartpoint(target));
+        toB.send(1, a.context().allocateBuffer(64).putStartpoint(target));
+        Await.until(() -> read.size() == 2, Duration.ofSeconds(10), () -> read.size() + " of 2 startpoints read");
+        Startpoint first = read.get(0);
+        Startpoint second = read.get(1);
+        first.send(2, b.context().allocateBuffer(4).putInt(1));
+        second.forbid("pipe");
+        PolylinkException refused = assertThrows(PolylinkException.class,
+            () -> second.send(2, b.context().allocateBuffer(4).putInt(2)));
+        assertTrue(refused.getMessage().contains("pipe"), refused.getMessage());
+        first.send(2, b.context().allocateBuffer(4).putInt(3));
+        Await.until(() -> seen.size() == 2, Duration.ofSeconds(10), () -> "arrived: " + seen);
+        assertEquals(List.of(1, 3), seen);
+        assertEquals(2, first.statistics().messagesSent());
+        assertEquals(0, second.statistics().messagesSent());
+        assertEquals(1, second.statistics().errors());
     }
 }
