@@ -139,8 +139,9 @@ public final class Memories {
             throw new MpiError(ErrorClass.ERR_BUFFER, what + " is null but " + count + " elements of "
                 + map.size() + " bytes need one");
         }
-        for (Kind k : KINDS) {
-            if (map.uses(k) && !memory.holds(k)) {
+        for (int kinds = map.kinds(); kinds != 0; kinds &= kinds - 1) {
+            Kind k = KINDS[Integer.numberOfTrailingZeros(kinds)];
+            if (!memory.holds(k)) {
                 throw new MpiError(ErrorClass.ERR_TYPE, what + ", " + memory.describe() + ", cannot hold "
                     + k.javaName() + " data; use a buffer of " + k.javaName() + "s or of bytes");
             }

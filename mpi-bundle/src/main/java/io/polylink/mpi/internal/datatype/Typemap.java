@@ -232,6 +232,11 @@ public final class Typemap {
         return (kindMask & 1 << kind.ordinal()) != 0;
     }
 
+    /** @return the kinds the map uses, bit {@link Kind#ordinal()} set for each */
+    int kinds() {
+        return kindMask;
+    }
+
     /** @return whether every block starts at a multiple of {@code bytes} */
     boolean displacementsAlignedTo(int bytes) {
         return displacementGcd % bytes == 0;

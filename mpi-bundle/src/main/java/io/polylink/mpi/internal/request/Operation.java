@@ -95,11 +95,18 @@ public abstract class Operation {
         if (w != null) {
             LockSupport.unpark(w);
         }
-        Runnable l = (Runnable) LISTENER.getAndSet(this, FIRED);
-        if (l != null) {
+        // done is written before listener is read, and whenDone writes listener before it reads
+        // done: one of the two sees the other, and the one that takes the listener runs it. An
+        // operation nobody listens to (a blocking call's) pays no atomic instruction here.
+        fire((Runnable) LISTENER.getVolatile(this));
+        return true;
+    }
+
+    /** Runs {@code l} unless it is none, or another thread took it first. */
+    private void fire(Runnable l) {
+        if (l != null && l != FIRED && LISTENER.compareAndSet(this, l, FIRED)) {
             l.run();
         }
-        return true;
     }
 
     /** @return whether the operation completed */
@@ -114,6 +121,8 @@ public abstract class Operation {
     public final void whenDone(Runnable action) {
         if (!LISTENER.compareAndSet(this, null, action)) {
             action.run();
+        } else if (done) {
+            fire(action);
         }
     }
 
