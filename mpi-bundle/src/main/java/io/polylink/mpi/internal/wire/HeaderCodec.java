@@ -74,12 +74,14 @@ public final class HeaderCodec {
         assert m.length() == Header.ABORT_LENGTH;
     }
 
+    /** The version and kind byte, the flags byte and two reserved zero bytes, as one big-endian int. */
     private static void prefix(MessageBuffer m, int kind, int flags) {
-        m.putByte((byte) (Header.VERSION << 4 | kind)).putByte((byte) flags).putShort((short) 0);
+        m.putInt((Header.VERSION << 4 | kind) << 24 | (flags & 0xFF) << 16);
     }
 
+    /** Context, source and tag, four bytes each: the first two as one long, for one call fewer. */
     private static void envelope(MessageBuffer m, int context, int source, int tag) {
-        m.putInt(context).putInt(source).putInt(tag);
+        m.putLong((long) context << 32 | source & 0xFFFFFFFFL).putInt(tag);
     }
 
     /**
@@ -95,11 +97,11 @@ public final class HeaderCodec {
             throw malformed("a message of " + m.remaining() + " bytes is shorter than the "
                 + Header.PREFIX_LENGTH + " every header starts with");
         }
-        int versionKind = m.getByte() & 0xFF;
-        int flags = m.getByte() & 0xFF;
-        int reserved = m.getShort();
-        int version = versionKind >>> 4;
-        int kind = versionKind & 0xF;
+        int prefix = m.getInt();
+        int version = prefix >>> 28;
+        int kind = prefix >>> 24 & 0xF;
+        int flags = prefix >>> 16 & 0xFF;
+        int reserved = prefix & 0xFFFF;
         if (version != Header.VERSION) {
             throw malformed("header version " + version + "; this engine reads version " + Header.VERSION);
         }
@@ -153,8 +155,9 @@ public final class HeaderCodec {
 
     private static Envelope matched(MessageBuffer m, int kind, int flags, int length) {
         need(m, kind, length);
-        int context = (int) nonNegative(m.getInt(), kind, "context");
-        int source = (int) nonNegative(m.getInt(), kind, "source rank");
+        long contextSource = m.getLong();
+        int context = (int) nonNegative(contextSource >> 32, kind, "context");
+        int source = (int) nonNegative((int) contextSource, kind, "source rank");
         int tag = m.getInt();
         long request = 0;
         long bytes = 0;
