@@ -26,7 +26,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     String idleStrategy() default "spin-then-park";
 
     @AttributeDefinition(description = "How long spin-then-park polls after the last record, in microseconds; "
-        + "20 while records keep coming further apart and this context sends more than two frames between them")
+        + "20 while records keep coming further apart and this context sends more than two frames between them; "
+        + "doubled, up to 5 ms, while the poller answers a conversation whose turns outlast it")
     int spinMicros() default 200;
 
     @AttributeDefinition(description = "How long a send waits for ring space, in ms; 0 fails at once")
