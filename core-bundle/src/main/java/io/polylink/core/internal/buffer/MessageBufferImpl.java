@@ -328,11 +328,7 @@ public final class MessageBufferImpl implements MessageBuffer {
         Objects.requireNonNull(released, "released");
         checkWritable();
         flatten(); // a second loan: the first is copied in, so the lent bytes stay one run at the end
-        long needed = (long) length + count;
-        if (needed > owner.maxMessageSize) {
-            throw new MessageTooLargeException("message of " + needed + " bytes exceeds the maximum of "
-                + owner.maxMessageSize + "; split it or raise maxMessageSize in the io.polylink.core configuration");
-        }
+        checkWithinMaximum((long) length + count);
         lent = new LentBytes(source, offset, count, released);
         return this;
     }
@@ -713,11 +709,8 @@ public final class MessageBufferImpl implements MessageBuffer {
     }
 
     private void grow(long needed) {
+        checkWithinMaximum(needed);
         int max = owner.maxMessageSize;
-        if (needed > max) {
-            throw new MessageTooLargeException("message of " + needed + " bytes exceeds the maximum of "
-                + max + "; split it or raise maxMessageSize in the io.polylink.core configuration");
-        }
         int capacity = (int) Math.min(max, Math.max(needed, 2L * bytes.capacity()));
         if (store != null) {
             moveTo(owner.stores.take(capacity), length);
@@ -726,6 +719,14 @@ public final class MessageBufferImpl implements MessageBuffer {
         ByteBuffer bigger = ByteBuffer.allocate(capacity);
         bigger.put(0, bytes, 0, length);
         bytes = bigger;
+    }
+
+    /** @throws MessageTooLargeException if a message of {@code needed} bytes exceeds the context's maximum */
+    private void checkWithinMaximum(long needed) {
+        if (needed > owner.maxMessageSize) {
+            throw new MessageTooLargeException("message of " + needed + " bytes exceeds the maximum of "
+                + owner.maxMessageSize + "; split it or raise maxMessageSize in the io.polylink.core configuration");
+        }
     }
 
     /**

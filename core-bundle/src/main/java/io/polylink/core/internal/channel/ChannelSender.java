@@ -192,8 +192,7 @@ public final class ChannelSender {
         if (tableCount > 0) {
             sendTables(stack, tables, tableCount);
         }
-        control.flush(this);
-        writeFrame(flags, stack, handler, endpoint, sequence, payload, tail);
+        sendFrame(flags, stack, handler, endpoint, sequence, payload, tail);
     }
 
     /**
@@ -252,7 +251,7 @@ public final class ChannelSender {
                     sentTableBytes += tables[i].bytes().length;
                 }
                 sendFrame(FrameHeader.FLAG_CONTROL, stack, ControlFrame.TABLE.code(), 0, 0,
-                    ByteBuffer.wrap(tables[i].bytes()));
+                    ByteBuffer.wrap(tables[i].bytes()), null);
             }
         }
     }
@@ -273,7 +272,7 @@ public final class ChannelSender {
     /** Tells the peer to forget the tables it got, so each goes again before its next use. Lock held. */
     private void resetTables() {
         sendFrame(FrameHeader.FLAG_CONTROL, StackBinding.PLAIN, ControlFrame.TABLE_RESET.code(), 0, 0,
-            ByteBuffer.allocate(0));
+            ByteBuffer.allocate(0), null);
         sentTables.clear();
         sentTableBytes = 0;
         sentOnStack.clear();
@@ -324,9 +323,9 @@ public final class ChannelSender {
 
     /** Sends one frame, with any queued control frames before it. Caller holds the lock. */
     private void sendFrame(int flags, StackBinding stack, int handler, int endpoint, int sequence,
-                           ByteBuffer payload) {
+                           ByteBuffer payload, ByteBuffer tail) {
         control.flush(this);
-        writeFrame(flags, stack, handler, endpoint, sequence, payload, null);
+        writeFrame(flags, stack, handler, endpoint, sequence, payload, tail);
     }
 
     /**

@@ -216,14 +216,7 @@ class LentBytesTest {
         CountDownLatch arrived = new CountDownLatch(1);
         CountDownLatch hold = new CountDownLatch(1);
         // The acknowledgement goes out once the handler returns, which it does not until the end.
-        Endpoint stuck = b.context().createEndpoint().register(SINK, Delivery.INLINE, (e, m) -> {
-            arrived.countDown();
-            try {
-                hold.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Endpoint stuck = holding(b, arrived::countDown, hold);
         AtomicInteger back = new AtomicInteger();
         MessageBuffer m = a.context().allocateBuffer(16).putLong(1)
             .putLent(ByteBuffer.allocate(LENT), 0, LENT, back::incrementAndGet);
@@ -250,17 +243,8 @@ class LentBytesTest {
         AtomicInteger arrived = new AtomicInteger();
         Startpoint both = null;
         for (int i = 0; i < peers.size(); i++) {
-            boolean first = i == 0;
-            Endpoint sink = peers.get(i).context().createEndpoint().register(SINK, Delivery.INLINE, (e, m) -> {
-                arrived.incrementAndGet();
-                if (first) { // its acknowledgement waits for the handler
-                    try {
-                        hold.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException interrupted) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-            });
+            // The first peer's acknowledgement waits for its handler.
+            Endpoint sink = holding(peers.get(i), arrived::incrementAndGet, i == 0 ? hold : new CountDownLatch(0));
             Startpoint one = a.context().startpoint(sink.startpoint().toText());
             both = both == null ? one : both.join(one);
         }
@@ -285,14 +269,7 @@ class LentBytesTest {
         EmbeddedContext b = open(Map.of()).add(new PipeMethod(network, "pipe"), 10);
         CountDownLatch arrived = new CountDownLatch(1);
         CountDownLatch hold = new CountDownLatch(1);
-        Endpoint stuck = b.context().createEndpoint().register(SINK, Delivery.INLINE, (e, m) -> {
-            arrived.countDown();
-            try {
-                hold.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Endpoint stuck = holding(b, arrived::countDown, hold);
         AtomicInteger back = new AtomicInteger();
         MessageBuffer m = a.context().allocateBuffer(16).putLong(1)
             .putLent(ByteBuffer.allocate(LENT), 0, LENT, back::incrementAndGet);
@@ -310,6 +287,21 @@ class LentBytesTest {
     }
 
     /** The bytes lent for RSR {@code seq}. */
+    /**
+     * An endpoint whose inline handler runs {@code onArrival}, then returns only once {@code hold}
+     * opens (or after {@link #WAIT}): the RSR's acknowledgement waits for it.
+     */
+    private static Endpoint holding(EmbeddedContext where, Runnable onArrival, CountDownLatch hold) {
+        return where.context().createEndpoint().register(SINK, Delivery.INLINE, (e, m) -> {
+            onArrival.run();
+            try {
+                hold.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
     private static byte[] pattern(long seq) {
         byte[] bytes = new byte[LENT];
         long x = seq * 0x9E3779B97F4A7C15L + 1;
