@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The posted receives, in posting order, and the unexpected messages, in arrival order, of one
  * rank, across all its communicators. An arrival takes the first posted receive it matches; a
- * receive takes the first unexpected message it matches. Both happen under one lock, so a message
+ * receive takes the first unexpected message it matches. Both happen under one lock (a
+ * {@link ShortLock}: every section here is a few steps), so a message
  * is never both queued and matched, and arrivals from one sender (which come in order on one link)
  * match in the order they were sent.
  *
@@ -21,6 +22,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Matcher {
 
+    private final ShortLock lock = new ShortLock();
     private final Limits limits;
     private final int worldRank;
     private ReceiveOperation postedHead;
@@ -30,7 +32,8 @@ final class Matcher {
     private long unexpectedBytes;
     private int unexpectedCount;
     private final List<Thread> probers = new ArrayList<>();
-    private MpiError failure;
+    /** Written under the lock, once; volatile for {@link #failure()}. */
+    private volatile MpiError failure;
 
     Matcher(Limits limits, int worldRank) {
         this.limits = limits;
@@ -44,25 +47,30 @@ final class Matcher {
      *     receive was queued
      * @throws MpiError the matcher's failure, if it failed
      */
-    synchronized Unexpected post(ReceiveOperation r) {
-        if (failure != null) {
-            throw failure;
+    Unexpected post(ReceiveOperation r) {
+        lock.lock();
+        try {
+            if (failure != null) {
+                throw failure;
+            }
+            Unexpected u = find(r.context, r.source, r.tag);
+            if (u != null) {
+                unlink(u);
+                return u;
+            }
+            r.previous = postedTail;
+            r.next = null;
+            if (postedTail == null) {
+                postedHead = r;
+            } else {
+                postedTail.next = r;
+            }
+            postedTail = r;
+            r.posted = true;
+            return null;
+        } finally {
+            lock.unlock();
         }
-        Unexpected u = find(r.context, r.source, r.tag);
-        if (u != null) {
-            unlink(u);
-            return u;
-        }
-        r.previous = postedTail;
-        r.next = null;
-        if (postedTail == null) {
-            postedHead = r;
-        } else {
-            postedTail.next = r;
-        }
-        postedTail = r;
-        r.posted = true;
-        return null;
     }
 
     /**
@@ -74,7 +82,8 @@ final class Matcher {
      */
     ReceiveOperation arrive(Envelope e, MessageBuffer data) {
         List<Thread> wake;
-        synchronized (this) {
+        lock.lock();
+        try {
             ReceiveOperation r = postedHead;
             while (r != null && !r.matches(e)) {
                 r = r.next;
@@ -115,47 +124,69 @@ final class Matcher {
                 return null;
             }
             wake = List.copyOf(probers);
+        } finally {
+            lock.unlock();
         }
         wake.forEach(LockSupport::unpark);
         return null;
     }
 
     /** @return the first unexpected message matching, left in the queue, or {@code null} */
-    synchronized Unexpected peek(int context, int source, int tag) {
-        if (failure != null) {
-            throw failure;
+    Unexpected peek(int context, int source, int tag) {
+        lock.lock();
+        try {
+            if (failure != null) {
+                throw failure;
+            }
+            return find(context, source, tag);
+        } finally {
+            lock.unlock();
         }
-        return find(context, source, tag);
     }
 
     /** @return the first unexpected message matching, removed from the queue, or {@code null} */
-    synchronized Unexpected take(int context, int source, int tag) {
-        if (failure != null) {
-            throw failure;
+    Unexpected take(int context, int source, int tag) {
+        lock.lock();
+        try {
+            if (failure != null) {
+                throw failure;
+            }
+            Unexpected u = find(context, source, tag);
+            if (u != null) {
+                unlink(u);
+            }
+            return u;
+        } finally {
+            lock.unlock();
         }
-        Unexpected u = find(context, source, tag);
-        if (u != null) {
-            unlink(u);
-        }
-        return u;
     }
 
     /** Lets {@link #arrive} wake {@code thread} when a message is queued. */
-    synchronized void watch(Thread thread, boolean on) {
-        if (on) {
-            probers.add(thread);
-        } else {
-            probers.remove(thread);
+    void watch(Thread thread, boolean on) {
+        lock.lock();
+        try {
+            if (on) {
+                probers.add(thread);
+            } else {
+                probers.remove(thread);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** @return whether {@code r} was still waiting for a match, and is now removed */
-    synchronized boolean withdraw(ReceiveOperation r) {
-        if (!r.posted) {
-            return false;
+    boolean withdraw(ReceiveOperation r) {
+        lock.lock();
+        try {
+            if (!r.posted) {
+                return false;
+            }
+            unlinkPosted(r);
+            return true;
+        } finally {
+            lock.unlock();
         }
-        unlinkPosted(r);
-        return true;
     }
 
     /**
@@ -164,27 +195,40 @@ final class Matcher {
      *
      * @return the receives withdrawn, for the caller to fail
      */
-    synchronized List<ReceiveOperation> lose(int worldRank) {
-        List<ReceiveOperation> failed = new ArrayList<>();
-        for (ReceiveOperation r = postedHead; r != null; ) {
-            ReceiveOperation next = r.next;
-            if (r.awaits(worldRank)) {
-                unlinkPosted(r);
-                failed.add(r);
+    List<ReceiveOperation> lose(int worldRank) {
+        lock.lock();
+        try {
+            List<ReceiveOperation> failed = new ArrayList<>();
+            for (ReceiveOperation r = postedHead; r != null; ) {
+                ReceiveOperation next = r.next;
+                if (r.awaits(worldRank)) {
+                    unlinkPosted(r);
+                    failed.add(r);
+                }
+                r = next;
             }
-            r = next;
+            probers.forEach(LockSupport::unpark);
+            return failed;
+        } finally {
+            lock.unlock();
         }
-        probers.forEach(LockSupport::unpark);
-        return failed;
     }
 
     /** @return whether a receive is posted or a thread blocks in a probe: something waits for a message */
-    synchronized boolean waiting() {
-        return postedHead != null || !probers.isEmpty();
+    boolean waiting() {
+        lock.lock();
+        try {
+            return postedHead != null || !probers.isEmpty();
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /** @return the failure that stopped the matcher, or {@code null} */
-    synchronized MpiError failure() {
+    /**
+     * @return the failure that stopped the matcher, or {@code null}; read without the lock, as
+     *     every send asks first
+     */
+    MpiError failure() {
         return failure;
     }
 
@@ -193,18 +237,23 @@ final class Matcher {
      *
      * @return the receives that were posted, removed, for the caller to complete
      */
-    synchronized List<ReceiveOperation> fail(MpiError error) {
-        if (failure == null) {
-            failure = error;
+    List<ReceiveOperation> fail(MpiError error) {
+        lock.lock();
+        try {
+            if (failure == null) {
+                failure = error;
+            }
+            List<ReceiveOperation> posted = new ArrayList<>();
+            for (ReceiveOperation r = postedHead; r != null; r = r.next) {
+                r.posted = false;
+                posted.add(r);
+            }
+            postedHead = postedTail = null;
+            probers.forEach(LockSupport::unpark);
+            return posted;
+        } finally {
+            lock.unlock();
         }
-        List<ReceiveOperation> posted = new ArrayList<>();
-        for (ReceiveOperation r = postedHead; r != null; r = r.next) {
-            r.posted = false;
-            posted.add(r);
-        }
-        postedHead = postedTail = null;
-        probers.forEach(LockSupport::unpark);
-        return posted;
     }
 
     private Unexpected find(int context, int source, int tag) {

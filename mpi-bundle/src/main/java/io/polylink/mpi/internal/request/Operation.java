@@ -16,6 +16,8 @@ public abstract class Operation {
 
     private static final VarHandle LISTENER;
     private static final VarHandle CLAIMED;
+    private static final VarHandle DONE;
+    private static final VarHandle ATTENDED;
     private static final Runnable FIRED = () -> { };
 
     static {
@@ -23,13 +25,14 @@ public abstract class Operation {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LISTENER = lookup.findVarHandle(Operation.class, "listener", Runnable.class);
             CLAIMED = lookup.findVarHandle(Operation.class, "claimed", boolean.class);
+            DONE = lookup.findVarHandle(Operation.class, "done", boolean.class);
+            ATTENDED = lookup.findVarHandle(Operation.class, "attended", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     /** Set by the one completion that records the outcome; {@link #done} publishes it. */
-    @SuppressWarnings("unused") // through CLAIMED
     private volatile boolean claimed;
     private volatile boolean done;
     private volatile Thread waiter;
@@ -63,15 +66,19 @@ public abstract class Operation {
         return finish(source, tag, 0, null, true);
     }
 
-    /** An operation complete from the start, such as an eager send: its outcome needs no claim. */
+    /**
+     * An operation complete from the start, such as an eager send: its outcome needs no claim.
+     * Nothing but its maker sees it before the maker publishes it, so plain writes and a release
+     * of {@link #done} order its fields, where volatile writes would cost a fence each.
+     */
     protected Operation(int source, int tag, long bytes, MpiError error) {
         this.source = source;
         this.tag = tag;
         this.bytes = bytes;
         this.error = error;
-        this.claimed = true;
-        this.listener = FIRED;
-        this.done = true;
+        CLAIMED.set(this, true);
+        LISTENER.set(this, FIRED);
+        DONE.setRelease(this, true);
     }
 
     protected Operation() {
@@ -79,7 +86,7 @@ public abstract class Operation {
 
     /**
      * One compare-and-set claims the completion; the outcome is written, then published by the
-     * volatile write of {@link #done}, which every reader of the outcome reads first.
+     * release of {@link #done}, which every reader of the outcome reads first.
      */
     private boolean finish(int source, int tag, long bytes, MpiError error, boolean cancelled) {
         if (!CLAIMED.compareAndSet(this, false, true)) {
@@ -90,16 +97,38 @@ public abstract class Operation {
         this.bytes = bytes;
         this.error = error;
         this.cancelled = cancelled;
-        done = true;
+        DONE.setRelease(this, true);
+        // The claim is written before waiter and listener are read, and a thread that registers
+        // as either writes it before it reads the claim: one of the two sees the other. So the
+        // release of done needs no fence of its own: a registrar that sees the claim waits the few
+        // steps until done (see finished), and one that does not is seen here. An operation
+        // nobody listens to (a blocking call's) pays no further atomic instruction.
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
         }
-        // done is written before listener is read, and whenDone writes listener before it reads
-        // done: one of the two sees the other, and the one that takes the listener runs it. An
-        // operation nobody listens to (a blocking call's) pays no atomic instruction here.
         fire((Runnable) LISTENER.getVolatile(this));
         return true;
+    }
+
+    /**
+     * @return whether a completion has claimed this operation but not yet published its outcome:
+     *     a thread that registered as its waiter must not park, as the completer may have looked
+     *     for waiters before it registered, but wait the few steps until {@link #isDone}
+     */
+    final boolean finishing() {
+        return claimed && !done;
+    }
+
+    /** Waits, without parking, until a completion that claimed this operation published it. */
+    private void awaitFinishing() {
+        for (int i = 0; !done; i++) {
+            if (i < 100) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
     }
 
     /** Runs {@code l} unless it is none, or another thread took it first. */
@@ -121,7 +150,8 @@ public abstract class Operation {
     public final void whenDone(Runnable action) {
         if (!LISTENER.compareAndSet(this, null, action)) {
             action.run();
-        } else if (done) {
+        } else if (claimed) {
+            awaitFinishing();
             fire(action);
         }
     }
@@ -135,7 +165,11 @@ public abstract class Operation {
         if (done) {
             return;
         }
-        attended = true;
+        // Opaque writes, not volatile ones, which would cost a fence each on every wait: while
+        // the mark is on its way this thread keeps calling assist until the operation is done, so
+        // work offered meanwhile is still done here; once done, the operation owes nothing; and a
+        // thread that goes on to park stops attending with a volatile write first.
+        ATTENDED.setOpaque(this, true);
         try {
             for (int i = 0; !done; i++) {
                 if (!assist() && !idle.pause(i)) {
@@ -144,9 +178,11 @@ public abstract class Operation {
                     return;
                 }
             }
-        } finally {
+        } catch (RuntimeException | Error e) {
             attended = false;
+            throw e;
         }
+        ATTENDED.setOpaque(this, false);
     }
 
     /** Marks whether a thread waits for this operation without parking. */
@@ -222,6 +258,10 @@ public abstract class Operation {
         boolean interrupted = false;
         try {
             while (!done) {
+                if (claimed) {
+                    awaitFinishing();
+                    break;
+                }
                 LockSupport.park(this);
                 interrupted |= Thread.interrupted();
             }

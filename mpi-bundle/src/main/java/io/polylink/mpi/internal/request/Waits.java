@@ -148,6 +148,15 @@ public final class Waits {
         }
     }
 
+    private static boolean anyFinishing(Operation[] ops) {
+        for (Operation op : ops) {
+            if (op != null && op.finishing()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the indexes of the completed operations, in order */
     public static int[] allDone(Operation[] ops) {
         int[] done = new int[ops.length];
@@ -190,7 +199,15 @@ public final class Waits {
         boolean interrupted = false;
         try {
             int i;
-            while ((i = firstDone(ops)) < 0) {
+            for (int settling = 0; (i = firstDone(ops)) < 0; ) {
+                if (anyFinishing(ops)) { // see Operation#finishing
+                    if (settling++ < 100) {
+                        Thread.onSpinWait();
+                    } else {
+                        Thread.yield();
+                    }
+                    continue;
+                }
                 LockSupport.park(ops);
                 interrupted |= Thread.interrupted();
             }
