@@ -11,10 +11,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The posted receives, in posting order, and the unexpected messages, in arrival order, of one
  * rank, across all its communicators. An arrival takes the first posted receive it matches; a
- * receive takes the first unexpected message it matches. Both happen under one lock (a
- * {@link ShortLock}: every section here is a few steps), so a message
+ * receive takes the first unexpected message it matches. Both happen under one lock, so a message
  * is never both queued and matched, and arrivals from one sender (which come in order on one link)
- * match in the order they were sent.
+ * match in the order they were sent. The lock is a {@link ShortLock}: nothing done under it waits
+ * for anything.
  *
  * <p>The unexpected queue is bounded in messages and bytes. A message that would pass the bound
  * is not kept: the matcher fails (see {@link #failure()}), since the program's messages can no
