@@ -85,7 +85,15 @@ public final class AllReduce {
             }
             return plan.start();
         }
-        Choice choice = choose(c, c.size(), bytes, count, reduction);
+        boolean splits = reduction.splits() && reduction.commutative();
+        // Remembered only for operations that split: another's reason names the operation.
+        Choice choice = splits ? c.remembered(Collective.ALLREDUCE, bytes, count, true) : null;
+        if (choice == null) {
+            choice = choose(c, c.size(), bytes, count, reduction);
+            if (splits) {
+                c.remember(Collective.ALLREDUCE, bytes, count, true, choice);
+            }
+        }
         c.chose(Collective.ALLREDUCE, call, choice);
         if (blocking && c.direct(bytes) && choice.algorithm().equals("recursive-doubling")) {
             doubling(c.direct(), c.everyRank(), c.rank(), partial, input, inPlace);

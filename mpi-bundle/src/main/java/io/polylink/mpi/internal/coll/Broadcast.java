@@ -39,7 +39,11 @@ public final class Broadcast {
     public static Operation start(Collectives c, Object buf, int count, Typemap map, int root, boolean blocking) {
         Arguments.root(root, c.size());
         Region data = Arguments.buffer(buf, count, map, c.rank() != root, "the buffer");
-        Choice choice = choose(c, data.bytes());
+        long bytes = data.bytes();
+        Choice choice = c.remembered(Collective.BCAST, bytes, 0, false);
+        if (choice == null) {
+            choice = c.remember(Collective.BCAST, bytes, 0, false, choose(c, bytes));
+        }
         c.chose(Collective.BCAST, () -> "MPI_Bcast of " + data.bytes() + " bytes from rank " + root, choice);
         if (c.size() == 1) {
             return c.plan().start();

@@ -48,6 +48,12 @@ public final class Collectives {
     private final AtomicInteger sequence = new AtomicInteger();
     /** The last call's choice of each collective, by its ordinal: every call stores one, so a plain array slot. */
     private final AtomicReferenceArray<Choice> last = new AtomicReferenceArray<>(Collective.values().length);
+    /**
+     * The last call's choice of each collective with what it was chosen for, by the collective's
+     * ordinal: a call like it takes it again, with nothing to make. One object, so a reader sees a
+     * choice with its own key, never another call's.
+     */
+    private final Memo[] memos = new Memo[Collective.values().length];
     private final Set<String> explained = ConcurrentHashMap.newKeySet();
     /** Trees by shape and hierarchy ({@link #tree}), each by its root; filled as calls need them. */
     private final Trees.Tree[][] trees = new Trees.Tree[Trees.Shape.values().length * 2][];
@@ -162,7 +168,12 @@ public final class Collectives {
      *     logged or explained
      */
     void chose(Collective collective, Supplier<String> call, Choice choice) {
-        last.lazySet(collective.ordinal(), choice);
+        int slot = collective.ordinal();
+        if (last.get(slot) != choice) {
+            // Not stored when it is the same: a store into this long-lived array costs a fence in
+            // the collector's write barrier, on every call.
+            last.lazySet(slot, choice);
+        }
         if (LOG.isLoggable(Level.FINE)) {
             LOG.fine(name.get() + " (" + placement.describe() + "): " + call.get() + " by " + choice.algorithm() + ": "
                 + choice.reason());
@@ -172,6 +183,26 @@ public final class Collectives {
                 + choice.reason() + ")");
         }
     }
+
+    /**
+     * @param bytes what the choice depends on beside the communicator and its tuning: the call's
+     *     size, and for some collectives its count and whether its operation splits
+     * @return the choice of the collective's last call if that call was chosen for the same, under
+     *     the same tuning; else {@code null}, and the caller chooses and {@linkplain #remember remembers}
+     */
+    Choice remembered(Collective collective, long bytes, long count, boolean splits) {
+        Memo m = memos[collective.ordinal()];
+        return m != null && m.tuning == tuning && m.bytes == bytes && m.count == count && m.splits == splits
+            ? m.choice : null;
+    }
+
+    /** @return {@code choice}, remembered for calls like this one (see {@link #remembered}) */
+    Choice remember(Collective collective, long bytes, long count, boolean splits, Choice choice) {
+        memos[collective.ordinal()] = new Memo(tuning, bytes, count, splits, choice);
+        return choice;
+    }
+
+    private record Memo(Tuning tuning, long bytes, long count, boolean splits, Choice choice) {}
 
     /** @return the algorithm the last call of each collective took, and why, by the collective's key */
     public Map<String, String> choices() {

@@ -42,7 +42,7 @@ public final class Communicator implements RankMap {
     private volatile LinkHints links = LinkHints.NONE;
     private volatile String name;
     private volatile boolean freed;
-    private Collectives collectives;
+    private volatile Collectives collectives;
 
     private Communicator(World world, int[] members, int context, Cartesian cartesian, ErrorMode errors,
                          Attributes attributes, Map<String, String> info, String name, boolean predefined) {
@@ -287,8 +287,14 @@ public final class Communicator implements RankMap {
      * @return the communicator's collectives, on its collective context id
      * @throws MpiError {@code ERR_COMM} if the communicator was freed
      */
-    public synchronized Collectives collectives() {
+    public Collectives collectives() {
         checkLive();
+        Collectives made = collectives;
+        return made != null ? made : makeCollectives();
+    }
+
+    /** Makes the collectives once, at the first call: every collective asks, and takes no lock after. */
+    private synchronized Collectives makeCollectives() {
         if (collectives == null) {
             collectives = new Collectives(world.p2p(), collectiveContext(), view, rank(), size(),
                 Placement.of(world.hosts(), view.members()), Tuning.of(info), this::describe, world.explain());

@@ -78,9 +78,44 @@ public final class Matrix {
             assertTrue(chosen.contains(bcast), "the info named " + bcast + " for MPI_Bcast; the choices were " + chosen);
             c.free();
         }
+        retuned(world, salt += 1_000);
         new OpTable(world).run();
         Misuse.run(world);
         MPI.Finalize();
+    }
+
+    /**
+     * A communicator whose info names other algorithms between two calls of the same size takes
+     * them at the next call: a call like the last one does not keep the last one's choice.
+     */
+    private static void retuned(Intracomm world, int salt) throws MPIException {
+        Intracomm c = world.dup();
+        int n = c.getSize();
+        int count = 8;
+        for (int turn = 0; turn < 2; turn++) {
+            if (turn == 1) {
+                Info info = new Info();
+                info.set("polylink.coll.bcast", "pipeline");
+                info.set("polylink.coll.allreduce", "ring");
+                c.setInfo(info);
+            }
+            int[] data = c.getRank() == 0 ? Data.of(0, salt + turn, count) : Data.filled(count, -1);
+            c.bcast(data, count, MPI.INT, 0);
+            assertArrayEquals(Data.of(0, salt + turn, count), data, "bcast in turn " + turn);
+            int[] sum = Data.filled(count, -1);
+            c.allReduce(Data.of(c.getRank(), salt + turn, count), sum, count, MPI.INT, MPI.SUM);
+            assertArrayEquals(Data.sum(n, salt + turn, 0, count), sum, "allReduce in turn " + turn);
+            String chosen = c.getInfo().get("polylink.collectives");
+            String bcast = turn == 0 ? "binomial" : "pipeline";
+            assertTrue(chosen.matches("(?s).*bcast: (hierarchical )?" + bcast + "\\b.*"),
+                "turn " + turn + " should broadcast by " + bcast + "; the choices were " + chosen);
+            if (n > 1) {
+                String allreduce = turn == 0 ? "recursive-doubling" : "ring";
+                assertTrue(chosen.matches("(?s).*allreduce: (hierarchical )?" + allreduce + "\\b.*"),
+                    "turn " + turn + " should allreduce by " + allreduce + "; the choices were " + chosen);
+            }
+        }
+        c.free();
     }
 
     /**
