@@ -101,7 +101,7 @@ public abstract class Operation {
         // The claim is written before waiter and listener are read, and a thread that registers
         // as either writes it before it reads the claim: one of the two sees the other. So the
         // release of done needs no fence of its own: a registrar that sees the claim waits the few
-        // steps until done (see finished), and one that does not is seen here. An operation
+        // steps until done (see finishing), and one that does not is seen here. An operation
         // nobody listens to (a blocking call's) pays no further atomic instruction.
         Thread w = waiter;
         if (w != null) {
