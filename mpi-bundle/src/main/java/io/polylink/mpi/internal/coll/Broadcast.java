@@ -44,7 +44,7 @@ public final class Broadcast {
         if (choice == null) {
             choice = c.remember(Collective.BCAST, bytes, 0, false, choose(c, bytes));
         }
-        c.chose(Collective.BCAST, () -> "MPI_Bcast of " + data.bytes() + " bytes from rank " + root, choice);
+        c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root, choice);
         if (c.size() == 1) {
             return c.plan().start();
         }

@@ -123,11 +123,21 @@ public abstract class Operation {
     /** Waits, without parking, until a completion that claimed this operation published it. */
     private void awaitFinishing() {
         for (int i = 0; !done; i++) {
-            if (i < 100) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
+            settle(i);
+        }
+    }
+
+    /**
+     * One pause of a thread that waits the few steps between a completion's claim and its outcome
+     * ({@link #finishing}): it spins, then yields, should the completing thread have lost its core.
+     *
+     * @param attempt how many times the caller paused before
+     */
+    static void settle(int attempt) {
+        if (attempt < 100) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
         }
     }
 

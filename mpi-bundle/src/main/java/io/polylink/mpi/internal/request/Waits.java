@@ -200,12 +200,8 @@ public final class Waits {
         try {
             int i;
             for (int settling = 0; (i = firstDone(ops)) < 0; ) {
-                if (anyFinishing(ops)) { // see Operation#finishing
-                    if (settling++ < 100) {
-                        Thread.onSpinWait();
-                    } else {
-                        Thread.yield();
-                    }
+                if (anyFinishing(ops)) {
+                    Operation.settle(settling++);
                     continue;
                 }
                 LockSupport.park(ops);
