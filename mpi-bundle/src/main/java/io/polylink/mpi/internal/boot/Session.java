@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -110,8 +109,8 @@ public final class Session implements ControlListener {
             }
             s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint(), s.mpirun));
             if (settings.size() > 1) {
-                s.world.meet(settings.host());
-                s.crowded = ranksOnHostOf(s.world.hosts(), settings.rank()) > Runtime.getRuntime().availableProcessors();
+                s.world.meet(settings.host(), Runtime.getRuntime().availableProcessors());
+                s.crowded = s.world.crowded(settings.rank());
             }
             Runtime.getRuntime().addShutdownHook(s.endingHook);
             s.liveness.start();
@@ -409,10 +408,5 @@ public final class Session implements ControlListener {
         return new MpiError(ErrorClass.ERR_PROC_ABORTED, a.rank() == settings.rank()
             ? "rank " + a.rank() + " aborted the job with code " + a.code()
             : "the job was aborted by rank " + a.rank() + " with code " + a.code());
-    }
-
-    /** @return how many of the job's ranks run on the host of {@code rank}, {@code hosts} giving each rank's host */
-    private static long ranksOnHostOf(int[] hosts, int rank) {
-        return Arrays.stream(hosts).filter(h -> h == hosts[rank]).count();
     }
 }

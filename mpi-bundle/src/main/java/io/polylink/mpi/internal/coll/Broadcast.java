@@ -16,7 +16,8 @@ import io.polylink.mpi.internal.request.Operation;
  *       receives segment {@code k} it passes segment {@code k - 1} on, so a large message takes
  *       about its own time plus one segment's per rank.
  *   <li>{@code segmented-binomial}: segments down a binomial tree: fewer hops than a chain for many
- *       ranks, segments still overlapping.
+ *       ranks, segments still overlapping; and fewer ranks busy at once than in a chain, for ranks
+ *       that outnumber their host's cores.
  * </ul>
  *
  * Over several hosts the tree is hierarchical: leaders first, then each host from its leader
@@ -87,10 +88,17 @@ public final class Broadcast {
             return new Choice("MPI_Bcast", prefix + "binomial", () -> (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
                 + WHOLE_LIMIT + ": fewest steps" : c.size() + " ranks: nothing to pipeline") + where);
         }
-        if (c.size() <= CHAIN_RANKS) {
+        if (c.size() <= CHAIN_RANKS && !c.placement().crowded()) {
             return new Choice("MPI_Bcast", prefix + "pipeline", () -> bytes + " bytes > " + WHOLE_LIMIT + " to "
                 + c.size() + " <= " + CHAIN_RANKS + " ranks: segments of " + c.tuning().segment() + " bytes overlap "
                 + "down a chain" + where);
+        }
+        if (c.size() <= CHAIN_RANKS) {
+            // A chain keeps every rank copying at once; where they take turns on the cores, a tree's
+            // fewer busy ranks finish sooner (docs/performance-notes.md#crowded-bcast).
+            return new Choice("MPI_Bcast", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT
+                + " to ranks that outnumber their host's cores: segments of " + c.tuning().segment()
+                + " bytes down a binomial tree" + where);
         }
         return new Choice("MPI_Bcast", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT + " to "
             + c.size() + " > " + CHAIN_RANKS + " ranks: segments of " + c.tuning().segment() + " bytes down a "

@@ -5,27 +5,32 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Where a communicator's ranks run: which ranks share a host. Hosts are numbered in the order
- * their first rank appears in the communicator; ranks of one host are in rank order. A
- * hierarchical collective has one leader per host talk across hosts and the others only to
- * ranks of their own host. Immutable.
+ * Where a communicator's ranks run: which ranks share a host, and whether a host runs more of
+ * the job's ranks than it has cores. Hosts are numbered in the order their first rank appears in
+ * the communicator; ranks of one host are in rank order. A hierarchical collective has one leader
+ * per host talk across hosts and the others only to ranks of their own host. Immutable.
  */
 public final class Placement {
 
     private final int[] host;
     private final int[][] ranks;
+    private final boolean crowded;
 
-    private Placement(int[] host, int[][] ranks) {
+    private Placement(int[] host, int[][] ranks, boolean crowded) {
         this.host = host;
         this.ranks = ranks;
+        this.crowded = crowded;
     }
 
     /**
      * @param worldHosts the host of each rank of the job, as any numbers equal for ranks of one host
+     * @param worldCrowded for each rank of the job, whether its host runs more of the job's ranks
+     *     than it has cores
      * @param members the communicator's ranks, as ranks of the job
      * @return where the communicator's ranks run
      */
-    public static Placement of(int[] worldHosts, int[] members) {
+    public static Placement of(int[] worldHosts, boolean[] worldCrowded, int[] members) {
+        boolean crowded = false;
         int[] host = new int[members.length];
         List<Integer> seen = new ArrayList<>();
         List<List<Integer>> byHost = new ArrayList<>();
@@ -38,17 +43,27 @@ public final class Placement {
             }
             host[r] = h;
             byHost.get(h).add(r);
+            crowded |= worldCrowded[members[r]];
         }
         int[][] ranks = new int[byHost.size()][];
         for (int h = 0; h < ranks.length; h++) {
             ranks[h] = byHost.get(h).stream().mapToInt(Integer::intValue).toArray();
         }
-        return new Placement(host, ranks);
+        return new Placement(host, ranks, crowded);
     }
 
-    /** @return {@code size} ranks on one host */
+    /** @return {@code size} ranks on one host with a core each */
     public static Placement oneHost(int size) {
-        return of(new int[size], java.util.stream.IntStream.range(0, size).toArray());
+        return of(new int[size], new boolean[size], java.util.stream.IntStream.range(0, size).toArray());
+    }
+
+    /**
+     * @return whether a host of these ranks runs more of the job's ranks than it has cores: ranks
+     *     there take turns on the cores, and a collective that keeps them all busy at once waits
+     *     for the turns
+     */
+    public boolean crowded() {
+        return crowded;
     }
 
     /** @return the number of hosts */

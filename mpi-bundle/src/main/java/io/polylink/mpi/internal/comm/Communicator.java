@@ -297,7 +297,8 @@ public final class Communicator implements RankMap {
     private synchronized Collectives makeCollectives() {
         if (collectives == null) {
             collectives = new Collectives(world.p2p(), collectiveContext(), view, rank(), size(),
-                Placement.of(world.hosts(), view.members()), Tuning.of(info), this::describe, world.explain());
+                Placement.of(world.hosts(), world.crowded(), view.members()), Tuning.of(info), this::describe,
+                world.explain());
         }
         return collectives;
     }

@@ -5,8 +5,9 @@ import io.polylink.mpi.internal.p2p.PointToPoint;
 import java.io.PrintStream;
 
 /**
- * What every communicator of this rank shares: the messaging, this rank's place in the job and
- * the hosts of the job's ranks, its context ids and attribute keys.
+ * What every communicator of this rank shares: the messaging, this rank's place in the job, the
+ * hosts of the job's ranks and whether each host runs more of them than it has cores, its context
+ * ids and attribute keys.
  */
 public final class World {
 
@@ -20,6 +21,7 @@ public final class World {
 
     private final PrintStream explain;
     private volatile int[] hosts;
+    private volatile boolean[] crowded;
 
     /**
      * @param rank this rank in the job
@@ -32,6 +34,7 @@ public final class World {
         this.size = size;
         this.explain = explain;
         this.hosts = new int[size];
+        this.crowded = new boolean[size];
     }
 
     /** @return the host of each rank of the job, as numbers equal for ranks of one host */
@@ -40,27 +43,55 @@ public final class World {
     }
 
     /**
-     * Tells every other rank of the job which host this one runs on, and learns theirs: collective
-     * over the job, once, before any communicator's collectives run.
+     * @return whether the host of {@code rank} (of the job) runs more of the job's ranks than it
+     *     has cores, by what the ranks there said in {@link #meet}: the same answer on every rank
+     */
+    public boolean crowded(int rank) {
+        return crowded[rank];
+    }
+
+    /** @return {@link #crowded} for each rank of the job */
+    public boolean[] crowded() {
+        return crowded;
+    }
+
+    /**
+     * Tells every other rank of the job which host this one runs on and how many cores it has
+     * there, and learns theirs: collective over the job, once, before any communicator's
+     * collectives run.
      *
      * @param host this rank's host, as the launcher names it; equal names are one host
+     * @param cores the processors this rank's JVM may use
      * @throws io.polylink.mpi.internal.MpiError if a rank cannot be reached
      */
-    public void meet(String host) {
+    public void meet(String host, int cores) {
         long key = key(host);
         int[] everyone = new int[size];
         java.util.Arrays.setAll(everyone, i -> i);
-        int[][] keys = Agreement.allGather(this, new View(everyone, size, rank), ContextIds.WORLD + 1, HOSTS_TAG,
-            new int[] {(int) (key >>> 32), (int) key});
+        int[][] said = Agreement.allGather(this, new View(everyone, size, rank), ContextIds.WORLD + 1, HOSTS_TAG,
+            new int[] {(int) (key >>> 32), (int) key, cores});
         java.util.List<Long> seen = new java.util.ArrayList<>();
         int[] byRank = new int[size];
         for (int r = 0; r < size; r++) {
-            long k = (long) keys[r][0] << 32 | keys[r][1] & 0xFFFFFFFFL;
+            long k = (long) said[r][0] << 32 | said[r][1] & 0xFFFFFFFFL;
             if (!seen.contains(k)) {
                 seen.add(k);
             }
             byRank[r] = seen.indexOf(k);
         }
+        // A host's cores as the fewest any of its ranks reported: JVMs of one host may be given different shares.
+        int[] ranksOn = new int[seen.size()];
+        int[] coresOf = new int[seen.size()];
+        java.util.Arrays.fill(coresOf, Integer.MAX_VALUE);
+        for (int r = 0; r < size; r++) {
+            ranksOn[byRank[r]]++;
+            coresOf[byRank[r]] = Math.min(coresOf[byRank[r]], said[r][2]);
+        }
+        boolean[] over = new boolean[size];
+        for (int r = 0; r < size; r++) {
+            over[r] = ranksOn[byRank[r]] > coresOf[byRank[r]];
+        }
+        crowded = over;
         hosts = byRank;
     }
 

@@ -79,6 +79,7 @@ public final class Matrix {
             c.free();
         }
         retuned(world, salt += 1_000);
+        largeBroadcast(world, hosts, salt += 1_000);
         new OpTable(world).run();
         Misuse.run(world);
         MPI.Finalize();
@@ -115,6 +116,29 @@ public final class Matrix {
                     "turn " + turn + " should allreduce by " + allreduce + "; the choices were " + chosen);
             }
         }
+        c.free();
+    }
+
+    /**
+     * A broadcast too large to go whole goes down a chain, unless a host runs more of the job's
+     * ranks than it has cores: then down a binomial tree, which keeps fewer of them busy at once.
+     *
+     * @param hosts one letter per rank naming its host, or {@code null} for one host
+     */
+    private static void largeBroadcast(Intracomm world, String hosts, int salt) throws MPIException {
+        Intracomm c = world.dup();
+        int n = c.getSize();
+        int count = 32 * 1024;
+        int[] data = c.getRank() == 0 ? Data.of(0, salt, count) : Data.filled(count, -1);
+        c.bcast(data, count, MPI.INT, 0);
+        assertArrayEquals(Data.of(0, salt, count), data, "bcast of 128 KiB");
+        String names = hosts != null ? hosts : "a".repeat(n);
+        int cores = Runtime.getRuntime().availableProcessors();
+        boolean crowded = names.chars().anyMatch(h -> names.chars().filter(x -> x == h).count() > cores);
+        String expected = n <= 2 ? "binomial" : crowded ? "segmented-binomial" : "pipeline";
+        String chosen = c.getInfo().get("polylink.collectives");
+        assertTrue(chosen.matches("(?s).*bcast: (hierarchical )?" + expected + "\\b.*"), n + " ranks on hosts " + names
+            + " with " + cores + " cores each should broadcast 128 KiB by " + expected + "; the choices were " + chosen);
         c.free();
     }
 
