@@ -20,7 +20,8 @@ import io.polylink.mpi.internal.request.Operation;
  *       segment {@code k} its child sends it segment {@code k + 1}, so a large vector takes about
  *       its own time plus one segment's per rank, instead of its whole time per level.
  *   <li>{@code segmented-binomial}: segments up a binomial tree: fewer hops than a chain for many
- *       ranks, segments still overlapping.
+ *       ranks, segments still overlapping; and fewer ranks busy at once than in a chain, for ranks
+ *       that outnumber their host's cores.
  * </ul>
  * The segmented ones combine parts of the vector, so they take predefined operations only.
  * A commutative operation's tree is rooted at the root (hierarchical over several hosts: each host
@@ -124,10 +125,16 @@ public final class Reduce {
             return new Choice("MPI_Reduce", prefix + "binomial", () -> (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
                 + WHOLE_LIMIT + ": fewest steps" : reduction.describe() + " combines whole vectors only") + where);
         }
-        if (c.size() <= Broadcast.CHAIN_RANKS) {
+        if (c.size() <= Broadcast.CHAIN_RANKS && !c.placement().crowded()) {
             return new Choice("MPI_Reduce", prefix + "pipeline", () -> bytes + " bytes > " + WHOLE_LIMIT + " from "
                 + c.size() + " <= " + Broadcast.CHAIN_RANKS + " ranks: segments of " + c.tuning().segment()
                 + " bytes combine while the next ones move up a chain" + where);
+        }
+        if (c.size() <= Broadcast.CHAIN_RANKS) {
+            // As a broadcast's: docs/performance-notes.md#crowded-bcast.
+            return new Choice("MPI_Reduce", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT
+                + " from ranks that outnumber their host's cores: segments of " + c.tuning().segment()
+                + " bytes up a binomial tree" + where);
         }
         return new Choice("MPI_Reduce", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT
             + " from " + c.size() + " > " + Broadcast.CHAIN_RANKS + " ranks: segments of " + c.tuning().segment()

@@ -53,7 +53,8 @@ public final class Matrix {
                     + ": the ranks' hosts are " + hosts);
             }
             String chosen = lastOfEach(world, salt += 1_000);
-            for (String c : List.of("barrier: hierarchical", "bcast: hierarchical", "reduce: hierarchical pipeline",
+            String reduce = "reduce: hierarchical " + (crowded(hosts) ? "segmented-binomial" : "pipeline");
+            for (String c : List.of("barrier: hierarchical", "bcast: hierarchical", reduce,
                     "allreduce: hierarchical", "gather: hierarchical", "scatter: hierarchical", "allgather: hierarchical",
                     "alltoall: hierarchical")) {
                 assertTrue(chosen.contains(c), "over several hosts, " + c + "; the choices were " + chosen);
@@ -133,13 +134,18 @@ public final class Matrix {
         c.bcast(data, count, MPI.INT, 0);
         assertArrayEquals(Data.of(0, salt, count), data, "bcast of 128 KiB");
         String names = hosts != null ? hosts : "a".repeat(n);
-        int cores = Runtime.getRuntime().availableProcessors();
-        boolean crowded = names.chars().anyMatch(h -> names.chars().filter(x -> x == h).count() > cores);
-        String expected = n <= 2 ? "binomial" : crowded ? "segmented-binomial" : "pipeline";
+        String expected = n <= 2 ? "binomial" : crowded(names) ? "segmented-binomial" : "pipeline";
         String chosen = c.getInfo().get("polylink.collectives");
         assertTrue(chosen.matches("(?s).*bcast: (hierarchical )?" + expected + "\\b.*"), n + " ranks on hosts " + names
-            + " with " + cores + " cores each should broadcast 128 KiB by " + expected + "; the choices were " + chosen);
+            + " with " + Runtime.getRuntime().availableProcessors() + " cores each should broadcast 128 KiB by "
+            + expected + "; the choices were " + chosen);
         c.free();
+    }
+
+    /** @return whether a host of {@code hosts} (one letter per rank) runs more ranks than it has cores */
+    private static boolean crowded(String hosts) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return hosts.chars().anyMatch(h -> hosts.chars().filter(x -> x == h).count() > cores);
     }
 
     /**
