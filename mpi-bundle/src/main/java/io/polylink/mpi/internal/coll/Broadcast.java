@@ -88,21 +88,28 @@ public final class Broadcast {
             return new Choice("MPI_Bcast", prefix + "binomial", () -> (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
                 + WHOLE_LIMIT + ": fewest steps" : c.size() + " ranks: nothing to pipeline") + where);
         }
-        if (c.size() <= CHAIN_RANKS && !c.placement().crowded()) {
+        String tree = treeNotChain(c);
+        if (tree == null) {
             return new Choice("MPI_Bcast", prefix + "pipeline", () -> bytes + " bytes > " + WHOLE_LIMIT + " to "
                 + c.size() + " <= " + CHAIN_RANKS + " ranks: segments of " + c.tuning().segment() + " bytes overlap "
                 + "down a chain" + where);
         }
-        if (c.size() <= CHAIN_RANKS) {
-            // A chain keeps every rank copying at once; where they take turns on the cores, a tree's
-            // fewer busy ranks finish sooner (docs/performance-notes.md#crowded-bcast).
-            return new Choice("MPI_Bcast", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT
-                + " to ranks that outnumber their host's cores: segments of " + c.tuning().segment()
-                + " bytes down a binomial tree" + where);
-        }
         return new Choice("MPI_Bcast", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT + " to "
-            + c.size() + " > " + CHAIN_RANKS + " ranks: segments of " + c.tuning().segment() + " bytes down a "
-            + "binomial tree" + where);
+            + tree + ": segments of " + c.tuning().segment() + " bytes down a binomial tree" + where);
+    }
+
+    /**
+     * Whether segments go along a binomial tree rather than a chain, for a broadcast or a reduce: a
+     * chain has a hop per rank, and keeps every rank copying at once, which ranks that take turns on
+     * their host's cores cannot do (docs/performance-notes.md#crowded-bcast).
+     *
+     * @return why a tree, in words that follow "to" or "from"; {@code null} for a chain
+     */
+    static String treeNotChain(Collectives c) {
+        if (c.size() > CHAIN_RANKS) {
+            return c.size() + " > " + CHAIN_RANKS + " ranks";
+        }
+        return c.placement().crowded() ? "ranks that outnumber their host's cores" : null;
     }
 
     /**

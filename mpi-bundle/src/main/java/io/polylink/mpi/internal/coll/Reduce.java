@@ -125,20 +125,14 @@ public final class Reduce {
             return new Choice("MPI_Reduce", prefix + "binomial", () -> (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "
                 + WHOLE_LIMIT + ": fewest steps" : reduction.describe() + " combines whole vectors only") + where);
         }
-        if (c.size() <= Broadcast.CHAIN_RANKS && !c.placement().crowded()) {
+        String tree = Broadcast.treeNotChain(c);
+        if (tree == null) {
             return new Choice("MPI_Reduce", prefix + "pipeline", () -> bytes + " bytes > " + WHOLE_LIMIT + " from "
                 + c.size() + " <= " + Broadcast.CHAIN_RANKS + " ranks: segments of " + c.tuning().segment()
                 + " bytes combine while the next ones move up a chain" + where);
         }
-        if (c.size() <= Broadcast.CHAIN_RANKS) {
-            // As a broadcast's: docs/performance-notes.md#crowded-bcast.
-            return new Choice("MPI_Reduce", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT
-                + " from ranks that outnumber their host's cores: segments of " + c.tuning().segment()
-                + " bytes up a binomial tree" + where);
-        }
         return new Choice("MPI_Reduce", prefix + "segmented-binomial", () -> bytes + " bytes > " + WHOLE_LIMIT
-            + " from " + c.size() + " > " + Broadcast.CHAIN_RANKS + " ranks: segments of " + c.tuning().segment()
-            + " bytes up a binomial tree" + where);
+            + " from " + tree + ": segments of " + c.tuning().segment() + " bytes up a binomial tree" + where);
     }
 
     /**

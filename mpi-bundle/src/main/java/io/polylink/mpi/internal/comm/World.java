@@ -43,14 +43,9 @@ public final class World {
     }
 
     /**
-     * @return whether the host of {@code rank} (of the job) runs more of the job's ranks than it
-     *     has cores, by what the ranks there said in {@link #meet}: the same answer on every rank
+     * @return for each rank of the job, whether its host runs more of the job's ranks than it has
+     *     cores, by what the ranks there said in {@link #meet}: the same answer on every rank
      */
-    public boolean crowded(int rank) {
-        return crowded[rank];
-    }
-
-    /** @return {@link #crowded} for each rank of the job */
     public boolean[] crowded() {
         return crowded;
     }
