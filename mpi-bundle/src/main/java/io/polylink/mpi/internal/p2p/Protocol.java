@@ -5,7 +5,7 @@ import io.polylink.Startpoint;
 import java.nio.ByteBuffer;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Cursor;
-import io.polylink.mpi.internal.datatype.MessageWriter;
+import io.polylink.mpi.internal.datatype.BufferWriter;
 import io.polylink.mpi.internal.datatype.WireReader;
 import io.polylink.mpi.internal.wire.Envelope;
 import io.polylink.mpi.internal.wire.Header;
@@ -22,11 +22,21 @@ final class Protocol {
     private final Transport transport;
     private final RequestTable table;
     private final Limits limits;
+    /** Staged chunks over shm, and over other methods: each sized to its chunks. */
+    private final Staging staging;
+    private final Staging streamStaging;
 
     Protocol(Transport transport, RequestTable table, Limits limits) {
         this.transport = transport;
         this.table = table;
         this.limits = limits;
+        this.staging = new Staging(limits.chunk(), kept(limits.chunk()));
+        this.streamStaging = new Staging(limits.streamChunk(), kept(limits.streamChunk()));
+    }
+
+    /** Staged chunks kept for reuse: 2 MiB of them, enough for a large message's chunks in flight at once. */
+    private static int kept(int chunk) {
+        return Math.max(2, (2 << 20) / chunk);
     }
 
     RequestTable table() {
@@ -88,8 +98,9 @@ final class Protocol {
      * completes the send. Data that already lies in memory as the wire has it (bytes, or values in
      * the wire's byte order in a buffer) is lent to its chunks rather than packed into them: the
      * send then completes once the receiver acknowledged the last of them
-     * ({@link SendOperation#lent}). Runs on the thread that claimed the push (see
-     * {@link SendOperation}).
+     * ({@link SendOperation#lent}). Other data (typed arrays, derived datatypes) is packed into a
+     * {@link Staging} buffer lent in turn, so the send completes once pushed. Runs on the thread
+     * that claimed the push (see {@link SendOperation}).
      */
     void push(SendOperation s, long receiverRequest, long accepted) {
         long limit = s.wholeWithin(accepted);
@@ -102,9 +113,9 @@ final class Protocol {
         // the receiver takes them in order.
         Startpoint[] links = transport.route(s.context);
         int chunk = limits.chunkOver(Transport.stack(links, s.destination));
+        Staging stage = chunk == limits.chunk() ? staging : streamStaging;
         MessageBuffer m = transport.takeChunk(chunk);
         try {
-            MessageWriter out = new MessageWriter(m);
             long offset = 0;
             while (offset < limit) {
                 long budget = Math.min(chunk, limit - offset);
@@ -115,7 +126,10 @@ final class Protocol {
                     m.putLent(lent, 0, lent.capacity(), s.lent());
                     offset += lent.capacity();
                 } else {
-                    offset += cursor.pack(out, budget);
+                    ByteBuffer staged = stage.take();
+                    long packed = cursor.pack(new BufferWriter(staged), budget);
+                    m.putLent(staged, 0, (int) packed, stage.back(staged));
+                    offset += packed;
                 }
                 transport.send(links, s.destination, Header.INLINE_HANDLER, m);
                 // Read this rank's own inbox between chunks: a peer pushing to this rank at the

@@ -81,6 +81,47 @@ class CursorTest {
         assertArrayEquals(whole, packWhole(Memories.ofBytes(landed, 0), STRUCT, 3), "unpacked where the layout says");
     }
 
+    /**
+     * A rendezvous chunk staged in direct memory holds the bytes an array holds, whatever the
+     * memory's layout and kind, and whatever order the staging buffer was set to.
+     */
+    @Test
+    void chunksPackedIntoDirectBuffersHoldTheBytesPackedIntoArrays() {
+        byte[] bytes = new byte[(int) STRUCT.extent() * 5];
+        new Random(2).nextBytes(bytes);
+        double[] doubles = new Random(3).doubles(40).toArray();
+        ByteBuffer direct = ByteBuffer.allocateDirect(320).order(ByteOrder.nativeOrder());
+        direct.asDoubleBuffer().put(doubles);
+        Object[][] cases = {
+            {Memories.ofBytes(bytes, 0), STRUCT, 5},
+            {Memories.of(doubles, false), Typemap.basic(Kind.DOUBLE), 40},
+            {Memories.of(doubles, false), Typemap.hvector(10, 1, 16, Typemap.basic(Kind.DOUBLE)), 2},
+            {Memories.of(new int[] {1, -2, 0x01020304, 7}, false), Typemap.basic(Kind.INT), 4},
+            {Memories.of(new short[] {1, -2, 0x0102}, false), Typemap.basic(Kind.SHORT), 3},
+            {Memories.of(direct, false), Typemap.basic(Kind.DOUBLE), 20},
+        };
+        for (Object[] c : cases) {
+            Memory m = (Memory) c[0];
+            Typemap t = (Typemap) c[1];
+            int count = (Integer) c[2];
+            byte[] whole = packWhole(m, t, count);
+            for (int chunk : new int[] {8, 24, 29, whole.length}) {
+                Cursor cursor = new Cursor(m, t, count);
+                ByteBuffer staged = ByteBuffer.allocateDirect(whole.length + 3).order(ByteOrder.BIG_ENDIAN);
+                staged.position(3);
+                BufferWriter w = new BufferWriter(staged);
+                while (!cursor.finished()) {
+                    int before = staged.position();
+                    long n = cursor.pack(w, chunk);
+                    assertEquals(n, staged.position() - before, "the writer moves its buffer's position by what it packed");
+                }
+                byte[] got = new byte[whole.length];
+                staged.get(3, got);
+                assertArrayEquals(whole, got, t + " x " + count + " in chunks of " + chunk);
+            }
+        }
+    }
+
     @Test
     void theWireCarriesValuesLittleEndianFromEveryKindOfMemory() {
         int value = 0x01020304;
