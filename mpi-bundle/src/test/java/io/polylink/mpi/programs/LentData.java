@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
+import java.util.Arrays;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
@@ -12,7 +13,8 @@ import mpi.Request;
 /**
  * Large messages whose data lies in memory as the wire carries it (bytes in an array or a buffer,
  * ints in a buffer of the wire's byte order) go from where they lie, lent to their chunks, and an
- * int array's are packed; either way a send completes only once its buffer is free again. Each
+ * int array's are packed into staged buffers lent in turn, and an eager message's of 40 KB into
+ * the message; either way a send completes only once its buffer is free again. Each
  * round the sender overwrites its buffer the moment the send completes, and the receiver must
  * find that round's data: a send that completed while its link could still read the buffer, to
  * send a chunk again, would show here as another round's bytes.
@@ -20,6 +22,8 @@ import mpi.Request;
 public final class LentData {
 
     private static final int BYTES = 1 << 20;
+    /** Eager, and larger than a context copies: the context keeps the message's own bytes. */
+    private static final int EAGER_INTS = 10_000;
     private static final int ROUNDS = 6;
 
     private LentData() {}
@@ -32,6 +36,7 @@ public final class LentData {
         ByteBuffer direct = MPI.newByteBuffer(BYTES);
         IntBuffer ints = MPI.newIntBuffer(BYTES / 4);
         int[] intArray = new int[BYTES / 4];
+        int[] eager = new int[EAGER_INTS];
         if (me == 0) {
             for (int round = 0; round < ROUNDS; round++) {
                 fill(array, round);
@@ -51,6 +56,11 @@ public final class LentData {
                     ints.put(i, -7);
                     intArray[i] = -7;
                 }
+                for (int i = 0; i < EAGER_INTS; i++) {
+                    eager[i] = i * 13 + round;
+                }
+                MPI.COMM_WORLD.send(eager, EAGER_INTS, MPI.INT, 1, round);
+                Arrays.fill(eager, -7);
             }
         } else if (me == 1) {
             byte[] got = new byte[BYTES];
@@ -67,6 +77,10 @@ public final class LentData {
                         assertEquals(i * 31 + round, ints.get(i), "round " + round + ", int buffer at " + i);
                         assertEquals(i * 17 - round, intArray[i], "round " + round + ", int array at " + i);
                     }
+                }
+                MPI.COMM_WORLD.recv(eager, EAGER_INTS, MPI.INT, 0, round);
+                for (int i = 0; i < EAGER_INTS; i++) {
+                    assertEquals(i * 13 + round, eager[i], "round " + round + ", eager int array at " + i);
                 }
             }
         }
