@@ -33,6 +33,18 @@ public class Request implements Freeable {
     Request(Operation op, Communicator comm) {
         this.op = op;
         this.comm = comm;
+        goesOn(op);
+    }
+
+    /**
+     * The application goes back to its own work while {@code started} runs: the methods' own
+     * threads receive from now on, so it progresses meanwhile, with no MPI call (see
+     * docs/mpi.md#progress).
+     */
+    private static void goesOn(Operation started) {
+        if (started != null && !started.isDone()) {
+            MPI.idle().handBack();
+        }
     }
 
     Operation operation() {
@@ -41,6 +53,7 @@ public class Request implements Freeable {
 
     void operation(Operation started) {
         op = started;
+        goesOn(started);
     }
 
     /** @return whether the request may still be started again: only persistent ones, until freed */

@@ -92,11 +92,24 @@ public interface Context {
      * <p>A thread that waits for an answer calls this in its wait loop, and the answer reaches it
      * with no hand-off between threads and no wake-up: on shared memory, a round trip at the speed
      * of the memory. While callers keep calling, a method's own receiving threads stand back; they
-     * take over again shortly after the calls stop (within a millisecond for shm), so RSRs are
-     * received whether or not anyone calls this. A call made while another thread, or a handler
+     * take over again shortly after the calls stop (within a millisecond for shm), or at once when
+     * a caller says it stops ({@link #handBackReceiving}), so RSRs are received whether or not
+     * anyone calls this. A call made while another thread, or a handler
      * on this one, is already receiving for a method finds nothing in that method.
      *
      * @return how much was received: 0 if nothing came, more than 0 if something did
      */
     int progress();
+
+    /**
+     * Hands receiving back to the methods' own threads: the calling thread, which has been
+     * calling {@link #progress}, goes on to work of its own while RSRs it waits for may still
+     * come (an answer to a request it started and will wait for later). A method whose receiving
+     * threads stand back while callers receive takes over at once, instead of once its nap ends,
+     * so what comes meanwhile is received while the thread works. Costs nothing where no thread
+     * stands back; calling {@link #progress} again is served as before.
+     *
+     * @since 0.9
+     */
+    void handBackReceiving();
 }

@@ -11,7 +11,7 @@
  * {@link io.polylink.Polylink#start}, given {@link io.polylink.PolylinkSettings}.
  */
 @Export
-@Version("0.8.0")
+@Version("0.9.0")
 package io.polylink;
 
 import org.osgi.annotation.bundle.Export;

@@ -100,6 +100,17 @@ public interface CommunicationMethod {
     }
 
     /**
+     * The threads that called {@link #progress} stop for a while ({@link
+     * io.polylink.Context#handBackReceiving}): a method whose own receiving threads stand back
+     * while calls come takes over now, as if a whole nap had passed without a call. Any thread;
+     * must not block. The default does nothing, right for a method that never stands back.
+     *
+     * @since 0.8
+     */
+    default void handBackReceiving() {
+    }
+
+    /**
      * @param address an address of this method
      * @return it in human terms, e.g. {@code 127.0.0.1:7000}; the text goes into explanations
      *     and shell tables

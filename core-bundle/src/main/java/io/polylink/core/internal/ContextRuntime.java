@@ -202,6 +202,11 @@ final class ContextRuntime implements Context {
     }
 
     @Override
+    public void handBackReceiving() {
+        installed.handBackReceiving();
+    }
+
+    @Override
     public String toString() {
         return "context " + id;
     }

@@ -85,9 +85,10 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
         tenth more first; Polylink's latency figures skip ping-pongs of their size until they
         settle as the warm-up does, in 0.1 s windows (at most 2 s); its bandwidth figures follow
         windows of 8 bytes that settle as the warm-up does, and skip windows of their size until
-        they settle in 0.1 s windows; each collective runs 2000 calls of 8 bytes before any of its
-        figures is measured, and on Polylink's ranks then calls of 8 bytes and each size's untimed
-        calls settle the same way.
+        they settle in 0.1 s windows; its overlap figures follow iterations without computation
+        and with 200 us of it that settle the same way (at most 4 s); each collective runs 2000
+        calls of 8 bytes before any of its figures is measured, and on Polylink's ranks then calls
+        of 8 bytes and each size's untimed calls settle the same way.
         """.formatted(OpenMpi.INSTALL, String.join(",", IMPLS), String.join(",", TESTS), MpiResult.CSV_HEADER);
 
     /**

@@ -215,6 +215,13 @@ public final class Installed {
         return received;
     }
 
+    /** Tells every installed method that callers stop receiving for now. */
+    public void handBackReceiving() {
+        for (CommunicationMethod method : polled) {
+            method.handBackReceiving();
+        }
+    }
+
     /** @return the installed transforms, for the context to remove them as it closes */
     public List<Transform> transforms() {
         return List.copyOf(transforms.values());

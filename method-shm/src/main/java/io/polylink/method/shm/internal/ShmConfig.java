@@ -30,6 +30,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
         + "doubled, up to 5 ms, while the poller answers a conversation whose turns outlast it")
     int spinMicros() default 200;
 
+    @AttributeDefinition(description = "How long the inbox poller naps between its turns while application "
+        + "threads receive through Context.progress(), in ms: it takes over this long after they stop calling, "
+        + "and 50 us after they hand receiving back (Context.handBackReceiving()) unless they come back")
+    int standBackMs() default 1;
+
     @AttributeDefinition(description = "How long a send waits for ring space, in ms; 0 fails at once")
     int sendTimeoutMs() default 5000;
 

@@ -107,8 +107,8 @@ public final class ShmMethod implements CommunicationMethod {
             connections = new Connections(new Connector(trusted, context, self.encode(), settings.sendTimeoutMs(),
                 settings.failureTimeoutMs(), reassembly, sends), own::unavailable, context.problems(), errors);
             poller = new InboxPoller(own, wake, new Backoff(settings.idleStrategy(), settings.spinMicros()),
-                connections, reassembly, sends, settings.unblockTimeoutMs(), context.problems(), errors,
-                this::pollerEnded);
+                connections, reassembly, sends, settings.unblockTimeoutMs(), settings.standBackMs(), context.problems(),
+                errors, this::pollerEnded);
             heartbeat = new Heartbeat(settings.heartbeatIntervalMs(), own, poller::turnedAt,
                 connections::judgeReceivers, context.problems(), errors);
         } catch (IOException | RuntimeException e) {
@@ -221,6 +221,14 @@ public final class ShmMethod implements CommunicationMethod {
     public int progress() {
         InboxPoller reader = poller;
         return reader == null ? 0 : reader.progress();
+    }
+
+    @Override
+    public void handBackReceiving() {
+        InboxPoller reader = poller;
+        if (reader != null) {
+            reader.handBack();
+        }
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.stream.Stream;
  * @param producerSlots how many sending connections an inbox takes at once
  * @param idleStrategy what the poller does when idle
  * @param spinMicros how long {@link IdleStrategy#SPIN_THEN_PARK} polls after the last record
+ * @param standBackMs how long the poller naps between its turns while callers receive
  * @param sendTimeoutMs how long a send waits for ring space
  * @param heartbeatIntervalMs how often the inbox heartbeat is written
  * @param failureTimeoutMs a receiver whose heartbeat and inbox stood still this long is dead if its
@@ -31,7 +32,7 @@ import java.util.stream.Stream;
  *     process ended or is stopped
  */
 record ShmSettings(Path directory, List<Path> trustedDirectories, int ringBytes, int producerSlots,
-                   IdleStrategy idleStrategy, int spinMicros, int sendTimeoutMs, int heartbeatIntervalMs,
+                   IdleStrategy idleStrategy, int spinMicros, int standBackMs, int sendTimeoutMs, int heartbeatIntervalMs,
                    int failureTimeoutMs, int unblockTimeoutMs) {
 
     static final String PID = "io.polylink.method.shm";
@@ -44,6 +45,7 @@ record ShmSettings(Path directory, List<Path> trustedDirectories, int ringBytes,
         }
         requireRange(PID, "producerSlots", producerSlots, 1, InboxLayout.MAX_SLOTS);
         requireRange(PID, "spinMicros", spinMicros, 0, Integer.MAX_VALUE);
+        requireRange(PID, "standBackMs", standBackMs, 1, 60_000);
         requireRange(PID, "sendTimeoutMs", sendTimeoutMs, 0, Integer.MAX_VALUE);
         requireRange(PID, "heartbeatIntervalMs", heartbeatIntervalMs, 1, Integer.MAX_VALUE);
         requireRange(PID, "failureTimeoutMs", failureTimeoutMs, 1, Integer.MAX_VALUE);
@@ -73,6 +75,7 @@ record ShmSettings(Path directory, List<Path> trustedDirectories, int ringBytes,
             config.producerSlots(),
             IdleStrategy.parse(PID, "idleStrategy", config.idleStrategy()),
             config.spinMicros(),
+            config.standBackMs(),
             config.sendTimeoutMs(),
             config.heartbeatIntervalMs(),
             config.failureTimeoutMs(),

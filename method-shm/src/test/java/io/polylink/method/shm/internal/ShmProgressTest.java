@@ -83,17 +83,54 @@ class ShmProgressTest {
         Context a = contexts.context(PARKING);
         Context b = contexts.context(PARKING);
         List<Thread> ran = new CopyOnWriteArrayList<>();
+        Startpoint s = linkWithFirstArrived(a, b, ran);
+        // Nobody calls now: the poller must find the next RSR by itself.
+        s.send(1, a.allocateBuffer(0));
+        Await.until(() -> ran.size() == 2, Duration.ofSeconds(5), () -> "the poller did not take over once calls stopped");
+        assertNotEquals(Thread.currentThread(), ran.get(1));
+        assertTrue(ran.get(1).getName().startsWith("polylink-shm-io"), ran.get(1).getName());
+    }
+
+    /**
+     * A poller that naps a minute between its turns while callers receive comes back for the next
+     * RSR only because the caller hands receiving back: without it, the RSR would wait the minute.
+     */
+    @Test
+    void thePollerTakesOverAtOnceWhenTheCallerHandsReceivingBack() {
+        Context a = contexts.context(PARKING);
+        Context b = contexts.context(Map.of("idleStrategy", "park", "standBackMs", 60_000));
+        List<Thread> ran = new CopyOnWriteArrayList<>();
+        Startpoint s = linkWithFirstArrived(a, b, ran);
+        // Calls keep coming for a while, so the poller stands back into its minute's nap.
+        for (int i = 0; i < 20_000; i++) {
+            b.progress();
+        }
+        b.handBackReceiving();
+        s.send(1, a.allocateBuffer(0));
+        Await.until(() -> ran.size() == 2, Duration.ofSeconds(10),
+            () -> "the poller did not take over when receiving was handed back");
+        assertTrue(ran.get(1).getName().startsWith("polylink-shm-io"), ran.get(1).getName());
+        // A caller that comes again receives as before.
+        s.send(1, a.allocateBuffer(0));
+        Await.until(() -> {
+            b.progress();
+            return ran.size() == 3;
+        }, Duration.ofSeconds(10), () -> "the third RSR never came");
+    }
+
+    /**
+     * @return a startpoint from {@code a} to an endpoint of {@code b} whose handler adds its thread
+     *     to {@code ran}, once a first RSR sent with it arrived while this thread called {@code b}'s
+     *     {@link Context#progress}
+     */
+    private static Startpoint linkWithFirstArrived(Context a, Context b, List<Thread> ran) {
         Startpoint s = in(a, b.createEndpoint().register(1, (e, m) -> ran.add(Thread.currentThread())).startpoint());
         s.send(1, a.allocateBuffer(0));
         Await.until(() -> {
             b.progress();
             return ran.size() == 1;
         }, Duration.ofSeconds(10), () -> "the first RSR never came");
-        // Nobody calls now: the poller must find the next RSR by itself.
-        s.send(1, a.allocateBuffer(0));
-        Await.until(() -> ran.size() == 2, Duration.ofSeconds(5), () -> "the poller did not take over once calls stopped");
-        assertNotEquals(Thread.currentThread(), ran.get(1));
-        assertTrue(ran.get(1).getName().startsWith("polylink-shm-io"), ran.get(1).getName());
+        return s;
     }
 
     @Test

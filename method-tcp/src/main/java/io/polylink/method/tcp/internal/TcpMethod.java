@@ -106,7 +106,8 @@ public final class TcpMethod implements CommunicationMethod {
         try {
             frames = new FrameLimits(context.maxFrameSize(), settings.limits().largeFrameBudget());
             loop = new IoLoop("polylink-tcp-io", settings.idleStrategy(),
-                TimeUnit.MICROSECONDS.toNanos(settings.spinMicros()), this::tick, context.problems(),
+                TimeUnit.MICROSECONDS.toNanos(settings.spinMicros()),
+                TimeUnit.MICROSECONDS.toNanos(settings.standBackMicros()), this::tick, context.problems(),
                 cause -> failed(started, "polylink-tcp-io", cause));
             heartbeats = new Heartbeats(connections::snapshot, loop::alive, context.problems());
             acceptor = listen(context, cause -> failed(started, "polylink-tcp-accept", cause));
@@ -247,6 +248,14 @@ public final class TcpMethod implements CommunicationMethod {
         // With no connection a caller has nothing to read, and its call would only make the I/O
         // thread stand back from its selector; the thread accepts and reads as it would.
         return receiving == null || !connections.any() ? 0 : receiving.progress();
+    }
+
+    @Override
+    public void handBackReceiving() {
+        IoLoop receiving = loop;
+        if (receiving != null) {
+            receiving.handBack();
+        }
     }
 
     @Override

@@ -72,7 +72,8 @@ public final class Session implements ControlListener {
         this.settings = settings;
         this.farewells = new Farewells(settings.size(), settings.rank());
         // A waiting thread receives itself: its answer needs no hand-off from a method's thread.
-        Limits received = settings.limits().fitting(context.maxMessageSize()).receivingWith(context::progress);
+        Limits received = settings.limits().fitting(context.maxMessageSize()).receivingWith(context::progress,
+            context::handBackReceiving);
         Limits limits = spinsGiven ? received : received.yieldingWhen(() -> crowded);
         this.transport = new Transport(context, settings.rank(), limits);
         this.p2p = new PointToPoint(transport, limits, this);

@@ -40,10 +40,10 @@ public record Limits(int eagerLimit, int chunk, int streamChunk, long unexpected
         }
     }
 
-    /** @return these limits, a waiter receiving with {@code receiver} before each pause */
-    public Limits receivingWith(java.util.function.IntSupplier receiver) {
+    /** @return these limits, a waiter receiving with {@code receiver} before each pause; see {@link Idle#receivingWith} */
+    public Limits receivingWith(java.util.function.IntSupplier receiver, Runnable handBack) {
         return new Limits(eagerLimit, chunk, streamChunk, unexpectedBytes, unexpectedMessages,
-            idle.receivingWith(receiver));
+            idle.receivingWith(receiver, handBack));
     }
 
     /** @return these limits, a waiter yielding from the first look while {@code crowded} says so */

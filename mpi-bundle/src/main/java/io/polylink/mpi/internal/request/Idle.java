@@ -12,12 +12,16 @@ import java.util.function.IntSupplier;
  * @param yields {@link Thread#yield()}s before parking
  * @param receive receives on the calling thread ({@link io.polylink.Context#progress}), returning
  *     more than 0 if something came: a waiter whose answer it brings needs no other thread
+ * @param handBackReceiving hands receiving back to the methods' threads
+ *     ({@link io.polylink.Context#handBackReceiving}): what the thread runs as it goes back to the
+ *     application with a request still active
  * @param crowded whether the host's ranks outnumber its cores: then the waiter yields from the
  *     first look, as its spins would hold the core a peer needs (docs/performance-notes.md#mpi-small-call-garbage)
  */
-public record Idle(int spins, int yields, IntSupplier receive, BooleanSupplier crowded) {
+public record Idle(int spins, int yields, IntSupplier receive, Runnable handBackReceiving, BooleanSupplier crowded) {
 
     private static final IntSupplier NOTHING = () -> 0;
+    private static final Runnable NOBODY = () -> { };
     private static final BooleanSupplier NEVER = () -> false;
 
     /**
@@ -38,22 +42,34 @@ public record Idle(int spins, int yields, IntSupplier receive, BooleanSupplier c
 
     /** A waiter that only waits: other threads receive. */
     public Idle(int spins, int yields) {
-        this(spins, yields, NOTHING, NEVER);
+        this(spins, yields, NOTHING, NOBODY, NEVER);
     }
 
     /** A waiter that receives with {@code receive} and spins whatever the host. */
     public Idle(int spins, int yields, IntSupplier receive) {
-        this(spins, yields, receive, NEVER);
+        this(spins, yields, receive, NOBODY, NEVER);
     }
 
-    /** @return this way of waiting, receiving with {@code receiver} before each pause */
-    public Idle receivingWith(IntSupplier receiver) {
-        return new Idle(spins, yields, receiver, crowded);
+    /**
+     * @return this way of waiting, receiving with {@code receiver} before each pause, and handing
+     *     receiving back with {@code handBack}
+     */
+    public Idle receivingWith(IntSupplier receiver, Runnable handBack) {
+        return new Idle(spins, yields, receiver, handBack, crowded);
     }
 
     /** @return this way of waiting, yielding from the first look while {@code crowded} says so */
     public Idle yieldingWhen(BooleanSupplier crowded) {
-        return new Idle(spins, yields, receive, crowded);
+        return new Idle(spins, yields, receive, handBackReceiving, crowded);
+    }
+
+    /**
+     * The thread goes back to the application while a request it started is still active: the
+     * methods' own threads receive from now on, so the request progresses while the application
+     * works, rather than once they notice that the thread stopped receiving.
+     */
+    public void handBack() {
+        handBackReceiving.run();
     }
 
     /** Receives once on the calling thread: what a test or a non-blocking probe does before it looks. */

@@ -34,9 +34,10 @@ import java.util.function.Consumer;
  * answer then takes it from the ring itself, with no hand-off and no wake-up. One thread reads at
  * a time, whichever holds the receive token: the poller holds it from waking to parking, a caller
  * for one pass. While callers keep coming the poller stands back: where it would park, it lets go
- * of the token and naps for {@link #NAP_MILLIS} with its wake-up unarmed, so producers send no
+ * of the token and naps (for {@code standBackMs}, a millisecond by default) with its wake-up unarmed, so producers send no
  * datagrams, then takes a turn; after a nap in which no caller came it idles as before. Records a
- * caller leaves wait at most a nap for the poller.
+ * caller leaves wait at most a nap for the poller, and about {@link #HAND_BACK_GRACE_NANOS} once the
+ * caller {@linkplain #handBack hands receiving back}.
  *
  * <p>Nothing a connection or a segment throws ends the thread: the turn's failure is counted and
  * logged, the mappings are looked over ({@link #survive}), and the next turn comes. An inbox found
@@ -60,8 +61,14 @@ public final class InboxPoller implements AutoCloseable {
      * much as an empty poll; see docs/performance-notes.md#shm-clock-reads.
      */
     private static final int CLOCK_LOOPS = 64;
-    /** How long a poller that stands back for callers naps between its turns. */
-    static final long NAP_MILLIS = 1;
+    /**
+     * How long a poller woken by a {@linkplain #handBack hand-back} waits for callers to come back
+     * before it takes over: a thread that starts a request and waits for it at once comes back
+     * within microseconds, and keeps receiving itself, with no poller beside it on the cores.
+     */
+    static final long HAND_BACK_GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** How long the poller naps at a time while a caller's pass (a handler it runs) keeps the token. */
+    private static final long RETAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final VarHandle CALLS;
 
     static {
@@ -79,6 +86,8 @@ public final class InboxPoller implements AutoCloseable {
     private final Reassembly reassembly;
     private final SendCounter sends;
     private final int unblockTimeoutMs;
+    /** How long a poller that stands back for callers naps between its turns. */
+    private final long napMillis;
     private final ProblemLog problems;
     private final AtomicLong errors;
     private final Consumer<Throwable> ended;
@@ -91,6 +100,18 @@ public final class InboxPoller implements AutoCloseable {
     private int calls;
     /** {@link #calls} when the poller last decided how to idle; poller thread only. */
     private int callsSeen;
+    /**
+     * A caller handed receiving back ({@link #handBack}). Set before reading {@link #standingBack},
+     * which the poller sets before reading this: either the poller sees it and does not nap, or the
+     * caller sees the nap and ends it.
+     */
+    private volatile boolean handedBack;
+    /** {@link #calls} when receiving was last handed back. */
+    private volatile int callsAtHandBack;
+    /** The poller naps while callers receive ({@link #standBack}). */
+    private volatile boolean standingBack;
+    /** No caller came back within the grace after a hand-back: the poller idles as if none had come; poller thread only. */
+    private boolean takeOver;
     /** {@link System#nanoTime()} of the last turn that read the clock: the heartbeat beats while this moves. */
     private volatile long turnedAt = System.nanoTime();
     /** The inbox, its ring and what is known of its producers: replaced together; {@code null} while there is none. */
@@ -105,12 +126,13 @@ public final class InboxPoller implements AutoCloseable {
      * @param wake the socket whose port {@code own}'s header names
      * @param reassembly the connections' buffers for split frames, let go on the tick while unused
      * @param sends the frames this context sends, which tell the backoff a conversation from a stream
+     * @param napMillis how long the poller naps between its turns while callers receive
      * @param errors the method's error count
      * @param ended told if the thread ends before {@link #close}, with what ended it
      */
     public InboxPoller(OwnInbox own, WakeSocket wake, Backoff backoff, Connections connections, Reassembly reassembly,
-                       SendCounter sends, int unblockTimeoutMs, ProblemLog problems, AtomicLong errors,
-                       Consumer<Throwable> ended) {
+                       SendCounter sends, int unblockTimeoutMs, long napMillis, ProblemLog problems,
+                       AtomicLong errors, Consumer<Throwable> ended) {
         this.own = own;
         this.wake = wake;
         this.backoff = backoff;
@@ -118,6 +140,7 @@ public final class InboxPoller implements AutoCloseable {
         this.reassembly = reassembly;
         this.sends = sends;
         this.unblockTimeoutMs = unblockTimeoutMs;
+        this.napMillis = napMillis;
         this.problems = problems;
         this.errors = errors;
         this.ended = ended;
@@ -153,11 +176,30 @@ public final class InboxPoller implements AutoCloseable {
         }
     }
 
-    /** @return whether a caller read, or tried to read, the inbox since the poller last looked */
+    /**
+     * The threads that called {@link #progress} stop for a while: the poller takes over now, its
+     * wake-up armed again, rather than after its nap. Any thread; never blocks.
+     */
+    public void handBack() {
+        callsAtHandBack = (int) CALLS.getOpaque(this);
+        handedBack = true;
+        if (standingBack) {
+            wake.wakeup();
+        }
+    }
+
+    /**
+     * @return whether a caller read, or tried to read, the inbox since the poller last looked,
+     *     unless the callers handed receiving back and did not come back since
+     */
     private boolean callersCame() {
         int now = (int) CALLS.getOpaque(this);
         boolean came = now != callsSeen;
         callsSeen = now;
+        if (takeOver) {
+            takeOver = false;
+            return false;
+        }
         return came;
     }
 
@@ -296,12 +338,26 @@ public final class InboxPoller implements AutoCloseable {
         backoff.parked(System.nanoTime() - parkedAt, answered);
     }
 
-    /** Callers read the ring: naps with the wake-up unarmed, and returns holding the token again. */
+    /**
+     * Callers read the ring: naps with the wake-up unarmed, and returns holding the token again.
+     * A hand-back ends the nap; if no caller comes back within {@link #HAND_BACK_GRACE_NANOS}, the
+     * poller takes over (see {@link #callersCame}).
+     */
     private void standBack() throws IOException {
         receiving.setRelease(false);
+        standingBack = true;
         try {
-            wake.sleep(NAP_MILLIS);
+            if (!handedBack) {
+                wake.sleep(napMillis);
+            }
+            if (handedBack) {
+                handedBack = false;
+                int at = callsAtHandBack;
+                LockSupport.parkNanos(HAND_BACK_GRACE_NANOS);
+                takeOver = (int) CALLS.getOpaque(this) == at;
+            }
         } finally {
+            standingBack = false;
             retake();
         }
         wake.drain();
@@ -314,7 +370,7 @@ public final class InboxPoller implements AutoCloseable {
      */
     private void retake() {
         while (!receiving.compareAndSet(false, true) && running) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(NAP_MILLIS));
+            LockSupport.parkNanos(RETAKE_NANOS);
         }
     }
 

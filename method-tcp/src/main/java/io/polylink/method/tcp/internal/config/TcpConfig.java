@@ -28,6 +28,11 @@ public @interface TcpConfig {
     @AttributeDefinition(description = "How long spin-then-block polls after the last work, in microseconds")
     int spinMicros() default 500;
 
+    @AttributeDefinition(description = "How long the I/O thread naps between its turns while application threads "
+        + "receive through Context.progress(), in microseconds: it takes over this long after they stop calling, "
+        + "and 50 us after they hand receiving back (Context.handBackReceiving()) unless they come back")
+    int standBackMicros() default 500;
+
     @AttributeDefinition(type = AttributeType.PASSWORD, required = false,
         description = "Pre-shared key, base64, at least 32 bytes: each side of a connection proves it holds "
             + "it in the handshake, and a node with a key connects only with nodes that hold the same. Or use pskFile")

@@ -22,12 +22,13 @@ import java.util.Map;
  *     address (all interface addresses for a wildcard, loopback last)
  * @param idleStrategy what the I/O thread does when idle
  * @param spinMicros how long {@link IdleStrategy#SPIN_THEN_BLOCK} polls after the last work
+ * @param standBackMicros how long the I/O thread naps between its turns while callers receive
  * @param link the parameters a link may override
  * @param limits the bounds this node sets on what its peers may make it hold
  * @param key the pre-shared key peers prove they hold; {@code null} for none
  */
 public record TcpSettings(String bindAddress, int port, List<String> advertise, IdleStrategy idleStrategy,
-                          int spinMicros, Link link, Limits limits, PreSharedKey key) {
+                          int spinMicros, int standBackMicros, Link link, Limits limits, PreSharedKey key) {
 
     /** The configuration PID. */
     public static final String PID = "io.polylink.method.tcp";
@@ -37,6 +38,7 @@ public record TcpSettings(String bindAddress, int port, List<String> advertise, 
         advertise = List.copyOf(advertise);
         requireRange(PID, "port", port, 0, 65535);
         requireRange(PID, "spinMicros", spinMicros, 0, Integer.MAX_VALUE);
+        requireRange(PID, "standBackMicros", standBackMicros, 1, 60_000_000);
     }
 
     /**
@@ -48,6 +50,7 @@ public record TcpSettings(String bindAddress, int port, List<String> advertise, 
     public static TcpSettings read(Map<String, ?> properties) {
         TcpConfig c = Configuration.read(PID, TcpConfig.class, properties);
         return new TcpSettings(c.bindAddress(), c.port(), List.of(c.advertise()), c.idleStrategy(), c.spinMicros(),
+            c.standBackMicros(),
             new Link(c.tcpNoDelay(), c.sendBuffer(), c.receiveBuffer(), c.queueLimit(), c.sendTimeoutMs(),
                 c.connectTimeoutMs(), c.heartbeatIntervalMs(), c.failureTimeoutMs()),
             new Limits(c.minHeartbeatIntervalMs(), c.minFailureTimeoutMs(), c.largeFrameBudget(),
@@ -108,7 +111,8 @@ public record TcpSettings(String bindAddress, int port, List<String> advertise, 
 
     /** @return these settings listening on {@code port} */
     public TcpSettings withPort(int port) {
-        return new TcpSettings(bindAddress, port, advertise, idleStrategy, spinMicros, link, limits, key);
+        return new TcpSettings(bindAddress, port, advertise, idleStrategy, spinMicros, standBackMicros, link, limits,
+            key);
     }
 
     /**

@@ -149,6 +149,16 @@ public final class IoLoop implements AutoCloseable {
      */
     public IoLoop(String name, IdleStrategy idle, long spinNanos, LongUnaryOperator tick, ProblemLog problems,
                   Consumer<Throwable> stopped) throws IOException {
+        this(name, idle, spinNanos, ReceivingTurn.NAP_NANOS, tick, problems, stopped);
+    }
+
+    /**
+     * @param standBackNanos how long the loop naps between its turns while callers receive in its
+     *     place ({@link ReceivingTurn})
+     * @see #IoLoop(String, IdleStrategy, long, LongUnaryOperator, ProblemLog, Consumer)
+     */
+    public IoLoop(String name, IdleStrategy idle, long spinNanos, long standBackNanos, LongUnaryOperator tick,
+                  ProblemLog problems, Consumer<Throwable> stopped) throws IOException {
         this.selector = Selector.open();
         this.idle = idle;
         this.spinNanos = spinNanos;
@@ -157,7 +167,7 @@ public final class IoLoop implements AutoCloseable {
         this.stopped = stopped;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
-        this.turn = new ReceivingTurn(thread);
+        this.turn = new ReceivingTurn(thread, standBackNanos);
         this.thread.start();
     }
 
@@ -229,6 +239,11 @@ public final class IoLoop implements AutoCloseable {
         } finally {
             turn.release();
         }
+    }
+
+    /** The callers stop receiving for now: the loop takes over at once ({@link ReceivingTurn#handBack}). Any thread. */
+    public void handBack() {
+        turn.handBack();
     }
 
     /** A caller's pass, holding the turn. @return whether traffic came */

@@ -17,13 +17,15 @@ import java.util.function.BooleanSupplier;
  * taken fails at once. Every call, taken or not, tells the loop that callers came.
  *
  * <p>While callers keep coming, the loop {@linkplain #standBack stands back} after each of its
- * turns: it lets go of the turn and naps for at most {@link #NAP_NANOS}, holding nothing, then
+ * turns: it lets go of the turn and naps for at most its nap ({@link #NAP_NANOS} unless the
+ * method's {@code standBackMicros} says otherwise), holding nothing, then
  * takes the turn back for a turn of its own (tasks, timers, writes the sockets could not take,
  * channels no caller may read). If a caller holds it then, the loop waits: callers leave the turn
  * be meanwhile, and the one holding it unparks the loop as it hands it back. A nap ends early when
  * the loop has work ({@link #endNap}). The first turn after a whole nap without a call finds no
  * caller came, and the loop goes back to its idle strategy: bytes that come after the last call
- * wait at most one nap and one turn.
+ * wait at most one nap and one turn, and about {@link #HAND_BACK_GRACE_NANOS} once the callers
+ * {@linkplain #handBack hand the turn back}.
  *
  * <p>Closing: once {@linkplain #close closed} the loop no longer waits for the turn (a handler on
  * a caller's thread may be what closes the loop, and waits for it), and once the loop's thread has
@@ -38,6 +40,14 @@ final class ReceivingTurn {
      * docs/performance-notes.md#tcp-napping-while-callers-receive).
      */
     static final long NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /**
+     * How long a loop woken by a {@linkplain #handBack hand-back} waits for callers to come back
+     * before it takes over: a thread that starts a request and waits for it at once comes back
+     * within microseconds, and keeps receiving itself.
+     */
+    static final long HAND_BACK_GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    /** How long this turn's loop naps between its turns while callers receive. */
+    private final long napNanos;
     /** How often {@link #awaitLastPass} looks whether the last pass has ended. */
     private static final long LAST_PASS_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -66,6 +76,12 @@ final class ReceivingTurn {
      * does not nap, or the work's thread sees the nap and ends it.
      */
     private volatile boolean napping;
+    /**
+     * The callers stopped for now ({@link #handBack}): the loop does not nap. Set before reading
+     * {@link #napping}, which the loop sets before reading this: either the loop sees it and does
+     * not nap, or the caller sees the nap and ends it.
+     */
+    private volatile boolean handedBack;
     /** The loop no longer waits for the turn: it is closing. */
     private volatile boolean closed;
     /**
@@ -74,9 +90,13 @@ final class ReceivingTurn {
      */
     private boolean loopNeeded;
 
-    /** @param loop the loop's thread, not yet started: it holds the turn from its start */
-    ReceivingTurn(Thread loop) {
+    /**
+     * @param loop the loop's thread, not yet started: it holds the turn from its start
+     * @param napNanos how long the loop naps between its turns while callers receive
+     */
+    ReceivingTurn(Thread loop, long napNanos) {
         this.loop = loop;
+        this.napNanos = napNanos;
         this.holder = new AtomicReference<>(loop);
     }
 
@@ -121,7 +141,7 @@ final class ReceivingTurn {
 
     /**
      * On the loop's thread, holding the turn, after a turn in which callers came: hands the turn
-     * to them, naps for {@link #NAP_NANOS} unless {@code work} says there is some or the turn is
+     * to them, naps for its nap unless {@code work} says there is some or the turn is
      * closed, and takes the turn back, waiting while a caller holds it, unless closed meanwhile.
      *
      * @param work whether the loop has work that should not wait out the nap; asked after the nap
@@ -132,8 +152,14 @@ final class ReceivingTurn {
         called = false;
         napping = true;
         holder.set(null);
-        if (!closed && !work.getAsBoolean()) {
-            LockSupport.parkNanos(this, NAP_NANOS);
+        if (!closed && !handedBack && !work.getAsBoolean()) {
+            LockSupport.parkNanos(this, napNanos);
+        }
+        if (handedBack && !closed) {
+            // Only a call within the grace keeps the loop standing back: called says whether one came.
+            handedBack = false;
+            called = false;
+            LockSupport.parkNanos(this, HAND_BACK_GRACE_NANOS);
         }
         napping = false;
         if (holder.compareAndSet(null, loop)) {
@@ -146,6 +172,18 @@ final class ReceivingTurn {
         }
         loopWaiting = false;
         return System.nanoTime() - from;
+    }
+
+    /**
+     * The callers stop for now: the loop ends its nap, if it naps, and unless a caller comes back
+     * within {@link #HAND_BACK_GRACE_NANOS}, goes back to its idle strategy until one comes again,
+     * rather than after a nap without one. Any thread.
+     */
+    void handBack() {
+        handedBack = true;
+        if (napping) {
+            LockSupport.unpark(loop);
+        }
     }
 
     /** Ends the loop's nap, if it naps, for work that cannot wait; any thread. */

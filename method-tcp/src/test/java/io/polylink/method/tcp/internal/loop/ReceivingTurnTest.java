@@ -91,7 +91,7 @@ class ReceivingTurnTest {
 
     @Test
     void aCallBeforeTheLoopStartsFails() {
-        ReceivingTurn turn = new ReceivingTurn(new Thread(() -> { }, "polylink-test-loop"));
+        ReceivingTurn turn = new ReceivingTurn(new Thread(() -> { }, "polylink-test-loop"), ReceivingTurn.NAP_NANOS);
         assertCallFails(turn, "before the loop's thread started");
         assertTrue(turn.called(), "a call that failed did not tell the loop a caller came");
     }
@@ -123,6 +123,27 @@ class ReceivingTurnTest {
             assertTrue(loop.turn.heldBy(loop.thread), "the loop let go of the turn with nobody calling");
             System.out.printf("the loop had its first turn of its own %d µs after the last call%n",
                 TimeUnit.NANOSECONDS.toMicros(after));
+        }
+    }
+
+    /**
+     * A loop that naps a minute between its turns while callers come takes the turn back as soon
+     * as they hand it back, not after the minute.
+     */
+    @Test
+    void theLoopTakesTheTurnBackAtOnceWhenCallersHandItBack() throws Exception {
+        try (Loop loop = new Loop(new Passes(), TimeUnit.MINUTES.toNanos(1))) {
+            Thread me = Thread.currentThread();
+            Await.until(() -> {
+                if (loop.turn.tryTake(me)) {
+                    loop.turn.release();
+                }
+                return loop.stoodBack.get() == 0 && loop.turn.called() && loop.turn.heldBy(null);
+            }, LIMIT, () -> "the loop never stood back for a caller");
+            long turnsBefore = loop.ownTurns.get();
+            loop.turn.handBack();
+            Await.until(() -> loop.ownTurns.get() > turnsBefore, LIMIT,
+                () -> "the loop did not take the turn back when the caller handed it back");
         }
     }
 
@@ -298,7 +319,7 @@ class ReceivingTurnTest {
      */
     private static final class Loop implements AutoCloseable {
         final Thread thread = new Thread(this::run, "polylink-test-loop");
-        final ReceivingTurn turn = new ReceivingTurn(thread);
+        final ReceivingTurn turn;
         final AtomicLong stoodBack = new AtomicLong();
         final AtomicLong ownTurns = new AtomicLong();
         /** When the loop last had a turn of its own, no caller having come, after standing back. */
@@ -311,7 +332,12 @@ class ReceivingTurnTest {
         }
 
         Loop(Passes passes) {
+            this(passes, ReceivingTurn.NAP_NANOS);
+        }
+
+        Loop(Passes passes, long napNanos) {
             this.passes = passes;
+            this.turn = new ReceivingTurn(thread, napNanos);
             thread.start();
         }
 
