@@ -114,7 +114,8 @@ final class Protocol {
         Startpoint[] links = transport.route(s.context);
         int chunk = limits.chunkOver(Transport.stack(links, s.destination));
         Staging stage = chunk == limits.chunk() ? staging : streamStaging;
-        MessageBuffer m = transport.takeChunk(chunk);
+        // Every chunk is lent (from where its data lies, or staged), so its message holds a header.
+        MessageBuffer m = transport.take();
         try {
             long offset = 0;
             while (offset < limit) {
@@ -142,7 +143,7 @@ final class Protocol {
         } catch (MpiError failed) {
             s.fail(failed);
         } finally {
-            transport.giveChunk(m.clear(), chunk);
+            transport.give(m.clear());
         }
     }
 }

@@ -22,16 +22,11 @@ import java.util.Arrays;
 public final class Transport implements AutoCloseable {
 
     private static final int POOLED_BUFFERS = 16;
-    private static final int POOLED_CHUNKS = 4;
 
     private final Context context;
     private final Endpoint endpoint;
     private final int worldRank;
     private final BufferPool small;
-    /** Buffers for the chunks of a rendezvous over shm, and over other methods: each sized to its chunks. */
-    private final BufferPool chunks;
-    private final BufferPool streamChunks;
-    private final int shmChunk;
     private volatile Startpoint[] peers = new Startpoint[0];
     /**
      * By context id / 2: the startpoints, by world rank, of a communicator whose hints give it
@@ -59,9 +54,6 @@ public final class Transport implements AutoCloseable {
         this.worldRank = worldRank;
         this.endpoint = context.createEndpoint();
         this.small = new BufferPool(context, Header.RTS_LENGTH + limits.eagerLimit(), POOLED_BUFFERS);
-        this.shmChunk = limits.chunk();
-        this.chunks = new BufferPool(context, Header.DATA_LENGTH + limits.chunk(), POOLED_CHUNKS);
-        this.streamChunks = new BufferPool(context, Header.DATA_LENGTH + limits.streamChunk(), POOLED_CHUNKS);
     }
 
     /** Installs the engine's handler, run on the delivering thread. */
@@ -146,20 +138,6 @@ public final class Transport implements AutoCloseable {
 
     void give(MessageBuffer m) {
         small.give(m);
-    }
-
-    /** @param chunk the bytes of data per chunk, {@link Limits#chunkOver} a stack */
-    MessageBuffer takeChunk(int chunk) {
-        return pool(chunk).take();
-    }
-
-    void giveChunk(MessageBuffer m, int chunk) {
-        pool(chunk).give(m);
-    }
-
-    /** Each size its own pool: a buffer made for larger chunks holds a larger store for every chunk it carries. */
-    private BufferPool pool(int chunk) {
-        return chunk == shmChunk ? chunks : streamChunks;
     }
 
     /** @return the startpoints, by world rank, the messages of communicator context {@code context} take */
