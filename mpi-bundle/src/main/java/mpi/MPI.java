@@ -385,6 +385,7 @@ public final class MPI {
     public static byte[] detachBuffer() throws MPIException {
         Session s = session();
         try {
+            idle().handBack(); // the buffered sends progress on the methods' threads while this one waits
             return s.buffered().detach();
         } catch (MpiError e) {
             throw Errors.raise(e);

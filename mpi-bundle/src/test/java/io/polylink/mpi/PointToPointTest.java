@@ -1,5 +1,6 @@
 package io.polylink.mpi;
 
+import io.polylink.mpi.internal.boot.LaunchSettings;
 import io.polylink.mpi.job.Job;
 import io.polylink.mpi.programs.Buffered;
 import io.polylink.mpi.programs.Cancel;
@@ -64,6 +65,17 @@ class PointToPointTest {
     @EnumSource(value = Job.Methods.class, names = {"TCP", "SHM"})
     void messagesProgressWhileTheApplicationComputesWithoutCallingMpi(Job.Methods methods) throws Exception {
         runs(2, methods, Progress.class);
+    }
+
+    /**
+     * The same with the methods' threads napping a minute while the ranks receive: only the
+     * non-blocking calls handing receiving back let the messages progress while a rank computes.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Job.Methods.class, names = {"TCP", "SHM"})
+    void nonBlockingCallsHandReceivingBackSoMessagesProgressAtOnce(Job.Methods methods) throws Exception {
+        runs(2, methods, Progress.class, LaunchSettings.SHM_SETTINGS, "standBackMs=60000",
+            LaunchSettings.TCP_SETTINGS, "standBackMicros=60000000");
     }
 
     @ParameterizedTest

@@ -10,6 +10,7 @@ import io.polylink.mpi.internal.boot.RankHost;
 import io.polylink.mpi.job.Job;
 import io.polylink.mpi.job.RankClassLoader;
 import io.polylink.spi.HostIdentity;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -43,8 +44,10 @@ public final class TestRankHost implements RankHost {
         try {
             for (String method : env.getOrDefault(Job.METHODS, "tcp").split(",")) {
                 switch (method) {
-                    case "tcp" -> e.add(new TcpMethod(Map.of("bindAddress", "127.0.0.1")), 50);
-                    case "shm" -> e.add(new ShmMethod(Map.of("directory", env.get(Job.SHM_DIRECTORY))), 20);
+                    case "tcp" -> e.add(new TcpMethod(with(env, LaunchSettings.TCP_SETTINGS,
+                        "bindAddress", "127.0.0.1")), 50);
+                    case "shm" -> e.add(new ShmMethod(with(env, LaunchSettings.SHM_SETTINGS,
+                        "directory", env.get(Job.SHM_DIRECTORY))), 20);
                     default -> throw new IllegalArgumentException("no method " + method);
                 }
             }
@@ -58,6 +61,13 @@ public final class TestRankHost implements RankHost {
         embedded = e;
         loader().opened(e);
         return e.context();
+    }
+
+    /** @return the job's own setting {@code key} of a method, with what {@code variable} adds, as a rank's runtime takes them */
+    private static Map<String, Object> with(Map<String, String> env, String variable, String key, Object value) {
+        Map<String, Object> settings = new HashMap<>(LaunchSettings.methodSettings(env, variable));
+        settings.put(key, value);
+        return settings;
     }
 
     @Override

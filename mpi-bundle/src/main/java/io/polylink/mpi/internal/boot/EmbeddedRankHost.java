@@ -131,6 +131,9 @@ final class EmbeddedRankHost implements RankHost {
         }
         Map<String, Map<String, Object>> configured = new HashMap<>();
         idling.forEach((pid, properties) -> configured.put(pid, new HashMap<>(properties)));
+        configured.computeIfAbsent(SHM_PID, pid -> new HashMap<>()).putAll(LaunchSettings.methodSettings(env, LaunchSettings.SHM_SETTINGS));
+        configured.computeIfAbsent(TCP_PID, pid -> new HashMap<>()).putAll(LaunchSettings.methodSettings(env, LaunchSettings.TCP_SETTINGS));
+        configured.values().removeIf(Map::isEmpty);
         value(env, SHM_DIRECTORY).ifPresent(dir -> configured.computeIfAbsent(SHM_PID, pid -> new HashMap<>())
             .put("directory", dir));
         value(env, TCP_ADDRESS).ifPresent(a -> configured.computeIfAbsent(TCP_PID, pid -> new HashMap<>())

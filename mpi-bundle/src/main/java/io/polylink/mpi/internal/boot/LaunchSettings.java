@@ -7,6 +7,7 @@ import io.polylink.mpi.internal.request.Idle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -57,6 +58,12 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Stri
     public static final String UNEXPECTED_MESSAGES = "POLYLINK_MPI_UNEXPECTED_MESSAGES";
     public static final String SPINS = "POLYLINK_MPI_SPINS";
     public static final String YIELDS = "POLYLINK_MPI_YIELDS";
+    /** The shm method's settings for the rank, {@code key=value} pairs separated by commas. */
+    public static final String SHM_SETTINGS = "POLYLINK_MPI_SHM_SETTINGS";
+    /** The tcp method's settings for the rank, {@code key=value} pairs separated by commas. */
+    public static final String TCP_SETTINGS = "POLYLINK_MPI_TCP_SETTINGS";
+    /** A setting's key: what the methods' configurations name their keys. */
+    private static final Pattern SETTING_KEY = Pattern.compile("[a-z][A-Za-z0-9]{0,63}");
     public static final String SLURM_JOB_ID = "SLURM_JOB_ID";
     public static final String SLURM_STEP_ID = "SLURM_STEP_ID";
     public static final String SLURM_PROCID = "SLURM_PROCID";
@@ -234,5 +241,31 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Stri
     /** @return the name this rank publishes its startpoint under */
     public String name(int r) {
         return "mpi." + job + "." + r;
+    }
+
+    /**
+     * @param variable {@link #SHM_SETTINGS} or {@link #TCP_SETTINGS}
+     * @return the settings the variable lists as {@code key=value} pairs separated by commas, values
+     *     as text (the method converts and checks them as it starts, naming the key it refuses);
+     *     none if it is not set
+     * @throws IllegalArgumentException naming the variable and the pair that is no setting
+     */
+    public static Map<String, Object> methodSettings(Map<String, String> env, String variable) {
+        Map<String, Object> pairs = new HashMap<>();
+        String list = env.getOrDefault(variable, "").trim();
+        for (String pair : list.split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair.trim() : pair.substring(0, eq).trim();
+            if (eq < 0 || !SETTING_KEY.matcher(key).matches()) {
+                throw new IllegalArgumentException(variable + "='" + list + "': '" + pair.trim() + "' is not a "
+                    + "setting; write KEY=VALUE pairs separated by commas, KEY as the method's configuration names it "
+                    + "(docs/configuration.md)");
+            }
+            pairs.put(key, pair.substring(eq + 1).trim());
+        }
+        return pairs;
     }
 }

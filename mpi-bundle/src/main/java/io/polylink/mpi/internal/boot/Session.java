@@ -217,6 +217,8 @@ public final class Session implements ControlListener {
         try {
             if (settings.size() > 1) {
                 everyone(Header.FIN, true);
+                // The farewells come through the methods' threads: this thread waits without receiving.
+                p2p.limits().idle().handBack();
                 farewells.awaitFins(() -> abort != null || farewells.lostBeforeFin(lost::containsKey) >= 0);
                 int r = farewells.lostBeforeFin(lost::containsKey);
                 if (r >= 0) {

@@ -81,7 +81,8 @@ public record Idle(int spins, int yields, IntSupplier receive, Runnable handBack
      * Receives once, then pauses once, busily, unless something came.
      *
      * @param attempt how many times the caller paused before
-     * @return {@code false} once the busy budget is spent: the caller parks instead
+     * @return {@code false} once the busy budget is spent, receiving handed back: the caller parks
+     *     instead
      */
     public boolean pause(int attempt) {
         if (receive.getAsInt() > 0) {
@@ -95,6 +96,7 @@ public record Idle(int spins, int yields, IntSupplier receive, Runnable handBack
             Thread.yield();
             return true;
         }
+        handBack(); // the caller parks: what completes it must come through the methods' threads
         return false;
     }
 }

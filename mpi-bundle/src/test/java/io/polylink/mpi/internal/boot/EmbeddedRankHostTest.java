@@ -46,6 +46,21 @@ class EmbeddedRankHostTest {
     }
 
     @Test
+    void aMethodsSettingsComeFromItsVariableAndTheLaunchersOwnWin() {
+        PolylinkSettings s = settings(Map.of(LaunchSettings.SHM_SETTINGS, " standBackMs=60000, ringBytes = 4194304,",
+            EmbeddedRankHost.SHM_DIRECTORY, "/dev/shm/job", LaunchSettings.TCP_SETTINGS, "tcpNoDelay=false"));
+        assertEquals(Map.of("standBackMs", "60000", "ringBytes", "4194304", "directory", "/dev/shm/job"),
+            s.configurations().get("io.polylink.method.shm"));
+        assertEquals(Map.of("tcpNoDelay", "false"), s.configurations().get("io.polylink.method.tcp"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> settings(Map.of(LaunchSettings.SHM_SETTINGS, "standBackMs=5,ringBytes")));
+        assertTrue(e.getMessage().startsWith("POLYLINK_MPI_SHM_SETTINGS='standBackMs=5,ringBytes': 'ringBytes' is not "
+            + "a setting"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> settings(Map.of(LaunchSettings.TCP_SETTINGS, "a.b=1")));
+        assertTrue(e.getMessage().contains("'a.b=1' is not a setting"), e.getMessage());
+    }
+
+    @Test
     void aBadNameIsRefusedNamingTheVariable() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> settings(Map.of(EmbeddedRankHost.METHODS, "tcp,Shm!")));
