@@ -32,8 +32,8 @@ import java.util.stream.Stream;
  *     process ended or is stopped
  */
 record ShmSettings(Path directory, List<Path> trustedDirectories, int ringBytes, int producerSlots,
-                   IdleStrategy idleStrategy, int spinMicros, int standBackMs, int sendTimeoutMs, int heartbeatIntervalMs,
-                   int failureTimeoutMs, int unblockTimeoutMs) {
+                   IdleStrategy idleStrategy, int spinMicros, int standBackMs, int sendTimeoutMs,
+                   int heartbeatIntervalMs, int failureTimeoutMs, int unblockTimeoutMs) {
 
     static final String PID = "io.polylink.method.shm";
 

@@ -34,8 +34,9 @@ import java.util.function.Consumer;
  * answer then takes it from the ring itself, with no hand-off and no wake-up. One thread reads at
  * a time, whichever holds the receive token: the poller holds it from waking to parking, a caller
  * for one pass. While callers keep coming the poller stands back: where it would park, it lets go
- * of the token and naps (for {@code standBackMs}, a millisecond by default) with its wake-up unarmed, so producers send no
- * datagrams, then takes a turn; after a nap in which no caller came it idles as before. Records a
+ * of the token and naps (the method's {@code standBackMs}, a millisecond by default) with its
+ * wake-up unarmed, so producers send no datagrams, then takes a turn; after a nap in which no
+ * caller came it idles as before. Records a
  * caller leaves wait at most a nap for the poller, and about {@link #HAND_BACK_GRACE_NANOS} once the
  * caller {@linkplain #handBack hands receiving back}.
  *
@@ -110,7 +111,7 @@ public final class InboxPoller implements AutoCloseable {
     private volatile int callsAtHandBack;
     /** The poller naps while callers receive ({@link #standBack}). */
     private volatile boolean standingBack;
-    /** No caller came back within the grace after a hand-back: the poller idles as if none had come; poller thread only. */
+    /** No caller came back within the grace after a hand-back: the poller idles as if none came; poller thread only. */
     private boolean takeOver;
     /** {@link System#nanoTime()} of the last turn that read the clock: the heartbeat beats while this moves. */
     private volatile long turnedAt = System.nanoTime();
@@ -177,8 +178,9 @@ public final class InboxPoller implements AutoCloseable {
     }
 
     /**
-     * The threads that called {@link #progress} stop for a while: the poller takes over now, its
-     * wake-up armed again, rather than after its nap. Any thread; never blocks.
+     * The threads that called {@link #progress} stop for a while: the poller's nap ends, and unless
+     * a caller comes back within {@link #HAND_BACK_GRACE_NANOS} it takes over, its wake-up armed
+     * again, rather than after its nap. Any thread; never blocks.
      */
     public void handBack() {
         callsAtHandBack = (int) CALLS.getOpaque(this);
