@@ -63,7 +63,10 @@ public final class TestRankHost implements RankHost {
         return e.context();
     }
 
-    /** @return the job's own setting {@code key} of a method, with what {@code variable} adds, as a rank's runtime takes them */
+    /**
+     * @return the job's own setting {@code key} of a method, with what {@code variable} adds, as a
+     *     rank's runtime takes them
+     */
     private static Map<String, Object> with(Map<String, String> env, String variable, String key, Object value) {
         Map<String, Object> settings = new HashMap<>(LaunchSettings.methodSettings(env, variable));
         settings.put(key, value);

@@ -131,15 +131,21 @@ final class EmbeddedRankHost implements RankHost {
         }
         Map<String, Map<String, Object>> configured = new HashMap<>();
         idling.forEach((pid, properties) -> configured.put(pid, new HashMap<>(properties)));
-        configured.computeIfAbsent(SHM_PID, pid -> new HashMap<>()).putAll(LaunchSettings.methodSettings(env, LaunchSettings.SHM_SETTINGS));
-        configured.computeIfAbsent(TCP_PID, pid -> new HashMap<>()).putAll(LaunchSettings.methodSettings(env, LaunchSettings.TCP_SETTINGS));
-        configured.values().removeIf(Map::isEmpty);
+        given(configured, SHM_PID, LaunchSettings.methodSettings(env, LaunchSettings.SHM_SETTINGS));
+        given(configured, TCP_PID, LaunchSettings.methodSettings(env, LaunchSettings.TCP_SETTINGS));
         value(env, SHM_DIRECTORY).ifPresent(dir -> configured.computeIfAbsent(SHM_PID, pid -> new HashMap<>())
             .put("directory", dir));
         value(env, TCP_ADDRESS).ifPresent(a -> configured.computeIfAbsent(TCP_PID, pid -> new HashMap<>())
             .put("bindAddress", a));
         configured.forEach((pid, properties) -> b.configure(pid, properties));
         return b.build();
+    }
+
+    /** Adds the settings a variable gives method {@code pid} to {@code configured}, if it gives any. */
+    private static void given(Map<String, Map<String, Object>> configured, String pid, Map<String, Object> settings) {
+        if (!settings.isEmpty()) {
+            configured.computeIfAbsent(pid, p -> new HashMap<>()).putAll(settings);
+        }
     }
 
     /** @return the ZooKeeper registry bundle in {@code bundles/} beside the jar this class came from */

@@ -62,8 +62,6 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Stri
     public static final String SHM_SETTINGS = "POLYLINK_MPI_SHM_SETTINGS";
     /** The tcp method's settings for the rank, {@code key=value} pairs separated by commas. */
     public static final String TCP_SETTINGS = "POLYLINK_MPI_TCP_SETTINGS";
-    /** A setting's key: what the methods' configurations name their keys. */
-    private static final Pattern SETTING_KEY = Pattern.compile("[a-z][A-Za-z0-9]{0,63}");
     public static final String SLURM_JOB_ID = "SLURM_JOB_ID";
     public static final String SLURM_STEP_ID = "SLURM_STEP_ID";
     public static final String SLURM_PROCID = "SLURM_PROCID";
@@ -73,6 +71,8 @@ public record LaunchSettings(String job, int rank, int size, Path registry, Stri
     public static final String ZOOKEEPER_SCHEME = "zookeeper://";
 
     private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** A setting's key: what the methods' configurations name their keys. */
+    private static final Pattern SETTING_KEY = Pattern.compile("[a-z][A-Za-z0-9]{0,63}");
     private static final Pattern ENSEMBLE = Pattern.compile("[A-Za-z0-9.:\\[\\]_-]+(,[A-Za-z0-9.:\\[\\]_-]+)*(/[A-Za-z0-9._/-]*)?");
 
     /**

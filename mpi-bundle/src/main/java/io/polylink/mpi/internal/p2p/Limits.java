@@ -40,7 +40,10 @@ public record Limits(int eagerLimit, int chunk, int streamChunk, long unexpected
         }
     }
 
-    /** @return these limits, a waiter receiving with {@code receiver} before each pause; see {@link Idle#receivingWith} */
+    /**
+     * @return these limits, a waiter receiving with {@code receiver} before each pause and handing
+     *     receiving back with {@code handBack} ({@link Idle#receivingWith})
+     */
     public Limits receivingWith(java.util.function.IntSupplier receiver, Runnable handBack) {
         return new Limits(eagerLimit, chunk, streamChunk, unexpectedBytes, unexpectedMessages,
             idle.receivingWith(receiver, handBack));

@@ -113,7 +113,8 @@ class CursorTest {
                 while (!cursor.finished()) {
                     int before = staged.position();
                     long n = cursor.pack(w, chunk);
-                    assertEquals(n, staged.position() - before, "the writer moves its buffer's position by what it packed");
+                    assertEquals(n, staged.position() - before,
+                        "the writer moves its buffer's position by what it packed");
                 }
                 byte[] got = new byte[whole.length];
                 staged.get(3, got);

@@ -241,7 +241,10 @@ public final class IoLoop implements AutoCloseable {
         }
     }
 
-    /** The callers stop receiving for now: the loop takes over at once ({@link ReceivingTurn#handBack}). Any thread. */
+    /**
+     * The callers stop receiving for now: the loop takes over unless one comes back within a
+     * moment ({@link ReceivingTurn#handBack}). Any thread.
+     */
     public void handBack() {
         turn.handBack();
     }

@@ -18,8 +18,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>While callers keep coming, the loop {@linkplain #standBack stands back} after each of its
  * turns: it lets go of the turn and naps for at most its nap ({@link #NAP_NANOS} unless the
- * method's {@code standBackMicros} says otherwise), holding nothing, then
- * takes the turn back for a turn of its own (tasks, timers, writes the sockets could not take,
+ * method's {@code standBackMicros} says otherwise), holding nothing, then takes the turn back for
+ * a turn of its own (tasks, timers, writes the sockets could not take,
  * channels no caller may read). If a caller holds it then, the loop waits: callers leave the turn
  * be meanwhile, and the one holding it unparks the loop as it hands it back. A nap ends early when
  * the loop has work ({@link #endNap}). The first turn after a whole nap without a call finds no
@@ -46,10 +46,11 @@ final class ReceivingTurn {
      * within microseconds, and keeps receiving itself.
      */
     static final long HAND_BACK_GRACE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
-    /** How long this turn's loop naps between its turns while callers receive. */
-    private final long napNanos;
     /** How often {@link #awaitLastPass} looks whether the last pass has ended. */
     private static final long LAST_PASS_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** How long this turn's loop naps between its turns while callers receive. */
+    private final long napNanos;
 
     private final Thread loop;
     /**
