@@ -55,6 +55,11 @@ class ConnectionPathsTest {
      * every RSR it receives with a small numbered one, over one connection with small socket
      * buffers: the streaming threads finish their frames themselves while the I/O threads queue
      * answers and acknowledgements behind them. All four streams arrive intact and in order.
+     *
+     * <p>A sender finishes a frame only if it finds nothing queued; once answers queue faster than
+     * the socket drains, every later frame may queue behind them. So each stream sends only once
+     * its connection's queue has drained: most frames then start on an idle connection and the
+     * socket, far smaller than most frames, leaves their rest to the sender.
      */
     @Test
     void largeFramesFinishedBySendersInterleaveWithAnswersQueuedMeanwhile() throws Exception {
@@ -70,10 +75,12 @@ class ConnectionPathsTest {
         answering(atA, a, in(a, atB.startpoint()), next[0], next[1], problems);
         answering(atB, b, in(b, atA.startpoint()), next[2], next[3], problems);
         int count = 400;
+        TcpConnection ab = (TcpConnection) tcp.connection(0, 1);
+        TcpConnection ba = (TcpConnection) tcp.connection(1, 0);
         ExecutorService streams = Executors.newFixedThreadPool(2);
         try {
             List<Future<?>> sending = List.of(
-                streams.submit(() -> stream(a, toB, count)), streams.submit(() -> stream(b, toA, count)));
+                streams.submit(() -> stream(a, toB, count, ab)), streams.submit(() -> stream(b, toA, count, ba)));
             for (Future<?> f : sending) {
                 f.get(60, TimeUnit.SECONDS);
             }
@@ -83,20 +90,24 @@ class ConnectionPathsTest {
         Await.until(() -> Arrays.stream(next).allMatch(n -> n.get() == count), Duration.ofSeconds(30),
             () -> "streamed and answered: " + Arrays.toString(next) + " of " + count + "; " + problems);
         assertEquals(List.of(), problems);
-        TcpConnection ab = (TcpConnection) tcp.connection(0, 1);
-        TcpConnection ba = (TcpConnection) tcp.connection(1, 0);
         assertTrue(finishedAFrame(ab) && finishedAFrame(ba),
             "frames finished by their senders: a's " + finishedAFrame(ab) + ", b's " + finishedAFrame(ba));
         assertEquals(0, tcp.method(0).statistics().errors() + tcp.method(1).statistics().errors());
     }
 
-    /** Streams RSRs of 20 KiB to 300 KiB, numbered and checksummed, to handler 1. */
-    private static Void stream(Context from, Startpoint to, int count) {
+    /**
+     * Streams RSRs of 20 KiB to 300 KiB, numbered and checksummed, to handler 1, each once
+     * {@code through} has nothing queued.
+     */
+    private static Void stream(Context from, Startpoint to, int count, TcpConnection through) {
         MessageBuffer message = from.allocateBuffer(300_000);
         for (long i = 0; i < count; i++) {
             byte[] body = new byte[20_000 + (int) (i * 7919 % 280_000)];
             Arrays.fill(body, (byte) i);
             body[body.length / 2] = (byte) (i >> 8);
+            long frame = i;
+            Await.until(() -> through.out.queuedBytes() == 0, Duration.ofSeconds(30),
+                () -> "frame " + frame + " to " + through + " waits behind " + through.out.queuedBytes() + " bytes");
             to.send(1, message.clear().putLong(i).putBytes(body).putLong(checksum(i, body)));
         }
         return null;
