@@ -120,18 +120,21 @@ final class Protocol {
             long offset = 0;
             while (offset < limit) {
                 long budget = Math.min(chunk, limit - offset);
-                m.clear();
-                HeaderCodec.data(m, receiverRequest, offset, offset + budget == limit);
-                ByteBuffer lent = cursor.lend(budget);
-                if (lent != null) {
-                    m.putLent(lent, 0, lent.capacity(), s.lent());
-                    offset += lent.capacity();
+                ByteBuffer data = cursor.lend(budget);
+                int bytes;
+                Runnable back;
+                if (data != null) {
+                    bytes = data.capacity();
+                    back = s.lent();
                 } else {
-                    ByteBuffer staged = stage.take();
-                    long packed = cursor.pack(new BufferWriter(staged), budget);
-                    m.putLent(staged, 0, (int) packed, stage.back(staged));
-                    offset += packed;
+                    data = stage.take();
+                    bytes = (int) cursor.pack(new BufferWriter(data), Math.min(budget, data.capacity()));
+                    back = stage.back(data);
                 }
+                m.clear();
+                HeaderCodec.data(m, receiverRequest, offset, offset + bytes == limit);
+                m.putLent(data, 0, bytes, back);
+                offset += bytes;
                 transport.send(links, s.destination, Header.INLINE_HANDLER, m);
                 // Read this rank's own inbox between chunks: a peer pushing to this rank at the
                 // same time waits for room in it, and would otherwise wait for the methods' own

@@ -22,8 +22,8 @@ class LaunchSettingsTest {
         Limits defaults = LaunchSettings.from(job).limits();
         assertEquals(64 * 1024, defaults.chunkOver("shm"));
         assertEquals(64 * 1024, defaults.chunkOver("lz4/shm"));
-        assertEquals(256 * 1024 - 64, defaults.chunkOver("tcp"));
-        assertEquals(256 * 1024 - 64, defaults.chunkOver("lz4+aead/tcp"));
+        assertEquals(1024 * 1024, defaults.chunkOver("tcp"));
+        assertEquals(1024 * 1024, defaults.chunkOver("lz4+aead/tcp"));
         assertEquals(64 * 1024, defaults.chunkOver(null), "a stack not known yet");
         Map<String, String> given = new HashMap<>(job);
         given.put(LaunchSettings.CHUNK, "100000");
