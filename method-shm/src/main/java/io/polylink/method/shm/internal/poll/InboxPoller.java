@@ -183,8 +183,13 @@ public final class InboxPoller implements AutoCloseable {
      * again, rather than after its nap. Any thread; never blocks.
      */
     public void handBack() {
-        callsAtHandBack = (int) CALLS.getOpaque(this);
-        handedBack = true;
+        // Stored only when they change: a rank starting a window of requests hands back at each,
+        // and every store here is a fence.
+        int at = (int) CALLS.getOpaque(this);
+        if (!handedBack || callsAtHandBack != at) {
+            callsAtHandBack = at;
+            handedBack = true;
+        }
         if (standingBack) {
             wake.wakeup();
         }

@@ -181,7 +181,9 @@ final class ReceivingTurn {
      * rather than after a nap without one. Any thread.
      */
     void handBack() {
-        handedBack = true;
+        if (!handedBack) {
+            handedBack = true; // stored only when it changes, as called is: a window of requests hands back at each
+        }
         if (napping) {
             LockSupport.unpark(loop);
         }
