@@ -20,6 +20,8 @@ public final class Main {
                    hot swap under a numbered stream of RSRs (about 30 s)
           bench    the benchmarks of lib/bench/polylink-bench.jar, with CSV and an SVG chart of the results
           mpirun   run an MPI program (Open MPI's Java API, package mpi) on one host or many
+          plogp    measure the P-LogP model of links between two ranks (L, os, or, g against message size)
+                   into the installation's model file, for selection policies and collectives
 
         options:
           --version  the version of this distribution, of the API and SPI packages, of Felix and Java
@@ -62,6 +64,7 @@ public final class Main {
             case "demo" -> Demo.run(rest);
             case "bench" -> Bench.run(rest);
             case "mpirun" -> Mpirun.run(rest, Home.fromSystemProperty().root());
+            case "plogp" -> Plogp.run(rest, Home.fromSystemProperty().root());
             default -> {
                 System.err.println("polylink: unknown " + (command.startsWith("-") ? "option" : "command") + " '"
                     + command + "'\n" + USAGE);

@@ -25,7 +25,8 @@ public final class RankClassLoader extends ClassLoader {
         registerAsParallelCapable();
     }
 
-    private static final List<String> OWN = List.of("mpi.", "io.polylink.mpi.internal.", "io.polylink.mpi.programs.");
+    private static final List<String> OWN = List.of("mpi.", "io.polylink.mpi.internal.", "io.polylink.mpi.plogp.",
+        "io.polylink.mpi.programs.");
 
     private final int rank;
     private final Map<String, String> environment;

@@ -125,9 +125,14 @@ public final class Communicators {
         dup.setInfo(hints);
         Info back = dup.getInfo();
         assertEquals("tcp", back.get("polylink.stack"));
-        assertEquals(2, back.size());
+        assertEquals(3, back.size());
         assertEquals("polylink.stack", back.getKey(0));
         assertEquals("polylink.stacks", back.getKey(1), "the stack to each rank, a hint the bundle reports");
+        assertEquals("polylink.locations", back.getKey(2), "where each rank runs, another");
+        String[] locations = back.get("polylink.locations").split(",");
+        for (int r = 0; r < locations.length; r++) {
+            assertEquals(r == dup.getRank() ? "self" : "same-host", locations[r], "where rank " + r + " runs");
+        }
         String[] stacks = back.get("polylink.stacks").split(",");
         assertEquals(dup.getSize(), stacks.length);
         for (int r = 0; r < stacks.length; r++) {

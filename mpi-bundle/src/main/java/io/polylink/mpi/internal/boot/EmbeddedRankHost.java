@@ -187,7 +187,7 @@ final class EmbeddedRankHost implements RankHost {
         return table.toArray(String[]::new);
     }
 
-    private static Optional<String> value(Map<String, String> env, String name) {
+    static Optional<String> value(Map<String, String> env, String name) {
         String v = env.get(name);
         return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
     }

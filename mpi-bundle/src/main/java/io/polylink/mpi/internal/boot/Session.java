@@ -110,7 +110,8 @@ public final class Session implements ControlListener {
             }
             s.transport.peers(Wireup.connect(context, settings, s.transport.startpoint(), s.mpirun));
             if (settings.size() > 1) {
-                s.world.meet(settings.host(), Runtime.getRuntime().availableProcessors());
+                s.world.meet(settings.host(), EmbeddedRankHost.value(host.environment(), EmbeddedRankHost.SITE).orElse(null),
+                    Runtime.getRuntime().availableProcessors());
                 s.crowded = s.world.crowded()[settings.rank()];
             }
             Runtime.getRuntime().addShutdownHook(s.endingHook);

@@ -363,13 +363,15 @@ public final class Communicator implements RankMap {
     }
 
     /**
-     * @return the hints, and under {@value LinkHints#STACKS} the stack that reaches each rank from
-     *     this one, in rank order
+     * @return the hints; under {@value LinkHints#STACKS} the stack that reaches each rank from
+     *     this one, and under {@value LinkHints#LOCATIONS} how far each rank runs from this one, in
+     *     rank order
      */
     public Map<String, String> info() {
         checkLive();
         Map<String, String> all = new LinkedHashMap<>(info);
         all.put(LinkHints.STACKS, String.join(",", world.p2p().stacks(context, view.members())));
+        all.put(LinkHints.LOCATIONS, String.join(",", world.locations(world.rank(), view.members())));
         Map<String, String> chosen = collectives().choices();
         if (!chosen.isEmpty()) {
             all.put(Tuning.CHOICES, String.join("; ", chosen.entrySet().stream()
@@ -389,6 +391,7 @@ public final class Communicator implements RankMap {
         checkLive();
         Map<String, String> copy = new LinkedHashMap<>(hints);
         copy.remove(LinkHints.STACKS);
+        copy.remove(LinkHints.LOCATIONS);
         copy.remove(Tuning.CHOICES);
         LinkHints next = LinkHints.of(copy);
         Tuning tuning = Tuning.of(copy);

@@ -21,6 +21,8 @@ public final class World {
 
     private final PrintStream explain;
     private volatile int[] hosts;
+    /** The site of each rank of the job, as numbers equal for ranks of one site; -1 for a host that is a site of its own. */
+    private volatile int[] sites;
     private volatile boolean[] crowded;
 
     /**
@@ -34,12 +36,31 @@ public final class World {
         this.size = size;
         this.explain = explain;
         this.hosts = new int[size];
+        this.sites = new int[size];
+        java.util.Arrays.fill(sites, -1);
         this.crowded = new boolean[size];
     }
 
     /** @return the host of each rank of the job, as numbers equal for ranks of one host */
     public int[] hosts() {
         return hosts;
+    }
+
+    /**
+     * @param me a rank of the job
+     * @param members ranks of the job
+     * @return how far each member runs from {@code me}, in order: {@code self}, {@code same-host},
+     *     {@code same-site} (another host of a site both hosts name) or {@code other-site}
+     */
+    public java.util.List<String> locations(int me, int[] members) {
+        int[] h = hosts;
+        int[] s = sites;
+        java.util.List<String> out = new java.util.ArrayList<>(members.length);
+        for (int r : members) {
+            out.add(r == me ? "self" : h[r] == h[me] ? "same-host" : s[r] >= 0 && s[r] == s[me] ? "same-site"
+                : "other-site");
+        }
+        return out;
     }
 
     /**
@@ -51,20 +72,23 @@ public final class World {
     }
 
     /**
-     * Tells every other rank of the job which host this one runs on and how many cores it has
-     * there, and learns theirs: collective over the job, once, before any communicator's
+     * Tells every other rank of the job which host and site this one runs on and how many cores
+     * it has there, and learns theirs: collective over the job, once, before any communicator's
      * collectives run.
      *
      * @param host this rank's host, as the launcher names it; equal names are one host
+     * @param site this rank's site, or {@code null} for a host that is a site of its own
      * @param cores the processors this rank's JVM may use
      * @throws io.polylink.mpi.internal.MpiError if a rank cannot be reached
      */
-    public void meet(String host, int cores) {
+    public void meet(String host, String site, int cores) {
         long key = key(host);
+        long siteKey = site == null ? 0 : key("site:" + site);
         int[] everyone = new int[size];
         java.util.Arrays.setAll(everyone, i -> i);
         int[][] said = Agreement.allGather(this, new View(everyone, size, rank), ContextIds.WORLD + 1, HOSTS_TAG,
-            new int[] {(int) (key >>> 32), (int) key, cores});
+            new int[] {(int) (key >>> 32), (int) key, cores, site == null ? 0 : 1, (int) (siteKey >>> 32),
+                (int) siteKey});
         java.util.List<Long> seen = new java.util.ArrayList<>();
         int[] byRank = new int[size];
         for (int r = 0; r < size; r++) {
@@ -86,7 +110,21 @@ public final class World {
         for (int r = 0; r < size; r++) {
             over[r] = ranksOn[byRank[r]] > coresOf[byRank[r]];
         }
+        java.util.List<Long> siteKeys = new java.util.ArrayList<>();
+        int[] siteOf = new int[size];
+        for (int r = 0; r < size; r++) {
+            long k = (long) said[r][4] << 32 | said[r][5] & 0xFFFFFFFFL;
+            if (said[r][3] == 0) {
+                siteOf[r] = -1;
+            } else {
+                if (!siteKeys.contains(k)) {
+                    siteKeys.add(k);
+                }
+                siteOf[r] = siteKeys.indexOf(k);
+            }
+        }
         crowded = over;
+        sites = siteOf;
         hosts = byRank;
     }
 

@@ -26,6 +26,8 @@ public record LinkHints(String stack, List<String> prefer, List<String> forbid) 
     public static final String FORBID = "polylink.forbid";
     /** Read-only: the stack that reaches each rank of the communicator, in rank order. */
     public static final String STACKS = "polylink.stacks";
+    /** Read-only: how far each rank of the communicator runs from this one, in rank order. */
+    public static final String LOCATIONS = "polylink.locations";
 
     /** No hints: the rank's own links. */
     public static final LinkHints NONE = new LinkHints(null, List.of(), List.of());

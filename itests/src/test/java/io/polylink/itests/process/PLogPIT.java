@@ -1,0 +1,80 @@
+package io.polylink.itests.process;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.polylink.plogp.LinkModel;
+import io.polylink.plogp.ModelDatabase;
+import io.polylink.spi.PeerLocation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/polylink plogp} of the built distribution: two rank processes measure shm and tcp
+ * between them, the tables are printed, both models are merged into a model file that already
+ * holds another, and the chart is drawn; a model file that cannot be read stops the command before
+ * it measures anything, naming the file and the line.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class PLogPIT {
+
+    private static final Duration JOB = Duration.ofMinutes(2);
+
+    @TempDir
+    Path work;
+
+    @Test
+    void twoRankProcessesMeasureEachStackIntoTheModelFileAndTheChart() throws Exception {
+        Path db = work.resolve("conf/plogp.models");
+        LinkModel earlier = new LinkModel(PeerLocation.OTHER_SITE, "lz4/tcp", 5000,
+            List.of(new io.polylink.plogp.SizeParameters(0, 10, 10, 100, 10_200)), java.time.Instant.EPOCH, "x - y");
+        ModelDatabase.of(List.of(earlier)).write(db);
+        try (MpiJobLeftovers leftovers = new MpiJobLeftovers(work);
+             MpirunProcess run = MpirunProcess.shell(work, "\"$POLYLINK_HOME/bin/polylink\" plogp --tmpdir tmp "
+                 + "--stacks shm,tcp --max-size 1m --time-ms 10 --warmup-ms 500 --db conf/plogp.models "
+                 + "--svg plogp.svg")) {
+            assertEquals(0, run.awaitExit(JOB), run.output());
+            String out = run.output();
+            for (String stack : List.of("shm", "tcp")) {
+                assertTrue(out.contains("P-LogP of " + stack + ", same-host"), out);
+            }
+            assertTrue(out.contains("models: conf/plogp.models (2 measured, 3 in all)"), out);
+            ModelDatabase models = ModelDatabase.read(db);
+            assertEquals(earlier, models.find(PeerLocation.OTHER_SITE, "lz4/tcp").orElseThrow(), "kept as it was");
+            for (String stack : List.of("shm", "tcp")) {
+                LinkModel m = models.find(PeerLocation.SAME_HOST, stack).orElseThrow();
+                assertEquals(22, m.sizes().size(), "0 and every power of two from 1 B to 1 MiB");
+                // A megabyte takes longer than a byte by far more than this machine's stalls could turn round.
+                assertTrue(m.gap(1 << 20) > m.gap(1) && m.sizes().get(21).roundTrip() > m.sizes().get(1).roundTrip(),
+                    m::toString);
+            }
+            String svg = Files.readString(work.resolve("plogp.svg"));
+            assertTrue(svg.startsWith("<svg") && svg.contains("<polyline") && svg.contains(">shm, same-host<")
+                && svg.contains(">tcp, same-host<"), svg);
+            leftovers.assertNone(out);
+        }
+    }
+
+    @Test
+    void aModelFileThatCannotBeReadStopsTheMeasurementNamingItsLine() throws Exception {
+        Path db = work.resolve("broken.models");
+        Files.writeString(db, "model\tsame-host\tshm\n");
+        try (MpiJobLeftovers leftovers = new MpiJobLeftovers(work);
+             MpirunProcess run = MpirunProcess.shell(work, "\"$POLYLINK_HOME/bin/polylink\" plogp --tmpdir tmp "
+                 + "--db broken.models")) {
+            assertEquals(2, run.awaitExit(JOB), run.output());
+            String out = run.output();
+            assertTrue(out.contains("polylink plogp: broken.models, line 1: 3 fields where 'model LOCATION STACK L "
+                + "MEASURED BETWEEN' has 6"), out);
+            assertTrue(!out.contains("P-LogP of"), out);
+            assertEquals("model\tsame-host\tshm\n", Files.readString(db), "left as it was");
+            leftovers.assertNone(out);
+        }
+    }
+}
