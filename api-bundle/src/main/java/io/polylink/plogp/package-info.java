@@ -4,7 +4,8 @@
  * overhead {@code or(m)} and gap {@code g(m)}, measured between two contexts over one method
  * stack; and the file of an installation's models, keyed by where the two contexts run
  * ({@link io.polylink.spi.PeerLocation}) and by stack. {@code polylink plogp} measures and writes
- * them; selection policies and collectives read them.
+ * them; MPI jobs get them at start, and their broadcasts across sites take the shape the
+ * models estimate fastest.
  */
 @Export
 @Version("1.0.0")

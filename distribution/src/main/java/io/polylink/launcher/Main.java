@@ -21,7 +21,7 @@ public final class Main {
           bench    the benchmarks of lib/bench/polylink-bench.jar, with CSV and an SVG chart of the results
           mpirun   run an MPI program (Open MPI's Java API, package mpi) on one host or many
           plogp    measure the P-LogP model of links between two ranks (L, os, or, g against message size)
-                   into the installation's model file, for selection policies and collectives
+                   into the installation's model file, which shapes MPI broadcasts across sites
 
         options:
           --version  the version of this distribution, of the API and SPI packages, of Felix and Java

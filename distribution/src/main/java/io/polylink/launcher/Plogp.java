@@ -21,7 +21,8 @@ final class Plogp {
         Measures the P-LogP model of the link between two ranks over each stack, by MagPIe's procedure:
         the latency L, and at each message size m the send overhead os(m), the receive overhead or(m),
         the gap g(m) and the round trip RTT(m). Prints each model as a table, merges the models into the
-        installation's model file, which selection policies and collectives read, and draws them.
+        installation's model file, which MPI jobs get at start to shape their broadcasts across sites, and
+        draws them.
 
           --stacks LIST      the stacks to measure, e.g. shm,tcp,lz4/tcp (default: the stack the two ranks
                              take, shm on one host and tcp between two)
@@ -108,7 +109,8 @@ final class Plogp {
                 program.addAll(List.of("--stacks", value));
             }
         }
-        launch.addAll(List.of("--methods", String.join(",", methods)));
+        // The measuring ranks need no models, and a broken model file is for the rank program to name.
+        launch.addAll(List.of("-x", "POLYLINK_MPI_PLOGP_MODELS=", "--methods", String.join(",", methods)));
         if (!transforms.isEmpty()) {
             launch.addAll(List.of("--transforms", String.join(",", transforms)));
         }

@@ -16,7 +16,7 @@ class PlogpTest {
     void stacksStartTheirMethodsAndTransformsAndTheRestGoesToMpirunOrTheRankProgram() {
         List<String> args = Plogp.mpirunArgs(new String[] {"--stacks", "shm,lz4/tcp,lz4+aead/udp", "--host", "a,b",
             "--max-size", "64k", "-x", "JAVA_HOME", "--svg", "out.svg"}, HOME);
-        assertEquals(List.of("-np", "2", "--host", "a,b", "-x", "JAVA_HOME", "--methods", "tcp,shm,udp",
+        assertEquals(List.of("-np", "2", "--host", "a,b", "-x", "JAVA_HOME", "-x", "POLYLINK_MPI_PLOGP_MODELS=", "--methods", "tcp,shm,udp",
             "--transforms", "lz4,aead", "-cp", "/opt/polylink/lib/mpi/polylink-mpi.jar",
             "io.polylink.mpi.internal.plogp.PLogPMain", "--stacks", "shm,lz4/tcp,lz4+aead/udp", "--max-size", "64k",
             "--db", "/opt/polylink/conf/plogp.models", "--svg", "out.svg"), args);
@@ -24,7 +24,7 @@ class PlogpTest {
 
     @Test
     void withoutOptionsTheModelsGoToTheInstallationsFile() {
-        assertEquals(List.of("-np", "2", "--methods", "tcp,shm", "-cp", "/opt/polylink/lib/mpi/polylink-mpi.jar",
+        assertEquals(List.of("-np", "2", "-x", "POLYLINK_MPI_PLOGP_MODELS=", "--methods", "tcp,shm", "-cp", "/opt/polylink/lib/mpi/polylink-mpi.jar",
             "io.polylink.mpi.internal.plogp.PLogPMain", "--db", "/opt/polylink/conf/plogp.models", "--svg",
             "plogp.svg"), Plogp.mpirunArgs(new String[0], HOME));
         assertNull(Plogp.mpirunArgs(new String[] {"--help"}, HOME));

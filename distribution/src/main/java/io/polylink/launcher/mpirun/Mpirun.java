@@ -32,6 +32,10 @@ public final class Mpirun {
     static final int WIREUP_SECONDS = 60;
     /** How long the ranks' output may take to be written once they ended. */
     private static final long DRAIN_MILLIS = 10_000;
+    /** The variable that carries the installation's link models to every rank. */
+    static final String MODELS = "POLYLINK_MPI_PLOGP_MODELS";
+    /** The most characters of link models a rank's environment carries. */
+    static final int MAX_MODELS = 100_000;
 
     private final MpirunOptions options;
     private final Path home;
@@ -44,6 +48,8 @@ public final class Mpirun {
     /** Ranks whose process ended, and ranks mpirun gave up on while they ran, for the supervisor. */
     private final BlockingQueue<Ended> events = new LinkedBlockingQueue<>();
     private boolean finished;
+    /** The installation's link models, which every rank gets, or {@code null}. */
+    private String models;
     /** Set by Ctrl-C: the ranks' ends are then not failures to report. */
     private volatile boolean interrupted;
 
@@ -100,6 +106,7 @@ public final class Mpirun {
         Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             synchronized (this) {
+                models = models(options.models() != null ? options.models() : home.resolve("conf").resolve("plogp.models"));
                 files = JobFiles.create(options.tmpdir(), options.registry());
                 boolean prefix = options.output() == MpirunOptions.Output.RANK_PREFIX;
                 if (options.across() == null) {
@@ -187,6 +194,33 @@ public final class Mpirun {
         return c;
     }
 
+    /**
+     * @return the text of the link models (docs/plogp.md) every rank gets: mpirun's own
+     *     {@value #MODELS}, or the file's; {@code null} when {@code -x} gives them, when there is
+     *     no file, or when it holds too many to carry in an environment
+     * @throws IOException if {@code --models} names a file that is not there or cannot be read
+     */
+    private String models(Path file) throws IOException {
+        if (options.exports().stream().anyMatch(x -> x.startsWith(MODELS + "="))) {
+            return null; // -x gives them
+        }
+        if (System.getenv(MODELS) != null) {
+            return System.getenv(MODELS); // mpirun's own, to ranks on other hosts too
+        }
+        if (!Files.isRegularFile(file)) {
+            if (options.models() != null) {
+                throw new IOException("--models " + file + ": no such file");
+            }
+            return null;
+        }
+        if (Files.size(file) > MAX_MODELS) {
+            System.err.println("polylink mpirun: " + file + " holds more than " + MAX_MODELS + " bytes of link models, "
+                + "more than a rank's environment carries; the ranks run without them (keep the models your jobs use)");
+            return null;
+        }
+        return Files.readString(file);
+    }
+
     /** @return the variables rank {@code rank} gets besides mpirun's own environment */
     private Map<String, String> environment(int rank) {
         Map<String, String> env = new HashMap<>();
@@ -209,6 +243,9 @@ public final class Mpirun {
         }
         if (options.explain()) {
             env.put("POLYLINK_MPI_EXPLAIN", "true");
+        }
+        if (models != null) {
+            env.put(MODELS, models);
         }
         for (String export : options.exports()) {
             int eq = export.indexOf('=');

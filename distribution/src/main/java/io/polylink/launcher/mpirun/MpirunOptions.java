@@ -23,10 +23,11 @@ import java.util.regex.Pattern;
  * @param tmpdir where the job's files go, or {@code null} for {@code java.io.tmpdir}
  * @param across how to start ranks on other hosts, or {@code null} to start them all on this one
  * @param exports variables the ranks get, {@code NAME=VALUE}, from {@code -x}
+ * @param models the link models the ranks get, or {@code null} for the installation's
  */
 record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, List<String> args, Output output,
                      boolean explain, String methods, String transforms, Path registry, String zookeeper, Path tmpdir,
-                     Across across, List<String> exports) {
+                     Across across, List<String> exports, Path models) {
 
     /** The default launcher template: Open MPI's rsh launcher runs ssh the same way. */
     static final String SSH = "ssh -o BatchMode=yes {host}";
@@ -84,6 +85,8 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
           --tmpdir DIR       where the job's directory goes (default java.io.tmpdir): the registry,
                              each rank's runtime; the shm segments go to /dev/shm/polylink-mpirun-JOB
           -x NAME[=VALUE]    the ranks get variable NAME, with VALUE or mpirun's own value (repeatable)
+          --models FILE      the link models the ranks get, which shape broadcasts across sites (default
+                             conf/plogp.models of this installation, if there is one; see docs/plogp.md)
           --help             this text
 
         On several hosts (as Open MPI's mpirun; see docs/across-hosts.md):
@@ -134,6 +137,7 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
         String rendezvous = null;
         String wdir = null;
         List<String> exports = new ArrayList<>();
+        Path models = null;
         List<String> unknown = new ArrayList<>();
         int i = 0;
         for (; i < argv.length && jar == null && mainClass == null; i++) {
@@ -158,6 +162,7 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
                 case "--rendezvous" -> rendezvous = value(argv, ++i, a);
                 case "--wdir", "-wdir", "-wd" -> wdir = value(argv, ++i, a);
                 case "-x" -> exports.add(export(value(argv, ++i, a)));
+                case "--models" -> models = Path.of(value(argv, ++i, a));
                 default -> {
                     if (a.startsWith("-")) {
                         unknown.add(a);
@@ -206,7 +211,7 @@ record MpirunOptions(int ranks, String classPath, Path jar, String mainClass, Li
         }
         return new MpirunOptions(ranks, classPath, jar, mainClass, args, output, explain, methods, transforms,
             registry == null || zk ? null : Path.of(registry), zk ? registry.substring(ZOOKEEPER.length()) : null,
-            tmpdir, across, List.copyOf(exports));
+            tmpdir, across, List.copyOf(exports), models);
     }
 
     private static final String ZOOKEEPER = "zookeeper://";

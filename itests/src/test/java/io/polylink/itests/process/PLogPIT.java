@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/polylink plogp} of the built distribution: two rank processes measure shm and tcp
  * between them, the tables are printed, both models are merged into a model file that already
  * holds another, and the chart is drawn; a model file that cannot be read stops the command before
- * it measures anything, naming the file and the line.
+ * it measures anything, naming the file and the line. {@code polylink mpirun --models} gives every
+ * rank the models, and models that cannot be read fail the job's {@code MPI.Init}, naming the line.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PLogPIT {
@@ -74,6 +75,34 @@ class PLogPIT {
                 + "MEASURED BETWEEN' has 6"), out);
             assertTrue(!out.contains("P-LogP of"), out);
             assertEquals("model\tsame-host\tshm\n", Files.readString(db), "left as it was");
+            leftovers.assertNone(out);
+        }
+    }
+
+    @Test
+    void mpirunGivesEveryRankTheModelsAndModelsThatCannotBeReadFailInit() throws Exception {
+        Path programs = MpiPrograms.compile(work, "Models");
+        ModelDatabase.of(List.of(new LinkModel(PeerLocation.OTHER_SITE, "tcp", 5000,
+            List.of(new io.polylink.plogp.SizeParameters(0, 10, 10, 100, 10_200)), java.time.Instant.EPOCH, "x - y")))
+            .write(work.resolve("good.models"));
+        try (MpiJobLeftovers leftovers = new MpiJobLeftovers(work);
+             MpirunProcess run = MpirunProcess.mpirun(programs, "-np", "2", "--models", "good.models", "-cp", ".",
+                 "Models")) {
+            assertEquals(0, run.awaitExit(JOB), run.output());
+            String out = run.output();
+            for (int r = 0; r < 2; r++) {
+                assertTrue(out.contains("rank " + r + ": 5 lines of link models"), out);
+            }
+            leftovers.assertNone(out);
+        }
+        Files.writeString(work.resolve("bad.models"), "size\t0\t1\t1\t1\t1\n");
+        try (MpiJobLeftovers leftovers = new MpiJobLeftovers(work);
+             MpirunProcess run = MpirunProcess.mpirun(programs, "-np", "2", "--models", "bad.models", "-cp", ".",
+                 "Models")) {
+            assertTrue(run.awaitExit(JOB) != 0, run.output());
+            String out = run.output();
+            assertTrue(out.contains("POLYLINK_MPI_PLOGP_MODELS (the job's link models, which polylink mpirun takes from "
+                + "conf/plogp.models or --models), line 1: a size before any model"), out);
             leftovers.assertNone(out);
         }
     }

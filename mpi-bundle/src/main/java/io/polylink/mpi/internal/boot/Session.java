@@ -13,6 +13,7 @@ import io.polylink.mpi.internal.p2p.Liveness;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.Transport;
 import io.polylink.mpi.internal.wire.Header;
+import io.polylink.plogp.ModelDatabase;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -30,6 +31,9 @@ import java.util.regex.Pattern;
  * {@code MPI.Init} to {@code MPI.Finalize}, and the abort that may end it sooner. Thread-safe.
  */
 public final class Session implements ControlListener {
+
+    /** The link models of the job (docs/plogp.md), as {@code polylink mpirun} gives every rank. */
+    public static final String MODELS = "POLYLINK_MPI_PLOGP_MODELS";
 
     /** An abort record: "RANK CODE REASON", one whole line. */
     private static final Pattern RECORD = Pattern.compile("(\\d+) (-?\\d+) [^\\n]*\n");
@@ -67,7 +71,7 @@ public final class Session implements ControlListener {
      */
     private volatile boolean crowded;
 
-    private Session(RankHost host, LaunchSettings settings, Context context, boolean spinsGiven) {
+    private Session(RankHost host, LaunchSettings settings, Context context, boolean spinsGiven, ModelDatabase models) {
         this.host = host;
         this.settings = settings;
         this.farewells = new Farewells(settings.size(), settings.rank());
@@ -77,11 +81,28 @@ public final class Session implements ControlListener {
         Limits limits = spinsGiven ? received : received.yieldingWhen(() -> crowded);
         this.transport = new Transport(context, settings.rank(), limits);
         this.p2p = new PointToPoint(transport, limits, this);
-        this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null);
+        this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null, models);
         this.commWorld = Communicator.world(world);
         this.commSelf = Communicator.self(world);
         this.liveness = new Liveness(transport, settings.livenessPeriod(), () -> finalizing || p2p.waiting(),
             farewells::finished);
+    }
+
+    /**
+     * @return the job's link models, from {@value #MODELS}; none without it
+     * @throws MpiError {@code ERR_ARG} naming the line of the models that is wrong
+     */
+    static ModelDatabase models(Map<String, String> env) {
+        String text = env.get(MODELS);
+        if (text == null || text.isBlank()) {
+            return ModelDatabase.EMPTY;
+        }
+        try {
+            return ModelDatabase.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new MpiError(ErrorClass.ERR_ARG, "MPI.Init: " + MODELS + " (the job's link models, which polylink "
+                + "mpirun takes from conf/plogp.models or --models), " + e.getMessage() + " (see docs/plogp.md)");
+        }
     }
 
     /**
@@ -93,6 +114,7 @@ public final class Session implements ControlListener {
     public static Session start() {
         RankHost host = RankHosts.find();
         LaunchSettings settings = LaunchSettings.from(host.environment());
+        ModelDatabase models = models(host.environment());
         Context context;
         try {
             context = host.open(settings);
@@ -103,7 +125,7 @@ public final class Session implements ControlListener {
         }
         Session s = null;
         try {
-            s = new Session(host, settings, context, host.environment().get(LaunchSettings.SPINS) != null);
+            s = new Session(host, settings, context, host.environment().get(LaunchSettings.SPINS) != null, models);
             if (settings.mpirun() != null) {
                 s.mpirun = MpirunLink.open(settings, s.transport.startpoint().toText());
                 s.mpirun.listen(s.new MpirunListener());

@@ -22,8 +22,26 @@ import io.polylink.mpi.internal.request.Operation;
  *
  * Over several hosts the tree is hierarchical: leaders first, then each host from its leader
  * (segments pass on within a host while later ones still cross between hosts).
+ *
+ * <p>Over several sites a broadcast is MagPIe's, along {@link SiteTrees}: a coordinator per site,
+ * and every message across sites sent once.
+ *
+ * <ul>
+ *   <li>{@code magpie}: the whole message from the root to each other site's coordinator, one
+ *       after the other, then down a binomial tree in each site: MagPIe's original, for a job
+ *       without link models.
+ *   <li>{@code magpie-pipelined}: the message in segments down a tree across the coordinators and
+ *       a tree in each site, segments crossing sites while earlier ones spread within them; the
+ *       segment size and both trees' degrees are those the job's link models (docs/plogp.md)
+ *       estimate fastest, found by MagPIe's heuristic ({@link WideAreaCost#heuristic}).
+ * </ul>
  */
 public final class Broadcast {
+
+    /** MagPIe's original wide-area broadcast. */
+    static final String MAGPIE = "magpie";
+    /** MagPIe's two-layer broadcast in segments, shaped by link models. */
+    static final String MAGPIE_PIPELINED = "magpie-pipelined";
 
     /** Messages up to this size go whole down a binomial tree. */
     static final long WHOLE_LIMIT = 64 * 1024;
@@ -41,13 +59,22 @@ public final class Broadcast {
         Arguments.root(root, c.size());
         Region data = Arguments.buffer(buf, count, map, c.rank() != root, "the buffer");
         long bytes = data.bytes();
-        Choice choice = c.remembered(Collective.BCAST, bytes, 0, false);
+        // Across sites the trees start at the root's site: a choice holds for its root only.
+        long rootKey = c.placement().spansSites() ? root : 0;
+        Choice choice = c.remembered(Collective.BCAST, bytes, rootKey, false);
         if (choice == null) {
-            choice = c.remember(Collective.BCAST, bytes, 0, false, choose(c, bytes));
+            choice = c.remember(Collective.BCAST, bytes, rootKey, false, choose(c, bytes, root, map.size()));
         }
         c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root, choice);
         if (c.size() == 1) {
             return c.plan().start();
+        }
+        if (choice.shape() != null) {
+            WideAreaCost.Shape shape = choice.shape();
+            Trees.Tree mine = SiteTrees.of(c.placement(), root, shape.wide(), shape.local())[c.rank()];
+            Plan plan = c.plan();
+            along(plan, mine, data, Math.max(1, shape.segment() / Math.max(1, map.size())));
+            return plan.start();
         }
         String a = choice.algorithm().replace("hierarchical ", "");
         Trees.Shape shape = a.equals("pipeline") ? Trees.Shape.CHAIN : Trees.Shape.BINOMIAL;
@@ -77,10 +104,44 @@ public final class Broadcast {
         }
     }
 
+    private static Choice choose(Collectives c, long bytes, int root, long element) {
+        String forcedHere = c.tuning().forced(Collective.BCAST);
+        if (c.placement().spansSites() && (forcedHere == null || forcedHere.startsWith(MAGPIE))) {
+            return acrossSites(c, bytes, root, element, forcedHere);
+        }
+        if (forcedHere != null && forcedHere.startsWith(MAGPIE)) {
+            return choose(c, bytes).refusing(Tuning.PREFIX + "bcast=" + forcedHere + " refused: the ranks are not at several named sites");
+        }
+        return choose(c, bytes);
+    }
+
+    /** MagPIe's broadcast, shaped by the job's link models where it has them. */
+    private static Choice acrossSites(Collectives c, long bytes, int root, long element, String forced) {
+        Placement p = c.placement();
+        WideAreaCost cost = MAGPIE.equals(forced) ? null : c.wideAreaCost();
+        if (cost == null) {
+            WideAreaCost.Shape whole = new WideAreaCost.Shape(Math.max(1, bytes), Math.max(1, p.sites() - 1),
+                SiteTrees.BINOMIAL, Double.NaN);
+            String why = MAGPIE.equals(forced) ? Tuning.PREFIX + "bcast=" + MAGPIE
+                : (forced != null ? Tuning.PREFIX + "bcast=" + forced + " refused: " : "")
+                    + "no link models of the links between sites and within one (polylink plogp)";
+            return new Choice("MPI_Bcast", MAGPIE, () -> why + "; " + p.describe() + ": the whole message from the root "
+                + "to each other site's coordinator, then down a binomial tree in each site", whole);
+        }
+        WideAreaCost.Shape shape = cost.heuristic(p, root, bytes, element);
+        return new Choice("MPI_Bcast", MAGPIE_PIPELINED, () -> (forced != null ? Tuning.PREFIX + "bcast=" + forced
+            : p.describe()) + ": " + (shape.segment() >= bytes ? "the whole message" : "segments of " + shape.segment()
+            + " bytes") + " down a tree of degree " + shape.wide() + " across sites and of degree " + shape.local()
+            + " within them, " + String.format(java.util.Locale.ROOT, "%.0f", shape.micros()) + " us by the models of "
+            + cost.wide().stack() + " between sites and " + (cost.host() != null ? cost.host() : cost.site()).stack()
+            + " within them", shape);
+    }
+
     private static Choice choose(Collectives c, long bytes) {
         String prefix = c.hierarchical() ? "hierarchical " : "";
         String where = c.hierarchical() ? "; leaders of " + c.placement().hosts() + " hosts first" : "";
-        String forced = c.tuning().forced(Collective.BCAST);
+        String named = c.tuning().forced(Collective.BCAST);
+        String forced = named != null && named.startsWith(MAGPIE) ? null : named; // one site: refused by the caller
         if (forced != null) {
             return new Choice("MPI_Bcast", prefix + forced, () -> Tuning.PREFIX + "bcast=" + forced + where);
         }

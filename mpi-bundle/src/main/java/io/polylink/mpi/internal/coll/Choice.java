@@ -9,8 +9,14 @@ import java.util.function.Supplier;
  * @param collective the MPI function, e.g. {@code MPI_Bcast}
  * @param algorithm e.g. {@code pipeline}, {@code hierarchical binomial}
  * @param why what made it the one: the size, the ranks, their hosts, the operation, a hint
+ * @param shape the segment size and tree degrees a wide-area algorithm was planned with, or {@code null}
  */
-public record Choice(String collective, String algorithm, Supplier<String> why) {
+public record Choice(String collective, String algorithm, Supplier<String> why, WideAreaCost.Shape shape) {
+
+    /** A choice of an algorithm that has no parameters of its own. */
+    public Choice(String collective, String algorithm, Supplier<String> why) {
+        this(collective, algorithm, why, null);
+    }
 
     /** @return what made it the one */
     public String reason() {
@@ -19,7 +25,7 @@ public record Choice(String collective, String algorithm, Supplier<String> why) 
 
     /** @return this choice, its reason led by why the algorithm the info named was not taken */
     Choice refusing(String refused) {
-        return new Choice(collective, algorithm, () -> refused + "; " + why.get());
+        return new Choice(collective, algorithm, () -> refused + "; " + why.get(), shape);
     }
 
     @Override

@@ -5,7 +5,8 @@ import java.util.List;
 /** The collectives whose algorithm a communicator's info may choose, with the algorithms each has. */
 public enum Collective {
     BARRIER("MPI_Barrier", "barrier", "dissemination"),
-    BCAST("MPI_Bcast", "bcast", "binomial", "pipeline", "segmented-binomial"),
+    BCAST("MPI_Bcast", "bcast", "binomial", "pipeline", "segmented-binomial", Broadcast.MAGPIE,
+        Broadcast.MAGPIE_PIPELINED),
     GATHER("MPI_Gather", "gather", "linear", "binomial", "hierarchical"),
     SCATTER("MPI_Scatter", "scatter", "linear", "binomial", "hierarchical"),
     ALLGATHER("MPI_Allgather", "allgather", "ring", "recursive-doubling", "hierarchical"),

@@ -44,6 +44,8 @@ public final class Collectives {
     private final int[] everyRank;
     private final Supplier<String> name;
     private final PrintStream explain;
+    /** What the links of a communicator spanning sites cost, or {@code null} when the job has no models of them. */
+    private final Supplier<WideAreaCost> wideAreaCost;
     private volatile Tuning tuning;
     private final AtomicInteger sequence = new AtomicInteger();
     /** The last call's choice of each collective, by its ordinal: every call stores one, so a plain array slot. */
@@ -64,9 +66,11 @@ public final class Collectives {
      * @param rank this rank in the communicator
      * @param name the communicator's name, for log lines
      * @param explain where rank 0 prints its choices, or {@code null}
+     * @param wideAreaCost what the links cost by the job's models, the same at every rank; {@code
+     *     null} from it when the job has no models of the links between sites and within one
      */
     public Collectives(PointToPoint p2p, int context, RankMap ranks, int rank, int size, Placement placement,
-                       Tuning tuning, Supplier<String> name, PrintStream explain) {
+                       Tuning tuning, Supplier<String> name, PrintStream explain, Supplier<WideAreaCost> wideAreaCost) {
         this.p2p = p2p;
         this.context = context;
         this.ranks = ranks;
@@ -77,6 +81,12 @@ public final class Collectives {
         this.tuning = tuning;
         this.name = name;
         this.explain = explain;
+        this.wideAreaCost = wideAreaCost;
+    }
+
+    /** @return what the links cost by the job's models, or {@code null} without models of them */
+    WideAreaCost wideAreaCost() {
+        return wideAreaCost.get();
     }
 
     public int rank() {

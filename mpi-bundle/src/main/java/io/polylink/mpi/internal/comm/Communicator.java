@@ -293,12 +293,26 @@ public final class Communicator implements RankMap {
         return made != null ? made : makeCollectives();
     }
 
+    /**
+     * @return what this communicator's links cost by the job's link models, over the stack its
+     *     hints pin or the stacks the job's links take; {@code null} without models of the links
+     *     between sites and within one
+     */
+    private io.polylink.mpi.internal.coll.WideAreaCost wideAreaCost() {
+        String pinned = links.stack();
+        var wide = world.model(io.polylink.spi.PeerLocation.OTHER_SITE, pinned);
+        var site = world.model(io.polylink.spi.PeerLocation.SAME_SITE, pinned);
+        var host = world.model(io.polylink.spi.PeerLocation.SAME_HOST, pinned);
+        return wide.isEmpty() || site.isEmpty() && host.isEmpty() ? null
+            : new io.polylink.mpi.internal.coll.WideAreaCost(wide.get(), site.orElse(null), host.orElse(null));
+    }
+
     /** Makes the collectives once, at the first call: every collective asks, and takes no lock after. */
     private synchronized Collectives makeCollectives() {
         if (collectives == null) {
             collectives = new Collectives(world.p2p(), collectiveContext(), view, rank(), size(),
-                Placement.of(world.hosts(), world.crowded(), view.members()), Tuning.of(info), this::describe,
-                world.explain());
+                Placement.of(world.hosts(), world.sites(), world.crowded(), view.members()), Tuning.of(info), this::describe,
+                world.explain(), this::wideAreaCost);
         }
         return collectives;
     }

@@ -2,12 +2,16 @@ package io.polylink.mpi.internal.comm;
 
 import io.polylink.mpi.internal.p2p.Limits;
 import io.polylink.mpi.internal.p2p.PointToPoint;
+import io.polylink.plogp.LinkModel;
+import io.polylink.plogp.ModelDatabase;
+import io.polylink.spi.PeerLocation;
 import java.io.PrintStream;
+import java.util.Optional;
 
 /**
  * What every communicator of this rank shares: the messaging, this rank's place in the job, the
- * hosts of the job's ranks and whether each host runs more of them than it has cores, its context
- * ids and attribute keys.
+ * hosts and sites of the job's ranks and whether each host runs more of them than it has cores,
+ * the job's link models and the stack each kind of link takes, its context ids and attribute keys.
  */
 public final class World {
 
@@ -18,6 +22,17 @@ public final class World {
     private final Keyvals keyvals = new Keyvals();
     /** The tag of the hosts' exchange on {@code COMM_WORLD}'s collective context. */
     private static final int HOSTS_TAG = -9;
+    /** The tag of the exchange of the stacks each kind of link takes. */
+    private static final int STACKS_TAG = -10;
+    /** The kinds of link between two ranks, in the order of {@link #stacks}. */
+    private static final PeerLocation[] KINDS = {PeerLocation.SAME_HOST, PeerLocation.SAME_SITE, PeerLocation.OTHER_SITE};
+
+    private final ModelDatabase models;
+    /**
+     * For each of {@link #KINDS}, 64 bits of the hash of the stack the job's links of that kind
+     * take, as the lowest rank with such a link takes it; 0 where no rank has one.
+     */
+    private volatile long[] stacks = new long[KINDS.length];
 
     private final PrintStream explain;
     private volatile int[] hosts;
@@ -29,9 +44,11 @@ public final class World {
      * @param rank this rank in the job
      * @param size the number of ranks in the job
      * @param explain where communicators print which algorithms their collectives take, or {@code null}
+     * @param models the job's link models, the same at every rank
      */
-    public World(PointToPoint p2p, int rank, int size, PrintStream explain) {
+    public World(PointToPoint p2p, int rank, int size, PrintStream explain, ModelDatabase models) {
         this.p2p = p2p;
+        this.models = models;
         this.rank = rank;
         this.size = size;
         this.explain = explain;
@@ -126,6 +143,67 @@ public final class World {
         crowded = over;
         sites = siteOf;
         hosts = byRank;
+        if (!models.models().isEmpty()) {
+            agreeOnStacks(everyone);
+        }
+    }
+
+    /**
+     * Agrees with every other rank on the stack each kind of link takes, so that every rank looks
+     * up the same link models: each says the stack its lowest-ranked peer of each kind takes from
+     * it, and the lowest rank that has such a peer decides. Ranks of one job run the same methods,
+     * so they normally agree anyway; this makes sure, and tells a rank with no peer of a kind.
+     */
+    private void agreeOnStacks(int[] everyone) {
+        int[] mine = new int[2 * KINDS.length];
+        java.util.List<String> where = locations(rank, everyone);
+        for (int k = 0; k < KINDS.length; k++) {
+            String kind = ModelDatabase.text(KINDS[k]);
+            int peer = where.indexOf(kind);
+            if (peer >= 0) {
+                long h = stackKey(p2p.stacks(ContextIds.WORLD, new int[] {peer}).get(0));
+                mine[2 * k] = (int) (h >>> 32);
+                mine[2 * k + 1] = (int) h;
+            }
+        }
+        int[][] said = Agreement.allGather(this, new View(everyone, size, rank), ContextIds.WORLD + 1, STACKS_TAG, mine);
+        long[] agreed = new long[KINDS.length];
+        for (int k = 0; k < KINDS.length; k++) {
+            for (int r = 0; r < size && agreed[k] == 0; r++) {
+                agreed[k] = (long) said[r][2 * k] << 32 | said[r][2 * k + 1] & 0xFFFFFFFFL;
+            }
+        }
+        stacks = agreed;
+    }
+
+    private static long stackKey(String stack) {
+        long k = key("stack:" + stack);
+        return k == 0 ? 1 : k;
+    }
+
+    /**
+     * @param location how far apart the link's two ranks run
+     * @param pinned the stack a communicator's hint pins, or {@code null} for the job's own links
+     * @return the model of that kind of link over that stack, or over the stack the job's links of
+     *     that kind take, if the job has one: the same answer at every rank
+     */
+    public Optional<LinkModel> model(PeerLocation location, String pinned) {
+        if (pinned != null) {
+            return models.find(location, pinned);
+        }
+        for (int k = 0; k < KINDS.length; k++) {
+            if (KINDS[k] == location) {
+                long agreed = stacks[k];
+                return models.models().stream().filter(m -> m.location() == location && stackKey(m.stack()) == agreed)
+                    .findFirst();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return the site of each rank of the job, as numbers equal for ranks of one site; -1 for a host that is a site of its own */
+    public int[] sites() {
+        return sites;
     }
 
     /** @return 64 bits of the SHA-256 of {@code host}: ranks compare hosts by them */

@@ -49,7 +49,7 @@ class TreesTest {
     void hierarchicalTreesSpanEveryRankAndCrossHostsOnlyBetweenLeaders() {
         int[] hosts = {0, 1, 1, 0, 2, 1, 0};
         int n = hosts.length;
-        Placement p = Placement.of(hosts, new boolean[n], java.util.stream.IntStream.range(0, n).toArray());
+        Placement p = Placement.of(hosts, new int[n], new boolean[n], java.util.stream.IntStream.range(0, n).toArray());
         assertEquals(3, p.hosts());
         for (int root = 0; root < n; root++) {
             int r = root;
