@@ -90,6 +90,11 @@ public record LinkModel(PeerLocation location, String stack, double latency, Lis
         return at(m, SizeParameters::gap);
     }
 
+    /** @return {@code RTT(m)}, a message there and one of the same size back, in microseconds */
+    public double roundTrip(long m) {
+        return at(m, SizeParameters::roundTrip);
+    }
+
     /** @return the time from the start of a message's send to its arrival, {@code L + g(m)}, in microseconds */
     public double messageTime(long m) {
         return latency + gap(m);

@@ -47,7 +47,7 @@ class WideAreaTest {
     void withoutLinkModelsABroadcastAcrossSitesIsMagPIesOriginal() throws Exception {
         try (Job job = sites(Job.of(SITES.length, Job.Methods.TCP))) {
             Result r = job.run(WideArea.class, "magpie").assertSucceeded();
-            assertTrue(r.out(0).contains("no link models of the links between sites and within one (polylink plogp); "
+            assertTrue(r.out(0).contains("no link model of the links between sites (polylink plogp); "
                 + "6 ranks on 6 hosts (1, 1, 1, 1, 1, 1) at 3 sites (3, 2, 1): the whole message"), r.out(0));
         }
     }

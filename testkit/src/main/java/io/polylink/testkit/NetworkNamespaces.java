@@ -28,9 +28,9 @@ import java.util.stream.Stream;
  */
 public final class NetworkNamespaces implements AutoCloseable {
 
-    private static final String PREFIX = "plh";
+    static final String PREFIX = "plh";
     private static final Pattern OURS = Pattern.compile(PREFIX + "(\\d+)[a-z]\\d*");
-    private static final Path NETNS_ETC = Path.of("/etc/netns");
+    static final Path NETNS_ETC = Path.of("/etc/netns");
 
     private final String tag;
     private final String subnet;
@@ -169,7 +169,7 @@ public final class NetworkNamespaces implements AutoCloseable {
      * down later, in the background, and the veth inside it with it; deleting the pair first frees
      * its names at once, so a LAN made again under the same names does not find them taken.
      */
-    private static void remove(String name, String veth) throws IOException {
+    static void remove(String name, String veth) throws IOException {
         for (long pid : pids(name)) {
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         }
@@ -189,7 +189,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
     }
 
-    private static List<Long> pids(String name) throws IOException {
+    static List<Long> pids(String name) throws IOException {
         Process p = new ProcessBuilder("ip", "netns", "pids", name).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         await(p, "ip netns pids " + name);
@@ -197,7 +197,7 @@ public final class NetworkNamespaces implements AutoCloseable {
     }
 
     /** Removes namespaces, links and files whose creating process is gone. */
-    private static void sweep() throws IOException {
+    static void sweep() throws IOException {
         List<String> names = new ArrayList<>();
         Process list = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
         String out = new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -238,7 +238,7 @@ public final class NetworkNamespaces implements AutoCloseable {
     }
 
     /** @return what the command said if it failed, or {@code null} if it succeeded */
-    private static String run(String... command) throws IOException {
+    static String run(String... command) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         return await(p, String.join(" ", command)) == 0 ? null : out.isBlank() ? "exit " + p.exitValue() : out;
@@ -258,7 +258,7 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
     }
 
-    private static void delete(Path root) throws IOException {
+    static void delete(Path root) throws IOException {
         if (Files.exists(root)) {
             try (Stream<Path> all = Files.walk(root)) {
                 for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {

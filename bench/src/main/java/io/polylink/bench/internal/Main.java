@@ -39,6 +39,7 @@ public final class Main {
             case "transforms" -> System.exit(TransformsCommand.run(rest, System.out));
             case "swap" -> System.exit(SwapCommand.run(rest, System.out));
             case "mpi" -> System.exit(MpiCommand.run(rest, System.out));
+            case "magpie" -> System.exit(io.polylink.bench.internal.magpie.MagpieCommand.run(rest, System.out));
             // The child processes pingpong starts; not for typing.
             case "pingpong-server" -> System.exit(PeerCommand.server(rest));
             case "pingpong-client" -> System.exit(PeerCommand.client(rest));
@@ -72,6 +73,9 @@ public final class Main {
               mpi [options]                MPI latency, bandwidth and overlap between two ranks: the mpi
                                            bundle over shm and tcp against Open MPI's C implementation
                                            (vader, tcp) when mpicc and mpirun exist; -h for options
+              magpie [options]             MagPIe's broadcast between clusters joined by emulated
+                                           wide-area links (network namespaces and a user-space router),
+                                           against the links' P-LogP estimates; --help for options
             """);
     }
 }

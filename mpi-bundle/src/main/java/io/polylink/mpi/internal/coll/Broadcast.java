@@ -121,10 +121,10 @@ public final class Broadcast {
         WideAreaCost cost = MAGPIE.equals(forced) ? null : c.wideAreaCost();
         if (cost == null) {
             WideAreaCost.Shape whole = new WideAreaCost.Shape(Math.max(1, bytes), Math.max(1, p.sites() - 1),
-                SiteTrees.BINOMIAL, Double.NaN);
+                SiteTrees.BINOMIAL, Double.NaN); // no models, no estimate
             String why = MAGPIE.equals(forced) ? Tuning.PREFIX + "bcast=" + MAGPIE
                 : (forced != null ? Tuning.PREFIX + "bcast=" + forced + " refused: " : "")
-                    + "no link models of the links between sites and within one (polylink plogp)";
+                    + "no link model of the links between sites (polylink plogp)";
             return new Choice("MPI_Bcast", MAGPIE, () -> why + "; " + p.describe() + ": the whole message from the root "
                 + "to each other site's coordinator, then down a binomial tree in each site", whole);
         }
@@ -133,8 +133,8 @@ public final class Broadcast {
             : p.describe()) + ": " + (shape.segment() >= bytes ? "the whole message" : "segments of " + shape.segment()
             + " bytes") + " down a tree of degree " + shape.wide() + " across sites and of degree " + shape.local()
             + " within them, " + String.format(java.util.Locale.ROOT, "%.0f", shape.micros()) + " us by the models of "
-            + cost.wide().stack() + " between sites and " + (cost.host() != null ? cost.host() : cost.site()).stack()
-            + " within them", shape);
+            + cost.wide().stack() + " between sites and " + (cost.host() != null ? cost.host().stack() + " within them"
+            : cost.site() != null ? cost.site().stack() + " within them" : "none within them"), shape);
     }
 
     private static Choice choose(Collectives c, long bytes) {

@@ -44,7 +44,7 @@ public final class Collectives {
     private final int[] everyRank;
     private final Supplier<String> name;
     private final PrintStream explain;
-    /** What the links of a communicator spanning sites cost, or {@code null} when the job has no models of them. */
+    /** What the links of a communicator spanning sites cost, or {@code null} when the job has no model of them. */
     private final Supplier<WideAreaCost> wideAreaCost;
     private volatile Tuning tuning;
     private final AtomicInteger sequence = new AtomicInteger();
@@ -67,7 +67,7 @@ public final class Collectives {
      * @param name the communicator's name, for log lines
      * @param explain where rank 0 prints its choices, or {@code null}
      * @param wideAreaCost what the links cost by the job's models, the same at every rank; {@code
-     *     null} from it when the job has no models of the links between sites and within one
+     *     null} from it when the job has no model of the links between sites
      */
     public Collectives(PointToPoint p2p, int context, RankMap ranks, int rank, int size, Placement placement,
                        Tuning tuning, Supplier<String> name, PrintStream explain, Supplier<WideAreaCost> wideAreaCost) {
@@ -84,7 +84,7 @@ public final class Collectives {
         this.wideAreaCost = wideAreaCost;
     }
 
-    /** @return what the links cost by the job's models, or {@code null} without models of them */
+    /** @return what the links cost by the job's models, or {@code null} without a model of the links between sites */
     WideAreaCost wideAreaCost() {
         return wideAreaCost.get();
     }

@@ -8,16 +8,26 @@ import java.util.Arrays;
  * What a broadcast along {@link SiteTrees} costs by the links' P-LogP models, and the segment size
  * and tree degrees that make it cheapest, by MagPIe's heuristic or by trying every one.
  *
- * <p>The estimate follows each segment down the trees: a rank sends a segment once it has it and
- * once its earlier sends are done, each send taking the link's gap {@code g(s)} of the sender's
- * time and arriving {@code L + g(s)} after it started; the broadcast ends when the last rank has
- * the last segment. A segment's receive is in its link's {@code L + g(s)}.
+ * <p>The estimate follows each segment down the trees: a rank sends a segment once it has it, once
+ * its earlier sends are done with it (a segment up to MPI's eager limit takes its send overhead
+ * {@code os(s)}; a larger one, pushed by the engine as the link takes it, its gap {@code g(s)}, so
+ * that such sends to several children follow one another), and once the link to
+ * that child has carried the segments before it, each taking the link's gap {@code g(s)}; the
+ * segment arrives {@code L + g(s)} after it started on the link, or half its round trip
+ * {@code RTT(s) / 2} if that is more (a message above MPI's eager limit waits for its receiver's
+ * answer, which a stream of them hides). Links to different children are
+ * apart: as between the sites of a wide-area testbed, each pair of sites has its own. The
+ * broadcast ends when the last rank has the last segment.
  *
  * @param wide the model of links between sites
  * @param site the model of links between two hosts of a site, or {@code null}
- * @param host the model of links within a host, or {@code null}
+ * @param host the model of links within a host, or {@code null}; without either, links within a
+ *     site are taken to cost nothing (every site holds one rank, or the sites' links are far
+ *     cheaper than the wide-area ones)
+ * @param eagerLimit MPI's eager limit: the engine pushes a larger message's data as its link
+ *     takes it, one message at a time (docs/performance-notes.md#magpie-testbed)
  */
-public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host) {
+public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host, long eagerLimit) {
 
     /** The smallest segment tried, unless the message is smaller. */
     static final long MIN_SEGMENT = 1024;
@@ -34,19 +44,21 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host) {
      */
     public record Shape(long segment, int wide, int local, double micros) {}
 
-    /** @throws IllegalArgumentException if no model says what links within a site cost */
+    /** A link that costs nothing, for links within a site that no model describes. */
+    private static final LinkModel FREE = new LinkModel(io.polylink.spi.PeerLocation.SAME_HOST, "none", 0,
+        java.util.List.of(new io.polylink.plogp.SizeParameters(0, 0, 0, 0, 0)), java.time.Instant.EPOCH, "");
+
+    /** @throws NullPointerException without a model of the links between sites */
     public WideAreaCost {
-        if (site == null && host == null) {
-            throw new IllegalArgumentException("a wide-area broadcast needs a model of the links within a site");
-        }
+        java.util.Objects.requireNonNull(wide, "wide");
     }
 
     /**
-     * @param element the size of the message's elements: segments hold whole elements
-     * @return the estimated time of broadcasting {@code bytes} from {@code root} with {@code shape}'s
-     *     segment and degrees, in microseconds
+     * @param localDegree the degree of each site's tree, or 0 for binomial trees
+     * @return the estimated time of broadcasting {@code bytes} from {@code root} in segments of
+     *     {@code segment} bytes with these degrees, in microseconds
      */
-    double micros(Placement placement, int root, long bytes, long segment, int wideDegree, int localDegree) {
+    public double micros(Placement placement, int root, long bytes, long segment, int wideDegree, int localDegree) {
         Trees.Tree[] trees = SiteTrees.of(placement, root, wideDegree, localDegree);
         int n = trees.length;
         int[] order = new int[n];
@@ -69,6 +81,10 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host) {
             }
         }
         double[] busy = new double[n];
+        double[][] line = new double[n][];
+        for (int r = 0; r < n; r++) {
+            line[r] = new double[sends[r].length];
+        }
         double[] have = new double[n];
         long segments = bytes == 0 ? 1 : (bytes + segment - 1) / segment;
         for (long s = 0; s < segments; s++) {
@@ -78,9 +94,12 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host) {
                 for (int j = 0; j < sends[r].length; j++) {
                     LinkModel l = links[r][j];
                     double g = l.gap(size);
-                    double start = Math.max(busy[r], t);
-                    busy[r] = start + g;
-                    have[sends[r][j]] = start + l.latency() + g;
+                    double start = Math.max(Math.max(busy[r], t), line[r][j]);
+                    busy[r] = start + (size > eagerLimit ? g : l.sendOverhead(size));
+                    line[r][j] = start + g;
+                    // A message of MPI's rendezvous waits a round trip for its receiver, which a
+                    // stream hides and a lone message pays: half its round trip, if that is more.
+                    have[sends[r][j]] = start + Math.max(l.latency() + g, l.roundTrip(size) / 2);
                 }
             }
         }
@@ -91,10 +110,8 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host) {
         if (p.siteOf(from) != p.siteOf(to)) {
             return wide;
         }
-        if (p.hostOf(from) == p.hostOf(to)) {
-            return host != null ? host : site;
-        }
-        return site != null ? site : host;
+        LinkModel inSite = p.hostOf(from) == p.hostOf(to) ? (host != null ? host : site) : (site != null ? site : host);
+        return inSite != null ? inSite : FREE;
     }
 
     /**
@@ -105,7 +122,7 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host) {
      *
      * @param element the size of the message's elements: segments hold whole elements
      */
-    Shape heuristic(Placement p, int root, long bytes, long element) {
+    public Shape heuristic(Placement p, int root, long bytes, long element) {
         long[] segments = segments(bytes, element);
         int maxWide = Math.max(1, p.sites() - 1);
         int maxLocal = maxLocal(p);
@@ -188,8 +205,15 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host) {
         return 0;
     }
 
+    /** @return the shape of MagPIe's original broadcast, the whole message down a flat tree across sites and binomial trees within them, and its estimate */
+    public Shape original(Placement p, int root, long bytes) {
+        int wide = Math.max(1, p.sites() - 1);
+        long whole = Math.max(1, bytes);
+        return new Shape(whole, wide, SiteTrees.BINOMIAL, micros(p, root, bytes, whole, wide, SiteTrees.BINOMIAL));
+    }
+
     /** @return the cheapest of every segment size {@code M / 2^i} and every pair of degrees */
-    Shape exhaustive(Placement p, int root, long bytes, long element) {
+    public Shape exhaustive(Placement p, int root, long bytes, long element) {
         Shape best = null;
         for (long s : segments(bytes, element)) {
             for (int w = 1; w <= Math.max(1, p.sites() - 1); w++) {

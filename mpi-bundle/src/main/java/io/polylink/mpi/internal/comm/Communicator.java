@@ -295,16 +295,17 @@ public final class Communicator implements RankMap {
 
     /**
      * @return what this communicator's links cost by the job's link models, over the stack its
-     *     hints pin or the stacks the job's links take; {@code null} without models of the links
-     *     between sites and within one
+     *     hints pin or the stacks the job's links take; {@code null} without a model of the links
+     *     between sites
      */
     private io.polylink.mpi.internal.coll.WideAreaCost wideAreaCost() {
         String pinned = links.stack();
         var wide = world.model(io.polylink.spi.PeerLocation.OTHER_SITE, pinned);
         var site = world.model(io.polylink.spi.PeerLocation.SAME_SITE, pinned);
         var host = world.model(io.polylink.spi.PeerLocation.SAME_HOST, pinned);
-        return wide.isEmpty() || site.isEmpty() && host.isEmpty() ? null
-            : new io.polylink.mpi.internal.coll.WideAreaCost(wide.get(), site.orElse(null), host.orElse(null));
+        return wide.isEmpty() ? null
+            : new io.polylink.mpi.internal.coll.WideAreaCost(wide.get(), site.orElse(null), host.orElse(null),
+                world.limits().eagerLimit());
     }
 
     /** Makes the collectives once, at the first call: every collective asks, and takes no lock after. */
