@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.plogp.LinkModel;
+import io.polylink.plogp.ModelDatabase;
+import io.polylink.spi.PeerLocation;
 import io.polylink.testkit.NetworkNamespaces;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one host reach each other by shm and the others by tcp, saying why; the Ring and Connectivity
  * programs run across them; a hostfile's sites reach the ranks; a host torn down mid-job ends the job
  * within seconds naming it, and leaves no process; a rank that cannot start fails the job naming its
- * host. Skipped, saying why,
+ * host; {@code polylink plogp} measures the link between two hosts. Skipped, saying why,
  * where namespaces cannot be made.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -112,6 +115,22 @@ class AcrossHostsIT {
                 && l.endsWith("site cloud; here site lab)")), out);
             assertTrue(out.lines().anyMatch(l -> l.startsWith("[2] polylink mpi: rank 2 reaches rank 1 by tcp")
                 && l.endsWith("site lab; here site cloud)")), out);
+            leftovers.assertNone(out);
+        }
+    }
+
+    @Test
+    void plogpMeasuresTheLinkBetweenTwoHostsAsOneBetweenSites() throws Exception {
+        try (MpirunProcess run = MpirunProcess.shell(work, "\"$POLYLINK_HOME/bin/polylink\" plogp --tmpdir tmp --host "
+                + lan.host(0) + "," + lan.host(1) + " --launcher 'ip netns exec {host}' --stacks tcp,lz4/tcp "
+                + "--max-size 4k --time-ms 5 --warmup-ms 200 --db plogp.models --svg plogp.svg")) {
+            assertEquals(0, run.awaitExit(JOB), run.output());
+            String out = run.output();
+            assertTrue(out.contains("P-LogP of tcp, other-site") && out.contains("P-LogP of lz4/tcp, other-site"), out);
+            ModelDatabase models = ModelDatabase.read(work.resolve("plogp.models"));
+            assertEquals(List.of("lz4/tcp", "tcp"), models.models().stream().map(LinkModel::stack).toList(),
+                "two hosts that name no site are two sites: " + models);
+            assertTrue(models.models().stream().allMatch(m -> m.location() == PeerLocation.OTHER_SITE), models::toString);
             leftovers.assertNone(out);
         }
     }

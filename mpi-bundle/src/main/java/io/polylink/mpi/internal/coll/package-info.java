@@ -3,6 +3,14 @@
  * posted when the step before completed, by whichever thread completed it (usually a method's I/O
  * thread), so a collective progresses while the application computes. Traffic goes on the
  * communicator's collective context id, never matching the application's receives.
- * {@link io.polylink.mpi.internal.coll.Barrier} (dissemination) is the one collective here.
+ *
+ * <p>Each collective's class ({@link io.polylink.mpi.internal.coll.Broadcast},
+ * {@link io.polylink.mpi.internal.coll.AllReduce}, ...) checks its arguments, chooses its algorithm
+ * through {@link io.polylink.mpi.internal.coll.Collectives} (by size, ranks, their
+ * {@link io.polylink.mpi.internal.coll.Placement} on hosts and sites, and the communicator's
+ * {@link io.polylink.mpi.internal.coll.Tuning}) and plans its steps along
+ * {@link io.polylink.mpi.internal.coll.Trees}; across sites, MagPIe's
+ * {@link io.polylink.mpi.internal.coll.SiteTrees}, shaped by the link models'
+ * {@link io.polylink.mpi.internal.coll.WideAreaCost}.
  */
 package io.polylink.mpi.internal.coll;
