@@ -9,9 +9,9 @@ import java.util.Arrays;
  * and tree degrees that make it cheapest, by MagPIe's heuristic or by trying every one.
  *
  * <p>The estimate follows each segment down the trees: a rank sends a segment once it has it, once
- * its earlier sends are done with it (a segment up to MPI's eager limit takes its send overhead
- * {@code os(s)}; a larger one, pushed by the engine as the link takes it, its gap {@code g(s)}, so
- * that such sends to several children follow one another), and once the link to
+ * its earlier sends have taken their send overhead {@code os(s)} of its time (at most that of a
+ * message of MPI's eager limit: a larger one's data is pushed on a thread of its own as the link
+ * takes it, and its {@code os} is mostly waiting for that), and once the link to
  * that child has carried the segments before it, each taking the link's gap {@code g(s)}; the
  * segment arrives {@code L + g(s)} after it started on the link, or half its round trip
  * {@code RTT(s) / 2} if that is more (a message above MPI's eager limit waits for its receiver's
@@ -24,8 +24,8 @@ import java.util.Arrays;
  * @param host the model of links within a host, or {@code null}; without either, links within a
  *     site are taken to cost nothing (every site holds one rank, or the sites' links are far
  *     cheaper than the wide-area ones)
- * @param eagerLimit MPI's eager limit: the engine pushes a larger message's data as its link
- *     takes it, one message at a time (docs/performance-notes.md#magpie-testbed)
+ * @param eagerLimit MPI's eager limit: a larger message costs its sender what one of this size
+ *     does (docs/performance-notes.md#magpie-testbed)
  */
 public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host, long eagerLimit) {
 
@@ -95,7 +95,7 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host, long 
                     LinkModel l = links[r][j];
                     double g = l.gap(size);
                     double start = Math.max(Math.max(busy[r], t), line[r][j]);
-                    busy[r] = start + (size > eagerLimit ? g : l.sendOverhead(size));
+                    busy[r] = start + l.sendOverhead(Math.min(size, eagerLimit));
                     line[r][j] = start + g;
                     // A message of MPI's rendezvous waits a round trip for its receiver, which a
                     // stream hides and a lone message pays: half its round trip, if that is more.
@@ -123,7 +123,7 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host, long 
      * @param element the size of the message's elements: segments hold whole elements
      */
     public Shape heuristic(Placement p, int root, long bytes, long element) {
-        long[] segments = segments(bytes, element);
+        long[] segments = segments(bytes, element, eagerLimit);
         int maxWide = Math.max(1, p.sites() - 1);
         int maxLocal = maxLocal(p);
         Shape best = null;
@@ -215,7 +215,7 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host, long 
     /** @return the cheapest of every segment size {@code M / 2^i} and every pair of degrees */
     public Shape exhaustive(Placement p, int root, long bytes, long element) {
         Shape best = null;
-        for (long s : segments(bytes, element)) {
+        for (long s : segments(bytes, element, eagerLimit)) {
             for (int w = 1; w <= Math.max(1, p.sites() - 1); w++) {
                 for (int l = 1; l <= maxLocal(p); l++) {
                     double t = micros(p, root, bytes, s, w, l);
@@ -228,8 +228,12 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host, long 
         return best;
     }
 
-    /** @return the segment sizes tried, {@code M / 2^i} in whole elements, largest first */
-    static long[] segments(long bytes, long element) {
+    /**
+     * @return the segment sizes tried, {@code M / 2^i} in whole elements, largest first: the whole
+     *     message, then only segments up to the eager limit, since a larger segment waits a round
+     *     trip for its receiver that the pipeline does not hide
+     */
+    static long[] segments(long bytes, long element, long eagerLimit) {
         long elements = Math.max(1, bytes / Math.max(1, element));
         long[] out = new long[64];
         int n = 0;
@@ -238,7 +242,9 @@ public record WideAreaCost(LinkModel wide, LinkModel site, LinkModel host, long 
             if (n > 0 && (s < MIN_SEGMENT || parts > MAX_SEGMENTS)) {
                 break;
             }
-            out[n++] = s;
+            if (n == 0 || s <= eagerLimit) {
+                out[n++] = s;
+            }
         }
         return Arrays.copyOf(out, Math.max(1, n));
     }

@@ -143,6 +143,11 @@ public final class World {
         crowded = over;
         sites = siteOf;
         hosts = byRank;
+        boolean[] far = new boolean[size];
+        for (int r = 0; r < size; r++) {
+            far[r] = siteOf[rank] >= 0 && siteOf[r] >= 0 && siteOf[r] != siteOf[rank];
+        }
+        p2p.far(far);
         if (!models.models().isEmpty()) {
             agreeOnStacks(everyone);
         }

@@ -51,7 +51,10 @@ final class Inbound {
         }
     }
 
-    /** The data is owed now: to the thread that waits for the send, else to a pusher. */
+    /**
+     * The data is owed now: to the thread that waits for the send, else to a pusher; a collective's
+     * send to a rank at another site to a pusher of its own as well (see {@link Pushers}).
+     */
     private void cts(Envelope e) {
         Operation op = protocol.table().remove(e.request());
         if (!(op instanceof SendOperation s)) {
@@ -59,6 +62,8 @@ final class Inbound {
         }
         if (!s.clear(protocol, e.reply(), e.bytes())) {
             pushers.push(s);
+        } else if (s.isPart() && owner.far(s.destination)) {
+            pushers.pushFar(s);
         }
     }
 

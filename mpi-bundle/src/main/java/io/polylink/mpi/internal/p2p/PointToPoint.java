@@ -37,6 +37,8 @@ public final class PointToPoint {
     private final RequestTable table = new RequestTable();
     private final Protocol protocol;
     private final ControlListener control;
+    /** Which ranks of the job run at another named site than this one's; set once the ranks met. */
+    private volatile boolean[] far = new boolean[0];
     private final Pushers pushers;
 
     /**
@@ -324,6 +326,20 @@ public final class PointToPoint {
      * @return for each rank of a communicator (as ranks of the job, in its order), the stack its
      *     messages take from this rank, or {@code none} if no entry of the rank's table is usable
      */
+    /**
+     * @param ranks for each rank of the job, whether it runs at another named site than this one:
+     *     a collective's large sends to it go side by side with the others such
+     */
+    public void far(boolean[] ranks) {
+        far = ranks.clone();
+    }
+
+    /** @return whether rank {@code worldRank} of the job runs at another named site than this one */
+    boolean far(int worldRank) {
+        boolean[] f = far;
+        return worldRank < f.length && f[worldRank];
+    }
+
     public List<String> stacks(int context, int[] members) {
         List<String> out = new ArrayList<>(members.length);
         for (int m : members) {

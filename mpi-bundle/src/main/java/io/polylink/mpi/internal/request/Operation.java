@@ -242,6 +242,11 @@ public abstract class Operation {
         owner = whole;
     }
 
+    /** @return whether this operation is a part of another, a step of a collective */
+    public final boolean isPart() {
+        return owner != null;
+    }
+
     /**
      * Offers the work this operation owes, once it is available (its {@link #assist} would do it
      * now), to the thread that waits for it or for the whole it is part of.

@@ -110,12 +110,14 @@ class WideAreaCostTest {
     }
 
     @Test
-    void segmentsAreWholeElementsAndNeverMoreThanAThousand() {
-        assertArrayEquals(new long[] {4096, 2048, 1024}, WideAreaCost.segments(4096, 8));
-        assertArrayEquals(new long[] {24}, WideAreaCost.segments(24, 8), "a small message goes whole");
-        long[] many = WideAreaCost.segments(64L << 20, 8);
+    void segmentsAreWholeElementsNeverMoreThanAThousandAndAboveTheEagerLimitOnlyWhole() {
+        assertArrayEquals(new long[] {4096, 2048, 1024}, WideAreaCost.segments(4096, 8, 65_536));
+        assertArrayEquals(new long[] {24}, WideAreaCost.segments(24, 8, 65_536), "a small message goes whole");
+        long[] many = WideAreaCost.segments(64L << 20, 8, 1L << 30);
         assertEquals(64L << 20 >> 10, many[many.length - 1], "at most 1024 segments");
         assertArrayEquals(new long[] {3000 * 12, 1500 * 12, 750 * 12, 375 * 12, 188 * 12, 94 * 12},
-            WideAreaCost.segments(3000 * 12, 12));
+            WideAreaCost.segments(3000 * 12, 12, 65_536));
+        assertArrayEquals(new long[] {1 << 20, 65_536, 32_768, 16_384, 8192, 4096, 2048, 1024},
+            WideAreaCost.segments(1 << 20, 1, 65_536), "the whole message, then segments up to the eager limit");
     }
 }
