@@ -25,7 +25,8 @@ import mpi.MPIException;
  * Every rank starts a timed broadcast at one instant the root names on the host's monotonic clock,
  * which every rank of this machine shares, and its time runs from that instant to the last rank's
  * return: {@code RESULT ALGORITHM SIZE REPETITION MICROS}.
- * The first call of each algorithm and size is not timed (it plans the shape); {@code CHOICE}
+ * Small broadcasts back to back come first, so that the JIT has compiled what the timed ones run,
+ * and the first call of each algorithm and size is not timed (it plans the shape); {@code CHOICE}
  * lines say what each took.
  */
 public final class MagpieRank {
@@ -37,6 +38,8 @@ public final class MagpieRank {
      * slow again (tcp_slow_start_after_idle) where the measured links streamed.
      */
     private static final long START_AHEAD_NANOS = 60_000_000L;
+    /** Small broadcasts of each algorithm before the timed ones. */
+    private static final int WARM_UP_CALLS = 300;
     /** How long before the start every rank stops parking and spins. */
     private static final long SPIN_NANOS = 3_000_000L;
 
@@ -74,6 +77,15 @@ public final class MagpieRank {
         ByteBuffer data = MPI.newByteBuffer(Math.max(1, largest));
         long[] end = new long[1];
         long[] last = new long[1];
+        // Calls back to back, so that the JIT has compiled the send and receive paths before any is
+        // timed: a path used once per timed call stays interpreted (docs/performance-notes.md#magpie-testbed).
+        for (int i = 0; i < WARM_UP_CALLS; i++) {
+            for (Intracomm c : comms) {
+                c.bcast(data, Math.min(1024, Math.max(1, largest)), MPI.BYTE, 0);
+                c.bcast(end, 1, MPI.LONG, 0);
+                c.reduce(end, last, 1, MPI.LONG, MPI.MAX, 0);
+            }
+        }
         for (int size : sizes) {
             for (int a = 0; a < comms.length; a++) {
                 comms[a].bcast(data, size, MPI.BYTE, 0);
