@@ -58,6 +58,16 @@ public final class EmulatedWan implements AutoCloseable {
             return "no " + TUN + ": the kernel has no TUN devices";
         }
         try {
+            String probe = NetworkNamespaces.PREFIX + ProcessHandle.current().pid() + "p";
+            String made = NetworkNamespaces.run("ip", "tuntap", "add", "dev", probe, "mode", "tun");
+            if (made != null) {
+                return "a TUN device cannot be made here (ip tuntap add): " + made.strip();
+            }
+            NetworkNamespaces.run("ip", "tuntap", "del", "dev", probe, "mode", "tun");
+        } catch (IOException e) {
+            return "ip tuntap does not run: " + e.getMessage();
+        }
+        try {
             String gcc = NetworkNamespaces.run("gcc", "--version");
             return gcc == null ? null : "gcc does not run: " + gcc.strip();
         } catch (IOException e) {
