@@ -67,12 +67,37 @@ public final class EmulatedWan implements AutoCloseable {
         } catch (IOException e) {
             return "ip tuntap does not run: " + e.getMessage();
         }
+        Path probe = null;
         try {
-            String gcc = NetworkNamespaces.run("gcc", "--version");
-            return gcc == null ? null : "gcc does not run: " + gcc.strip();
+            probe = Files.createTempDirectory("polylink-wan-probe-");
+            buildRouter(probe);
+            return null;
         } catch (IOException e) {
-            return "no gcc, which builds the router of the emulated links: " + e.getMessage();
+            return "the router of the emulated links cannot be built here (gcc and the kernel's headers): "
+                + e.getMessage();
+        } finally {
+            if (probe != null) {
+                try {
+                    NetworkNamespaces.delete(probe);
+                } catch (IOException ignored) {
+                    // a temporary directory: the system's cleaning takes it
+                }
+            }
         }
+    }
+
+    /** @return the router, built from its source with gcc in a new directory under {@code dir} */
+    private static Path buildRouter(Path dir) throws IOException {
+        Path source = Files.createTempDirectory(dir, "wan-router-").resolve("wan-router.c");
+        try (InputStream in = EmulatedWan.class.getResourceAsStream("wan-router.c")) {
+            Files.copy(in, source);
+        }
+        Path binary = source.resolveSibling("wan-router");
+        String built = NetworkNamespaces.run("gcc", "-O2", "-o", binary.toString(), source.toString());
+        if (built != null) {
+            throw new IOException("gcc could not build the router: " + built.strip());
+        }
+        return binary;
     }
 
     /**
@@ -101,15 +126,7 @@ public final class EmulatedWan implements AutoCloseable {
     }
 
     private void start(int count, long delayMicros, long bytesPerSecond, long queueBytes) throws IOException {
-        Path source = Files.createTempDirectory(work, "wan-router-").resolve("wan-router.c");
-        try (InputStream in = EmulatedWan.class.getResourceAsStream("wan-router.c")) {
-            Files.copy(in, source);
-        }
-        Path binary = source.resolveSibling("wan-router");
-        String built = NetworkNamespaces.run("gcc", "-O2", "-o", binary.toString(), source.toString());
-        if (built != null) {
-            throw new IOException("gcc could not build the router: " + built.strip());
-        }
+        Path binary = buildRouter(work);
         List<String> command = new ArrayList<>(List.of(binary.toString(), Long.toString(delayMicros),
             Long.toString(bytesPerSecond), Long.toString(queueBytes)));
         for (int i = 0; i < count; i++) {
