@@ -3,10 +3,10 @@ package io.polylink.plogp;
 import io.polylink.Descriptor;
 import io.polylink.spi.PeerLocation;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Pattern;
 
 /**
  * The P-LogP model of one kind of link: two contexts {@code location} apart, over {@code stack}.
@@ -32,9 +32,6 @@ public record LinkModel(PeerLocation location, String stack, double latency, Lis
 
     /** The longest {@code between}. */
     public static final int MAX_BETWEEN = 200;
-
-    /** A stack as Polylink writes one: transforms joined by '+', '/', a method; or a method alone. */
-    static final Pattern STACK = Pattern.compile("([a-z0-9][a-z0-9-]*(\\+[a-z0-9][a-z0-9-]*)*/)?[a-z0-9][a-z0-9-]*");
 
     /**
      * Copies {@code sizes}.
@@ -68,8 +65,12 @@ public record LinkModel(PeerLocation location, String stack, double latency, Lis
         }
     }
 
+    /** A stack as a descriptor takes one: transforms joined by '+', '/', a method; or a method alone. */
     static void checkStack(String stack) {
-        if (stack == null || stack.length() > Descriptor.MAX_STACK_LENGTH || !STACK.matcher(stack).matches()) {
+        int slash = stack == null ? -1 : stack.lastIndexOf('/');
+        if (stack == null || stack.length() > Descriptor.MAX_STACK_LENGTH
+            || !Descriptor.validName(stack.substring(slash + 1))
+            || slash >= 0 && !Arrays.stream(stack.substring(0, slash).split("\\+", -1)).allMatch(Descriptor::validName)) {
             throw new IllegalArgumentException("'" + stack + "' is not a method stack; write a method (shm, tcp) or"
                 + " transforms and a method (lz4/tcp, lz4+aead/tcp)");
         }

@@ -7,9 +7,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -163,16 +161,13 @@ public final class EmulatedWan implements AutoCloseable {
         });
         for (int i = 0; i < count; i++) {
             String name = tag + "w" + i;
-            must("ip", "netns", "add", name);
+            NetworkNamespaces.must("ip", "netns", "add", name);
             clusters.add(name);
-            must("ip", "link", "set", tun(i), "netns", name);
-            must("ip", "-n", name, "addr", "add", address(i) + "/24", "dev", tun(i));
-            must("ip", "-n", name, "link", "set", tun(i), "up");
-            must("ip", "-n", name, "link", "set", "lo", "up");
-            byte[] id = new byte[16];
-            new SecureRandom().nextBytes(id);
-            Path etc = Files.createDirectories(NetworkNamespaces.NETNS_ETC.resolve(name));
-            Files.writeString(etc.resolve("machine-id"), HexFormat.of().formatHex(id) + "\n", StandardCharsets.US_ASCII);
+            NetworkNamespaces.must("ip", "link", "set", tun(i), "netns", name);
+            NetworkNamespaces.must("ip", "-n", name, "addr", "add", address(i) + "/24", "dev", tun(i));
+            NetworkNamespaces.must("ip", "-n", name, "link", "set", tun(i), "up");
+            NetworkNamespaces.must("ip", "-n", name, "link", "set", "lo", "up");
+            NetworkNamespaces.giveMachineId(name);
         }
     }
 
@@ -250,10 +245,4 @@ public final class EmulatedWan implements AutoCloseable {
         }
     }
 
-    private static void must(String... command) throws IOException {
-        String failed = NetworkNamespaces.run(command);
-        if (failed != null) {
-            throw new IOException(String.join(" ", command) + ": " + failed.strip());
-        }
-    }
 }

@@ -69,9 +69,9 @@ public final class NetworkNamespaces implements AutoCloseable {
         long pid = ProcessHandle.current().pid();
         NetworkNamespaces lan = new NetworkNamespaces(PREFIX + pid, "10." + (100 + (pid >> 8) % 150) + "." + (pid & 0xFF));
         try {
-            lan.must("ip", "link", "add", lan.bridge(), "type", "bridge");
-            lan.must("ip", "addr", "add", lan.subnet + ".1/24", "dev", lan.bridge());
-            lan.must("ip", "link", "set", lan.bridge(), "up");
+            must("ip", "link", "add", lan.bridge(), "type", "bridge");
+            must("ip", "addr", "add", lan.subnet + ".1/24", "dev", lan.bridge());
+            must("ip", "link", "set", lan.bridge(), "up");
             for (int i = 0; i < count; i++) {
                 lan.add(i);
             }
@@ -94,6 +94,11 @@ public final class NetworkNamespaces implements AutoCloseable {
         must("ip", "netns", "exec", name, "ip", "addr", "add", address(i) + "/24", "dev", inside);
         must("ip", "netns", "exec", name, "ip", "link", "set", inside, "up");
         must("ip", "netns", "exec", name, "ip", "link", "set", "lo", "up");
+        giveMachineId(name);
+    }
+
+    /** Gives namespace {@code name} a machine id of its own, which {@code ip netns exec} puts over /etc/machine-id. */
+    static void giveMachineId(String name) throws IOException {
         byte[] id = new byte[16];
         new SecureRandom().nextBytes(id);
         Path etc = Files.createDirectories(NETNS_ETC.resolve(name));
@@ -230,7 +235,8 @@ public final class NetworkNamespaces implements AutoCloseable {
         }
     }
 
-    private void must(String... command) throws IOException {
+    /** Runs {@code command}, failing with what it said if it fails. */
+    static void must(String... command) throws IOException {
         String failed = run(command);
         if (failed != null) {
             throw new IOException(String.join(" ", command) + ": " + failed.strip());
