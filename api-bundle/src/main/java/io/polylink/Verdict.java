@@ -10,6 +10,9 @@ public enum Verdict {
     NOT_INSTALLED,
     /** The startpoint's settings rule the entry out (forbidden, or another stack is pinned). */
     EXCLUDED,
-    /** Not looked at: an earlier entry was chosen. */
+    /**
+     * Not chosen though it may be usable: an earlier entry was chosen, or the policy preferred
+     * another (the reason says why).
+     */
     NOT_CONSIDERED
 }

@@ -19,7 +19,7 @@
  * {@link io.polylink.spi.TransformScope} whether its scope covers that peer.
  */
 @Export
-@Version("0.8.0")
+@Version("0.9.0")
 package io.polylink.spi;
 
 import org.osgi.annotation.bundle.Export;

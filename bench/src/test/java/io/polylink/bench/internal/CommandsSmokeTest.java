@@ -3,11 +3,13 @@ package io.polylink.bench.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.polylink.bench.internal.magpie.MagpieCommand;
 import io.polylink.bench.internal.pingpong.MultiCommand;
 import io.polylink.bench.internal.pingpong.PingPongCommand;
 import io.polylink.bench.internal.swap.SwapCommand;
 import io.polylink.bench.internal.transforms.TransformsCommand;
 import io.polylink.testkit.Await;
+import io.polylink.testkit.EmulatedWan;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -92,6 +95,22 @@ class CommandsSmokeTest {
         assertEquals("case,size,count,rtt_p50_us,rtt_p99_us,p50_x_alone,p99_x_alone", lines.get(0));
         assertEquals(List.of("alone", "tcp-idle", "tcp-busy"), lines.stream().skip(1).map(l -> l.split(",")[0]).toList());
         assertNoneLeftBut(before);
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void magpieSelectionTimesBothPoliciesOverAnEmulatedLink() throws Exception {
+        String unavailable = EmulatedWan.unavailable();
+        Assumptions.assumeTrue(unavailable == null, () -> "bench magpie's testbed: " + unavailable);
+        List<String> lines = csv(MagpieCommand::run, "--experiments", "selection", "--selection-sizes", "64,16k",
+            "--repeat", "1", "--plogp-max", "1k", "--plogp-ms", "5", "--rate", "10000000", "--delay-ms", "1");
+        String text = String.join("\n", lines);
+        for (String row : List.of("64 B zeros", "16 KiB zeros", "64 B random", "16 KiB random")) {
+            assertTrue(lines.stream().anyMatch(l -> l.strip().startsWith(row)), () -> "no row " + row + ":\n" + text);
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.contains(" chosen (fastest by its P-LogP model for 0 B and more")),
+            text);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("router: ") && l.contains(" 0 dropped")), text);
     }
 
     @Test

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A test method joining contexts of one JVM: each connection end has a bounded queue drained by
@@ -53,6 +54,11 @@ public final class PipeMethod implements CommunicationMethod {
     public final List<String> ackThreads = new CopyOnWriteArrayList<>();
     /** The numbers of the RSRs sent asking for an acknowledgement. */
     public final List<Integer> ackRequests = new CopyOnWriteArrayList<>();
+    /**
+     * How long each frame into this method's side waits before it is received, one after another,
+     * as on a slow link: frames of a faster method sent later can overtake it.
+     */
+    public volatile long latencyNanos;
     /** Whether {@link Connection#trySend} declines, as a method without it does. */
     public volatile boolean declineTrySend;
     /**
@@ -203,6 +209,10 @@ public final class PipeMethod implements CommunicationMethod {
             try {
                 while (open) {
                     ByteBuffer frame = inbox.poll(100, TimeUnit.MILLISECONDS);
+                    long latency = owner.latencyNanos;
+                    if (frame != null && latency > 0) {
+                        LockSupport.parkNanos(latency);
+                    }
                     if (frame != null && !receiver.onFrame(frame)) {
                         close();
                     }

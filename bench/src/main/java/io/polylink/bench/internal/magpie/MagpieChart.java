@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The chart of {@code bench magpie}, as Figure 4 of the MagPIe paper: a broadcast's completion time
- * against its size, both axes logarithmic, a panel per configuration; measured times solid, the
- * models' estimates dashed. Plain SVG 1.1.
+ * The charts of {@code bench magpie}: milliseconds against message size, both axes logarithmic, a
+ * panel per configuration, as Figure 4 of the MagPIe paper (a broadcast's completion time, measured
+ * solid, the models' estimates dashed). Plain SVG 1.1.
  */
 final class MagpieChart {
 
@@ -21,7 +21,7 @@ final class MagpieChart {
     /** One line: points of {size in bytes, milliseconds}. */
     record Series(String name, String colour, boolean dashed, List<double[]> points) {}
 
-    /** One configuration's chart. */
+    /** One configuration's chart, under its title: what is timed, in ms. */
     record Panel(String title, List<Series> series) {}
 
     private MagpieChart() {}
@@ -60,8 +60,8 @@ final class MagpieChart {
         int top = y0 + TOP;
         int bottom = top + PANEL;
         int right = WIDTH - RIGHT;
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"15\">MPI_Bcast, %s: ms from the "
-            + "root's start to the last rank's return</text>%n", LEFT, top - 20, p.title()));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"15\">%s</text>%n", LEFT, top - 20,
+            p.title()));
         svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
             + "stroke=\"black\"/>%n", LEFT, top, right - LEFT, PANEL));
         for (double e = ex0; e <= ex1; e += ex1 - ex0 > 10 ? 2 : 1) {

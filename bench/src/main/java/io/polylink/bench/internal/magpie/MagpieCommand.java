@@ -48,10 +48,17 @@ public final class MagpieCommand {
         Path work = Files.createTempDirectory("polylink-bench-magpie-");
         StringBuilder text = new StringBuilder();
         List<String> csv = new ArrayList<>(List.of("config,size,algorithm,rep,measured_us,estimate_us"));
+        List<String> selectionCsv = new ArrayList<>(List.of("size,payload,policy,rep,round_trip_us"));
         List<MagpieChart.Panel> panels = new ArrayList<>();
+        List<MagpieChart.Panel> selectionPanels = new ArrayList<>();
         try {
-            for (int[] config : options.clusters()) {
-                run(config[0], config[1], options, work, text, csv, panels, out);
+            if (options.experiments().contains("bcast")) {
+                for (int[] config : options.clusters()) {
+                    run(config[0], config[1], options, work, text, csv, panels, out);
+                }
+            }
+            if (options.experiments().contains("selection")) {
+                SelectionExperiment.run(options, work, text, selectionCsv, selectionPanels, out);
             }
         } finally {
             try (var files = Files.walk(work)) {
@@ -63,9 +70,15 @@ public final class MagpieCommand {
         if (options.out() != null) {
             Files.createDirectories(options.out());
             Files.writeString(options.out().resolve("magpie.txt"), text);
-            Files.write(options.out().resolve("magpie.csv"), csv);
-            Files.writeString(options.out().resolve("magpie.svg"), MagpieChart.svg(panels));
-            out.println("wrote " + options.out().resolve("magpie.txt") + ", magpie.csv and magpie.svg");
+            if (!panels.isEmpty()) {
+                Files.write(options.out().resolve("magpie.csv"), csv);
+                Files.writeString(options.out().resolve("magpie.svg"), MagpieChart.svg(panels));
+            }
+            if (!selectionPanels.isEmpty()) {
+                Files.write(options.out().resolve("selection.csv"), selectionCsv);
+                Files.writeString(options.out().resolve("selection.svg"), MagpieChart.svg(selectionPanels));
+            }
+            out.println("wrote " + options.out().resolve("magpie.txt") + " and the CSV and SVG of each experiment");
         }
         return 0;
     }
@@ -79,7 +92,7 @@ public final class MagpieCommand {
             String models = ModelDatabase.of(List.of(wide, local)).format();
             int[] placement = IntStream.range(0, clusters * perCluster).map(r -> r / perCluster).toArray();
             List<String> lines;
-            try (WanJob job = WanJob.start(wan, placement, work, models, "bcast", String.join(",",
+            try (WanJob job = WanJob.start(wan, placement, work, models, MagpieRank.class, "bcast", String.join(",",
                     o.sizes().stream().map(String::valueOf).toList()), Integer.toString(o.repeat()))) {
                 lines = job.await(JOB);
             }
@@ -102,8 +115,8 @@ public final class MagpieCommand {
             List<double[]> originalEstimate = new ArrayList<>();
             List<double[]> pipelinedEstimate = new ArrayList<>();
             for (int size : o.sizes()) {
-                double[] a = results(lines, "magpie", size);
-                double[] b = results(lines, "magpie-pipelined", size);
+                double[] a = results(lines, "RESULT magpie " + size + " ");
+                double[] b = results(lines, "RESULT magpie-pipelined " + size + " ");
                 WideAreaCost.Shape orig = cost.original(p, 0, size);
                 WideAreaCost.Shape heur = cost.heuristic(p, 0, size, 1);
                 WideAreaCost.Shape exh = cost.exhaustive(p, 0, size, 1);
@@ -130,7 +143,8 @@ public final class MagpieCommand {
             out.print(t);
             out.flush();
             text.append(t);
-            panels.add(new MagpieChart.Panel(clusters + " clusters of " + perCluster, List.of(
+            panels.add(new MagpieChart.Panel("MPI_Bcast, " + clusters + " clusters of " + perCluster
+                + ": ms from the root's start to the last rank's return", List.of(
                 new MagpieChart.Series("magpie", "#1f77b4", false, original),
                 new MagpieChart.Series("magpie estimate", "#1f77b4", true, originalEstimate),
                 new MagpieChart.Series("magpie-pipelined", "#d62728", false, pipelined),
@@ -141,30 +155,31 @@ public final class MagpieCommand {
     /** @return the model of the link between the two ranks placed so */
     private static LinkModel measure(EmulatedWan wan, int[] placement, MagpieOptions o, Path work) throws Exception {
         Path file = work.resolve("plogp-" + placement[0] + "-" + placement[1] + ".models");
-        try (WanJob job = WanJob.start(wan, placement, work, null, "plogp", Integer.toString(o.plogpMax()),
+        try (WanJob job = WanJob.start(wan, placement, work, null, MagpieRank.class, "plogp", Integer.toString(o.plogpMax()),
                 Long.toString(o.plogpMillis()), "1000", file.toString())) {
             job.await(JOB);
         }
         return ModelDatabase.read(file).models().get(0);
     }
 
-    private static double[] results(List<String> lines, String algorithm, int size) {
-        String prefix = "RESULT " + algorithm + " " + size + " ";
+    /** @return the last number of each line that starts with {@code prefix}: one per repetition */
+    static double[] results(List<String> lines, String prefix) {
         double[] values = lines.stream().filter(l -> l.startsWith(prefix))
             .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).toArray();
         if (values.length == 0) {
-            throw new IllegalStateException("no result for " + algorithm + " at " + size + " bytes: " + lines);
+            throw new IllegalStateException("no line '" + prefix + "…' among: " + lines);
         }
         return values;
     }
 
-    private static double median(double[] v) {
+    static double median(double[] v) {
         double[] s = v.clone();
         Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    private static String spread(double[] v) {
+    /** @return the median, min and max of times in µs, as ms */
+    static String spread(double[] v) {
         return String.format(Locale.ROOT, "%.1f (%.1f-%.1f)", median(v) / 1000, Arrays.stream(v).min().orElse(0) / 1000,
             Arrays.stream(v).max().orElse(0) / 1000);
     }

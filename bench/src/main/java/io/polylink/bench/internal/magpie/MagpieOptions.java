@@ -8,8 +8,10 @@ import java.util.List;
 /**
  * The options of {@code bench magpie}.
  *
+ * @param experiments which to run: {@code bcast}, {@code selection} or both
  * @param clusters each configuration: {clusters, ranks per cluster}
  * @param sizes the broadcasts' sizes
+ * @param selectionSizes the round trips' sizes, for size-dependent selection
  * @param delayMicros the emulated links' one-way delay
  * @param rate the emulated links' bytes per second, each way
  * @param queue the bytes a link's queue holds before it drops
@@ -18,26 +20,35 @@ import java.util.List;
  * @param plogpMillis the time per P-LogP parameter and size
  * @param out where the table, CSV and chart go, or {@code null} for nowhere
  */
-record MagpieOptions(List<int[]> clusters, List<Integer> sizes, long delayMicros, long rate, long queue, int repeat,
+record MagpieOptions(List<String> experiments, List<int[]> clusters, List<Integer> sizes, List<Integer> selectionSizes,
+                     long delayMicros, long rate, long queue, int repeat,
                      int plogpMax, long plogpMillis, Path out) {
 
     static final String HELP = """
         usage: bench magpie [options]
 
-        MagPIe's broadcast between clusters joined by emulated wide-area links: each cluster a network
+        Experiments between clusters joined by emulated wide-area links: each cluster a network
         namespace, each pair of clusters joined by a user-space router that delays and paces their
-        packets (needs root, ip, gcc and /dev/net/tun; says why and stops without them). For each
-        configuration: the P-LogP model of the wide-area link and of a cluster's link, measured; then
-        MagPIe's original broadcast and its two-layer broadcast from rank 0, timed from the root's start
-        to the last rank's return, beside the models' estimate of each; and the shape MagPIe's heuristic
-        chooses beside the best of an exhaustive search.
+        packets (needs root, ip, gcc and /dev/net/tun; says why and stops without them).
 
-          --clusters LIST   configurations, CLUSTERSxRANKS each (default 4x1,4x2)
+        bcast: for each configuration, the P-LogP model of the wide-area link and of a cluster's link,
+        measured; then MagPIe's original broadcast and its two-layer broadcast from rank 0, timed from
+        the root's start to the last rank's return, beside the models' estimate of each; and the shape
+        MagPIe's heuristic chooses beside the best of an exhaustive search.
+
+        selection: two clusters of one context each; the P-LogP models of tcp and lz4/tcp between them,
+        measured; then round trips of each size, zeros and random bytes, from a context that selects
+        first-applicable (tcp, the target's first entry) and one that selects by the cost-model policy.
+
+          --experiments L   bcast, selection or both (default bcast)
+          --clusters LIST   bcast's configurations, CLUSTERSxRANKS each (default 4x1,4x2)
           --sizes LIST      broadcast sizes (default 1k,4k,16k,64k,256k,1m,4m)
+          --selection-sizes LIST  round trip sizes (default 64,1k,16k,256k,1m,4m)
           --delay-ms N      the links' one-way delay (default 10)
           --rate N          the links' bytes per second, each way (default 1000000)
           --queue N         the bytes a link holds queued before it drops (default 262144)
-          --repeat N        timed broadcasts per algorithm and size, alternated (default 3)
+          --repeat N        timed broadcasts per algorithm and size, round trips per policy, payload and
+                            size, alternated (default 3)
           --plogp-max SIZE  the largest size the links are measured at (default 64k; above it the models
                             go on as between their last two sizes)
           --plogp-ms N      time per P-LogP parameter and size (default 40)
@@ -45,8 +56,10 @@ record MagpieOptions(List<int[]> clusters, List<Integer> sizes, long delayMicros
 
     /** @throws IllegalArgumentException naming the option that is wrong */
     static MagpieOptions parse(String... args) {
+        List<String> experiments = List.of("bcast");
         List<int[]> clusters = List.of(new int[] {4, 1}, new int[] {4, 2});
         List<Integer> sizes = Sizes.parse("1k,4k,16k,64k,256k,1m,4m", "--sizes", 1 << 30);
+        List<Integer> selectionSizes = Sizes.parse("64,1k,16k,256k,1m,4m", "--selection-sizes", 1 << 30);
         long delay = 10_000;
         long rate = 1_000_000;
         long queue = 262_144;
@@ -61,8 +74,10 @@ record MagpieOptions(List<int[]> clusters, List<Integer> sizes, long delayMicros
             }
             String value = args[++i];
             switch (option) {
+                case "--experiments" -> experiments = experiments(value);
                 case "--clusters" -> clusters = clusters(value);
                 case "--sizes" -> sizes = Sizes.parse(value, option, 1 << 30);
+                case "--selection-sizes" -> selectionSizes = Sizes.parse(value, option, 4 << 20);
                 case "--delay-ms" -> delay = number(option, value, 0, 10_000) * 1000;
                 case "--rate" -> rate = number(option, value, 1000, 10_000_000_000L);
                 case "--queue" -> queue = number(option, value, 1500, 1L << 30);
@@ -73,7 +88,20 @@ record MagpieOptions(List<int[]> clusters, List<Integer> sizes, long delayMicros
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'\n" + HELP);
             }
         }
-        return new MagpieOptions(clusters, sizes, delay, rate, queue, repeat, plogpMax, plogpMillis, out);
+        return new MagpieOptions(experiments, clusters, sizes, selectionSizes, delay, rate, queue, repeat, plogpMax, plogpMillis, out);
+    }
+
+    private static final List<String> EXPERIMENTS = List.of("bcast", "selection");
+
+    private static List<String> experiments(String value) {
+        List<String> out = new ArrayList<>();
+        for (String item : value.split(",")) {
+            if (!EXPERIMENTS.contains(item.strip())) {
+                throw new IllegalArgumentException("--experiments item '" + item.strip() + "' is not bcast or selection");
+            }
+            out.add(item.strip());
+        }
+        return out;
     }
 
     private static List<int[]> clusters(String value) {

@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One job of {@link MagpieRank}s on the emulated clusters, each rank a JVM started in its cluster's
+ * One job of MPI ranks on the emulated clusters, each rank a JVM started in its cluster's
  * namespace with the launch variables {@code polylink mpirun} sets: its cluster is its host and its
  * site, tcp listens on the cluster's address, the job meets in a directory every namespace sees.
  * Rank 0's output lines are kept; every rank's error output goes to the bench's. Closing it kills
@@ -32,8 +32,16 @@ final class WanJob implements AutoCloseable {
     /**
      * @param placement the cluster of each rank
      * @param models the link models the ranks get, or {@code null}
+     * @param main the rank program, {@link MagpieRank} or the P-LogP tool's
      */
-    static WanJob start(EmulatedWan wan, int[] placement, Path work, String models, String... args) throws IOException {
+    static WanJob start(EmulatedWan wan, int[] placement, Path work, String models, Class<?> main, String... args)
+            throws IOException {
+        return start(wan, placement, work, models, "", main, args);
+    }
+
+    /** @param transforms the transforms the ranks start, comma-separated, such as {@code lz4} */
+    static WanJob start(EmulatedWan wan, int[] placement, Path work, String models, String transforms, Class<?> main,
+                        String... args) throws IOException {
         WanJob job = new WanJob();
         String id = "magpie-" + UUID.randomUUID().toString().substring(0, 8);
         Path dir = Files.createDirectories(work.resolve(id));
@@ -51,9 +59,10 @@ final class WanJob implements AutoCloseable {
                 env.put("POLYLINK_MPI_HOST", "cluster-" + cluster);
                 env.put("POLYLINK_MPI_SITE", "cluster-" + cluster);
                 env.put("POLYLINK_MPI_PLOGP_MODELS", models == null ? "" : models);
-                List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", wan.cluster(cluster),
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-cp",
-                    System.getProperty("java.class.path"), MagpieRank.class.getName()));
+                if (!transforms.isEmpty()) {
+                    env.put("POLYLINK_MPI_TRANSFORMS", transforms);
+                }
+                List<String> command = java(wan, cluster, main);
                 command.addAll(List.of(args));
                 ProcessBuilder b = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
                 b.environment().putAll(env);
@@ -73,6 +82,13 @@ final class WanJob implements AutoCloseable {
             job.close();
             throw e;
         }
+    }
+
+    /** @return the command that runs {@code main} of this bench's class path in {@code cluster}'s namespace */
+    static List<String> java(EmulatedWan wan, int cluster, Class<?> main) {
+        return new ArrayList<>(List.of("ip", "netns", "exec", wan.cluster(cluster),
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g", "-cp",
+            System.getProperty("java.class.path"), main.getName()));
     }
 
     private void read(Process p) {

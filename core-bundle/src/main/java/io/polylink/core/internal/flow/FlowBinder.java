@@ -9,6 +9,7 @@ import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.local.LocalMethod;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.StackSelector;
+import io.polylink.spi.SelectionRequest.Sizes;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.concurrent.RejectedExecutionException;
@@ -42,6 +43,12 @@ final class FlowBinder {
     private final RetransmitStore store;
 
     private volatile BoundStack binding;
+    /** The entry the flow is on now: the link's choice, or a size class's. */
+    private Descriptor boundEntry;
+    /** The link's choice, for every size its policy chose nothing else for. */
+    private Descriptor linkEntry;
+    /** Where RSRs go by their size, or {@code null} where the policy chose one entry for all. */
+    private volatile SizeChoices bySize;
     private int generation;
     private volatile Explanation explanation;
     private int chosenIndex;
@@ -245,6 +252,8 @@ final class FlowBinder {
             }
             brokenBy = null;
             binding = s.value();
+            linkEntry = boundEntry = s.explanation().chosen().orElseThrow().descriptor();
+            bySize = binding == BoundStack.LOCAL ? null : sizeChoices(endpoint);
             generation = now;
             explanation = s.explanation();
             chosenIndex = s.chosenIndex();
@@ -282,6 +291,68 @@ final class FlowBinder {
         binding = null;
         throw new LinkException(flow + " found no working connection in " + MOVE_ATTEMPTS + " attempts: "
             + last.getMessage(), last);
+    }
+
+    /**
+     * Asks the policy where RSRs go by size. A policy failing at it leaves the link on its one
+     * choice: the link works, and the problem is logged.
+     *
+     * @return the choices, or {@code null} if every size goes by the link's choice
+     */
+    private SizeChoices sizeChoices(int endpoint) {
+        OutboundFlow.Key key = flow.key();
+        try {
+            int[] starts = selector.sizeClasses(key.peer(), endpoint, flow.table(), key.options());
+            if (starts.length == 0) {
+                return null;
+            }
+            Descriptor[] entries = new Descriptor[starts.length + 1];
+            boolean differs = false;
+            for (int i = 0; i < entries.length; i++) {
+                Sizes sizes = new Sizes(i == 0 ? 0 : starts[i - 1],
+                    i == starts.length ? Integer.MAX_VALUE : starts[i] - 1);
+                Descriptor d = selector.choose(key.peer(), endpoint, flow.table(), key.options(), sizes);
+                boolean plainLocal = d != null && d.method().equals(LocalMethod.NAME) && d.transforms().isEmpty();
+                entries[i] = d == null || plainLocal ? linkEntry : d;
+                differs |= !entries[i].equals(linkEntry);
+            }
+            return differs ? new SizeChoices(starts, entries) : null;
+        } catch (PolylinkException e) {
+            owner.sizeChoicesFailed(flow, e);
+            return null;
+        }
+    }
+
+    /**
+     * @return the entry an RSR of {@code size} payload bytes goes by, if the flow is on another
+     *     one; {@code null} if it goes where the flow is
+     */
+    Descriptor elsewhere(int size) {
+        SizeChoices choices = bySize;
+        if (choices == null) {
+            return null;
+        }
+        Descriptor wanted = choices.entryFor(size);
+        return wanted.equals(boundEntry) ? null : wanted;
+    }
+
+    /**
+     * Moves the flow, which has nothing unacknowledged, to a size class's entry: nothing is sent
+     * again, and the peer expects the next RSR wherever it arrives. An entry that cannot be
+     * connected gives its classes to the link's choice until the flow binds again. Caller holds
+     * the flow's lock.
+     *
+     * @return where the flow's RSRs go now
+     */
+    BoundStack moveTo(Descriptor entry) {
+        try {
+            binding = bindUnlessRefused(entry);
+            boundEntry = entry;
+        } catch (LinkException e) {
+            bySize = bySize.replacing(entry, linkEntry);
+            owner.sizeChoiceFailed(flow, entry, e);
+        }
+        return binding;
     }
 
     /**
@@ -427,5 +498,10 @@ final class FlowBinder {
             : b == BoundStack.LOCAL ? "local"
             : (b.stack().transforms().isEmpty() ? "" : b.stack().transforms().replace('+', '/') + "/")
                 + b.channel().connection().method();
+    }
+
+    /** @return where RSRs go by size, for the shell, or {@code null} if one entry takes every size */
+    SizeChoices bySize() {
+        return bySize;
     }
 }

@@ -1,6 +1,7 @@
 package io.polylink.core.internal.flow;
 
 import io.polylink.ContextId;
+import io.polylink.Descriptor;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
@@ -189,6 +190,17 @@ public final class Flows implements OutboundFlows {
         forget(flow);
         problems.lost(flow + ": dropped " + dropped + " RSRs (" + bytes + " bytes) the peer never "
             + "acknowledged, after " + abandonAfterMs + " ms without a way to it: " + why.getMessage(), dropped);
+    }
+
+    /** The policy failed to say where RSRs go by size: the flow takes its link's choice for every size. */
+    void sizeChoicesFailed(OutboundFlow flow, RuntimeException why) {
+        problems.warn("size classes", flow + ": every size goes by the link's choice: " + why.getMessage());
+    }
+
+    /** A size class's entry could not be connected: its sizes go by the link's choice until the flow binds again. */
+    void sizeChoiceFailed(OutboundFlow flow, Descriptor entry, RuntimeException why) {
+        problems.warn("size classes", flow + ": RSRs chosen for " + entry.stack() + " go by the link's choice, "
+            + "as it could not be connected: " + why.getMessage());
     }
 
     /** An RSR an inline handler handed off could not be sent; its sender has returned already. */

@@ -1,6 +1,7 @@
 package io.polylink.core.internal.flow;
 
 import io.polylink.ContextId;
+import io.polylink.Descriptor;
 import io.polylink.Explanation;
 import io.polylink.LinkException;
 import io.polylink.core.internal.buffer.MessageBufferImpl;
@@ -65,6 +66,11 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private static final int ACK_EVERY_BYTES = 16 << 20;
     private static final int ACK_MIN = 4;
     private static final long ACK_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /**
+     * How long an RSR bound for another stack than the flow's waits for the peer to acknowledge
+     * what went before it; past it, the RSR goes where the flow is and asks again.
+     */
+    private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** How long a report ({@code polylink:links}, JMX) waits for a flow a sender holds. */
     static final long REPORT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The count a report gives for a flow a sender held through its wait. */
@@ -84,6 +90,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     private final FlowBinder binder;
     private int next = 1;
     private int lastRequest;
+    /** How many more RSRs ask for their acknowledgement because the last ones moved between stacks, or wanted to. */
+    private int askingToMove;
     private long bytesSinceRequest;
     private final AckTimer ackTimer = new AckTimer();
     private volatile Thread waiter;
@@ -315,17 +323,30 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
             endpoints.deliverLocal(endpoint, handler, message);
             return true;
         }
+        Descriptor elsewhere = binder.elsewhere(message.length());
+        if (elsewhere != null) {
+            if (settled()) {
+                binding = binder.moveTo(elsewhere);
+            }
+            // Sizes are mixing: the next RSRs ask for their acknowledgements, so the next one to
+            // move waits for the last one's, at most a round trip, rather than take the old stack.
+            askingToMove = ACK_EVERY;
+        }
+        boolean askAck = askingToMove > 0;
+        if (askAck) {
+            askingToMove--;
+        }
         if (message.lent() != null
             && (message.length() <= RetransmitStore.SMALL_COPY || binding.channel().deliversOnSend())) {
             // Kept as a copy anyway, or delivered before the send returns: no use keeping the loan.
             message.flatten();
         }
-        if (sentBeforeCopy(binding, endpoint, handler, message)) {
+        if (sentBeforeCopy(binding, endpoint, handler, message, askAck)) {
             return true;
         }
         Pending p = keep(binding, endpoint, handler, message, next++);
         try {
-            transmit(p, false);
+            transmit(p, askAck);
         } catch (RuntimeException failed) {
             if (!binder.stale()) {
                 // The connection refused this frame (full, or a transform failed on it) and
@@ -358,7 +379,8 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      *     is large, the channel delivers on send, or its connection broke (the caller numbers,
      *     keeps and moves it as any send)
      */
-    private boolean sentBeforeCopy(BoundStack binding, int endpoint, int handler, MessageBufferImpl message) {
+    private boolean sentBeforeCopy(BoundStack binding, int endpoint, int handler, MessageBufferImpl message,
+                                   boolean askAck) {
         int length = message.length();
         if (length > RetransmitStore.SMALL_COPY || binding.channel().deliversOnSend()) {
             return false;
@@ -368,7 +390,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         int sequence = next++;
         try {
             transmit(binding, endpoint, handler, sequence, payload, null, length, message.tables(), message.tableCount(),
-                false);
+                askAck);
         } catch (RuntimeException failed) {
             next = sequence;
             if (binder.stale()) {
@@ -485,6 +507,33 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         } finally {
             Locks.unlockTo(lock, 0);
         }
+    }
+
+    /**
+     * Whether the peer acknowledged everything sent, so the next RSR may take another stack and
+     * still arrive after them: it is delivered only once all before it were. Waits, bounded, for
+     * the acknowledgement if the last RSR asked for it and this thread may wait: a receiving thread
+     * may be the one that would read it. Caller holds the lock.
+     */
+    private boolean settled() {
+        store.trim();
+        if (store.isEmpty()) {
+            return true;
+        }
+        if (lastRequest != next - 1 || ReceivingThread.now()) {
+            return false;
+        }
+        long deadline = System.nanoTime() + SETTLE_NANOS;
+        waiter = Thread.currentThread();
+        try {
+            // Looked at again after the waiter is set: an acknowledgement before that woke nobody.
+            for (store.trim(); !store.isEmpty() && !binder.stale() && deadline - System.nanoTime() > 0; store.trim()) {
+                LockSupport.parkNanos(this, deadline - System.nanoTime());
+            }
+        } finally {
+            waiter = null;
+        }
+        return store.isEmpty();
     }
 
     /** Waits, bounded, for the peer to acknowledge; moves the flow if its connection went. */
@@ -744,8 +793,10 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
     String describe(long deadline) {
         RoundTrips.Snapshot rtt = ackTimer.roundTrips().snapshot();
         Counts counts = counts(deadline);
-        return String.format("%016x %-36s %-12s %10s %10s %8s %8s", id, key.peer(), binder.where(), rtt.p50(),
-            rtt.p99(), counts == null ? "busy" : counts.sent(), counts == null ? "busy" : counts.unacknowledged());
+        SizeChoices bySize = binder.bySize();
+        return String.format("%016x %-36s %-12s %10s %10s %8s %8s%s", id, key.peer(), binder.where(), rtt.p50(),
+            rtt.p99(), counts == null ? "busy" : counts.sent(), counts == null ? "busy" : counts.unacknowledged(),
+            bySize == null ? "" : "  by size: " + bySize);
     }
 
     /** What a report reads of the flow under its lock. */

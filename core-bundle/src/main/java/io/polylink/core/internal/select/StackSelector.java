@@ -16,6 +16,8 @@ import io.polylink.spi.CommunicationMethod;
 import io.polylink.spi.PeerLocation;
 import io.polylink.spi.SelectionPolicy;
 import io.polylink.spi.SelectionRequest;
+import io.polylink.spi.SelectionRequest.Sizes;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Set;
@@ -93,6 +95,49 @@ public final class StackSelector {
     }
 
     /**
+     * What the policy would choose for RSRs of {@code sizes}, without connecting.
+     *
+     * @return the chosen entry, or {@code null} if none is usable for them
+     * @throws PolylinkException if the policy failed or chose an entry that is not usable
+     */
+    public Descriptor choose(ContextId target, int endpoint, EncodedTable table, LinkOptions options, Sizes sizes) {
+        Request request = new Request(installed, onDemand, target, endpoint, table, options, sizes);
+        return checked(policy, request).chosen().map(Explanation.Entry::descriptor).orElse(null);
+    }
+
+    /**
+     * The sizes at which the policy's choice for a target may change ({@link SelectionPolicy#sizeClasses}).
+     *
+     * @return ascending sizes, each the smallest of a class after the first; empty for one choice
+     * @throws PolylinkException if the policy failed or gave sizes that are not ascending and positive
+     */
+    public int[] sizeClasses(ContextId target, int endpoint, EncodedTable table, LinkOptions options) {
+        SelectionPolicy policy = this.policy;
+        Request request = new Request(installed, onDemand, target, endpoint, table, options, Sizes.ALL);
+        int[] starts;
+        try {
+            starts = policy.sizeClasses(request);
+        } catch (Throwable t) {
+            throw new PolylinkException("selection policy " + policy.name() + " failed to give size classes: " + t, t);
+        }
+        if (starts == null) {
+            return new int[0];
+        }
+        starts = starts.clone();
+        if (starts.length > SelectionPolicy.MAX_SIZE_CLASSES) {
+            throw new PolylinkException("selection policy " + policy.name() + " gave " + starts.length
+                + " size classes; at most " + SelectionPolicy.MAX_SIZE_CLASSES + " are allowed");
+        }
+        for (int i = 0; i < starts.length; i++) {
+            if (starts[i] <= 0 || i > 0 && starts[i] <= starts[i - 1]) {
+                throw new PolylinkException("selection policy " + policy.name() + " gave size classes "
+                    + Arrays.toString(starts) + ": they must be ascending sizes greater than 0");
+            }
+        }
+        return starts;
+    }
+
+    /**
      * @param table the target's table, which says where the target runs
      * @param binder what to make of the chosen entry, or {@code null} to only explain
      * @throws NoApplicableMethodException if there is a binder and no entry could be used
@@ -100,17 +145,12 @@ public final class StackSelector {
      */
     public <T> Selection<T> select(ContextId target, int endpoint, EncodedTable table, LinkOptions options,
                                    Binder<T> binder) {
-        Request request = new Request(installed, onDemand, target, endpoint, table, options);
+        Request request = new Request(installed, onDemand, target, endpoint, table, options, Sizes.ALL);
         BitSet connectFailed = new BitSet();
         SelectionPolicy policy = this.policy;
         for (int attempt = 0; attempt <= table.table().size(); attempt++) {
-            Explanation explanation = choose(policy, request);
+            Explanation explanation = checked(policy, request);
             var chosen = explanation.chosen();
-            if (chosen.isPresent() && !request.assess(chosen.get().index()).usable()) {
-                throw new PolylinkException("selection policy " + policy.name() + " chose entry "
-                    + (chosen.get().index() + 1) + " (" + chosen.get().descriptor().stack()
-                    + "), which is not usable: " + request.assess(chosen.get().index()).reason());
-            }
             if (binder == null) {
                 return new Selection<>(explanation, null, connectFailed);
             }
@@ -125,6 +165,22 @@ public final class StackSelector {
             }
         }
         throw new IllegalStateException("selection did not settle in " + (table.table().size() + 1) + " rounds");
+    }
+
+    /**
+     * Runs the policy and checks its choice is usable.
+     *
+     * @throws PolylinkException if the policy failed or chose an entry that is not usable
+     */
+    private static Explanation checked(SelectionPolicy policy, Request request) {
+        Explanation explanation = choose(policy, request);
+        var chosen = explanation.chosen();
+        if (chosen.isPresent() && !request.assess(chosen.get().index()).usable()) {
+            throw new PolylinkException("selection policy " + policy.name() + " chose entry "
+                + (chosen.get().index() + 1) + " (" + chosen.get().descriptor().stack()
+                + "), which is not usable: " + request.assess(chosen.get().index()).reason());
+        }
+        return explanation;
     }
 
     /** Runs a policy, perhaps a third party's: whatever it throws fails this selection, never the thread. */
@@ -149,10 +205,11 @@ public final class StackSelector {
         /** Where the target runs, said with every usable entry when it is another host. */
         private final String whereTarget;
         private final LinkOptions options;
+        private final Sizes sizes;
         private final Assessment[] assessed;
 
         Request(Installed installed, InstallOnDemand onDemand, ContextId target, int endpoint, EncodedTable table,
-                LinkOptions options) {
+                LinkOptions options, Sizes sizes) {
             this.installed = installed;
             this.onDemand = onDemand;
             this.target = target;
@@ -161,7 +218,18 @@ public final class StackSelector {
             this.location = table.origin().seenFrom(installed.origin());
             this.whereTarget = where(table.origin(), installed.origin(), location);
             this.options = options;
+            this.sizes = sizes;
             this.assessed = new Assessment[this.table.size()];
+        }
+
+        @Override
+        public PeerLocation location() {
+            return location;
+        }
+
+        @Override
+        public Sizes sizes() {
+            return sizes;
         }
 
         @Override
