@@ -71,6 +71,7 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
      * what went before it; past it, the RSR goes where the flow is and asks again.
      */
     private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long SETTLE_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How long a report ({@code polylink:links}, JMX) waits for a flow a sender holds. */
     static final long REPORT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The count a report gives for a flow a sender held through its wait. */
@@ -527,8 +528,9 @@ public final class OutboundFlow implements OutboundFlows.Acknowledged {
         waiter = Thread.currentThread();
         try {
             // Looked at again after the waiter is set: an acknowledgement before that woke nobody.
+            // A connection that breaks, or a method that leaves, wakes nobody either: hence slices.
             for (store.trim(); !store.isEmpty() && !binder.stale() && deadline - System.nanoTime() > 0; store.trim()) {
-                LockSupport.parkNanos(this, deadline - System.nanoTime());
+                LockSupport.parkNanos(this, Math.min(SETTLE_SLICE_NANOS, deadline - System.nanoTime()));
             }
         } finally {
             waiter = null;

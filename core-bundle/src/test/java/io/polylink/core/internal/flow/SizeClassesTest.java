@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -177,6 +179,49 @@ class SizeClassesTest {
         }
         awaitDelivered(sent);
         assertTrue(slowAgain.statistics().messagesSent() > 0, "the returned slow carries large RSRs again");
+    }
+
+    @Test
+    void methodsRemovedAndAddedUnderAStreamOfMixedSizesLoseNothingAndKeepTheOrder() throws Exception {
+        a.add(new BySize(LARGE));
+        Startpoint s = a.context().startpoint(target.startpoint().toText());
+        int total = 6000;
+        AtomicInteger sent = new AtomicInteger();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread sender = new Thread(() -> {
+            try {
+                for (int seq = 0; seq < total; seq++) {
+                    send(s, seq);
+                    sent.set(seq + 1);
+                }
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        }, "test-sender");
+        sender.start();
+        try {
+            awaitSent(sent, failed, 1000);
+            a.remove(slowA); // large RSRs in flight on slow move to fast
+            awaitSent(sent, failed, 2500);
+            PipeMethod slowAgain = new PipeMethod(network, "slow");
+            a.add(slowAgain, 20); // and come back
+            awaitSent(sent, failed, 4000);
+            a.remove(fastA); // now the small ones move, to slow
+            sender.join(TimeUnit.SECONDS.toMillis(60));
+            assertEquals(null, failed.get(), "the sender failed");
+            assertEquals(total, sent.get(), "the sender did not finish in 60 s");
+            awaitDelivered(total);
+            assertTrue(slowAgain.statistics().messagesSent() > 0, "the returned slow carried RSRs");
+        } finally {
+            sender.interrupt();
+            sender.join(TimeUnit.SECONDS.toMillis(10));
+        }
+    }
+
+    private static void awaitSent(AtomicInteger sent, AtomicReference<Throwable> failed, int count) {
+        Await.until(() -> sent.get() >= count || failed.get() != null, Duration.ofSeconds(30),
+            () -> "the sender sent " + sent.get() + " of " + count);
+        assertEquals(null, failed.get(), "the sender failed");
     }
 
     @Test
