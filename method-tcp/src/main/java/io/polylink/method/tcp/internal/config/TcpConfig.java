@@ -25,7 +25,8 @@ public @interface TcpConfig {
     @AttributeDefinition(description = "I/O thread when idle: spin, spin-then-block or block")
     IdleStrategy idleStrategy() default IdleStrategy.SPIN_THEN_BLOCK;
 
-    @AttributeDefinition(description = "How long spin-then-block polls after the last work, in microseconds")
+    @AttributeDefinition(description = "How long spin-then-block polls after the last work, in microseconds, at "
+        + "most: after each sleep of 10 ms or more the next spin is half as long, down to 20")
     int spinMicros() default 500;
 
     @AttributeDefinition(description = "How long the I/O thread naps between its turns while application threads "

@@ -72,12 +72,21 @@ public final class IoLoop implements AutoCloseable {
      * then yields between polls (see docs/performance-notes.md#tcp-spinning-at-the-sending-end-of-a-bulk-stream).
      */
     private static final long SHORT_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    /** A sleep this long makes the next spin half as long: the link is used now and then. */
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** How long {@link #close} waits for a caller's pass under way. */
     private static final long LAST_PASS_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Selector selector;
     private final IdleStrategy idle;
     private final long spinNanos;
+    /**
+     * How long spin-then-block spins after work now, {@link #spinNanos} at most: halved, down to
+     * {@link #SHORT_SPIN_NANOS}, after each sleep of {@link #QUIET_NANOS} or more, doubled after a
+     * sleep that work ended within one spin. A loop woken by a sender on its own core holds that core from it while it
+     * spins, so a link used now and then spins briefly (docs/performance-notes.md#tcp-an-adaptive-spin).
+     */
+    private long spinWindow;
     private final LongUnaryOperator tick;
     private final ProblemLog problems;
     private final Consumer<Throwable> stopped;
@@ -162,6 +171,7 @@ public final class IoLoop implements AutoCloseable {
         this.selector = Selector.open();
         this.idle = idle;
         this.spinNanos = spinNanos;
+        this.spinWindow = spinNanos;
         this.tick = tick;
         this.problems = problems;
         this.stopped = stopped;
@@ -379,6 +389,7 @@ public final class IoLoop implements AutoCloseable {
                     }
                     if (traffic) {
                         lastWork = turnEnd;
+                        adaptSpin(turnEnd - now);
                     }
                     sleeping = false;
                 }
@@ -440,7 +451,16 @@ public final class IoLoop implements AutoCloseable {
 
     /** @return how long spin-then-block spins after the last work, {@code now} being past it */
     private long spinNanos(long now) {
-        return bulkQuiet(now) ? Math.min(spinNanos, SHORT_SPIN_NANOS) : spinNanos;
+        return bulkQuiet(now) ? Math.min(spinWindow, SHORT_SPIN_NANOS) : spinWindow;
+    }
+
+    /** The loop slept {@code slept} nanoseconds in the selector before traffic woke it. */
+    private void adaptSpin(long slept) {
+        if (slept < spinNanos) {
+            spinWindow = Math.min(spinNanos, 2 * spinWindow);
+        } else if (slept > QUIET_NANOS) {
+            spinWindow = Math.max(Math.min(spinNanos, SHORT_SPIN_NANOS), spinWindow / 2);
+        }
     }
 
     /** @return whether the loop is idle at the sending end of a bulk stream, spun briefly and with nothing queued */
