@@ -67,7 +67,8 @@ public final class CostModelPolicy implements SelectionPolicy {
         List<Explanation.Entry> entries = new ArrayList<>(request.table().size());
         if (model.isEmpty()) {
             int first = usable.isEmpty() ? -1 : usable.get(0);
-            String why = usable.isEmpty() ? "" : "; " + unmeasured(request, first);
+            String why = usable.isEmpty() || request.location() == PeerLocation.SAME_CONTEXT ? ""
+                : "; " + unmeasured(request, first);
             for (int i = 0; i < request.table().size(); i++) {
                 Assessment a = request.assess(i);
                 Descriptor d = request.table().get(i);
