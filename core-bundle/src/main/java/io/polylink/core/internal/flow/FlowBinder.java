@@ -8,8 +8,8 @@ import io.polylink.core.internal.channel.ChannelSender;
 import io.polylink.core.internal.channel.PeerChannel;
 import io.polylink.core.internal.local.LocalMethod;
 import io.polylink.core.internal.registry.Installed;
+import io.polylink.core.internal.select.SizeChoices;
 import io.polylink.core.internal.select.StackSelector;
-import io.polylink.spi.SelectionRequest.Sizes;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.concurrent.RejectedExecutionException;
@@ -253,7 +253,7 @@ final class FlowBinder {
             brokenBy = null;
             binding = s.value();
             linkEntry = boundEntry = s.explanation().chosen().orElseThrow().descriptor();
-            bySize = binding == BoundStack.LOCAL ? null : sizeChoices(endpoint);
+            bySize = binding == BoundStack.LOCAL ? null : sizeChoices(endpoint, s.connectFailed());
             generation = now;
             explanation = s.explanation();
             chosenIndex = s.chosenIndex();
@@ -299,24 +299,10 @@ final class FlowBinder {
      *
      * @return the choices, or {@code null} if every size goes by the link's choice
      */
-    private SizeChoices sizeChoices(int endpoint) {
+    private SizeChoices sizeChoices(int endpoint, BitSet connectFailed) {
         OutboundFlow.Key key = flow.key();
         try {
-            int[] starts = selector.sizeClasses(key.peer(), endpoint, flow.table(), key.options());
-            if (starts.length == 0) {
-                return null;
-            }
-            Descriptor[] entries = new Descriptor[starts.length + 1];
-            boolean differs = false;
-            for (int i = 0; i < entries.length; i++) {
-                Sizes sizes = new Sizes(i == 0 ? 0 : starts[i - 1],
-                    i == starts.length ? Integer.MAX_VALUE : starts[i] - 1);
-                Descriptor d = selector.choose(key.peer(), endpoint, flow.table(), key.options(), sizes);
-                boolean plainLocal = d != null && d.method().equals(LocalMethod.NAME) && d.transforms().isEmpty();
-                entries[i] = d == null || plainLocal ? linkEntry : d;
-                differs |= !entries[i].equals(linkEntry);
-            }
-            return differs ? new SizeChoices(starts, entries) : null;
+            return selector.sizeChoices(key.peer(), endpoint, flow.table(), key.options(), connectFailed, linkEntry);
         } catch (PolylinkException e) {
             owner.sizeChoicesFailed(flow, e);
             return null;

@@ -13,6 +13,7 @@ import io.polylink.core.internal.endpoint.Endpoints;
 import io.polylink.core.internal.observe.RoundTrips;
 import io.polylink.core.internal.registry.Installed;
 import io.polylink.core.internal.select.LinkOptions;
+import io.polylink.core.internal.select.SizeChoices;
 import io.polylink.core.internal.wire.EncodedTable;
 import io.polylink.core.internal.wire.FrameHeader;
 import java.nio.ByteBuffer;

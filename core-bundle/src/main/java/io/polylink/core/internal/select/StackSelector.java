@@ -95,25 +95,38 @@ public final class StackSelector {
     }
 
     /**
-     * What the policy would choose for RSRs of {@code sizes}, without connecting.
+     * What the policy chooses for each class of RSR sizes it asks for ({@link SelectionPolicy#sizeClasses}),
+     * without connecting. One request serves every class, so each entry is assessed once; the
+     * entries the link's selection failed to connect stay refused.
      *
-     * @return the chosen entry, or {@code null} if none is usable for them
-     * @throws PolylinkException if the policy failed or chose an entry that is not usable
+     * @param connectFailed the entries the link's selection failed to connect
+     * @param linkEntry the link's choice, which takes every class the policy finds no entry for
+     * @return the choices, or {@code null} if every size goes by the link's choice
+     * @throws PolylinkException if the policy failed, gave sizes that are not ascending and
+     *     positive, or chose an entry that is not usable
      */
-    public Descriptor choose(ContextId target, int endpoint, EncodedTable table, LinkOptions options, Sizes sizes) {
-        Request request = new Request(installed, onDemand, target, endpoint, table, options, sizes);
-        return checked(policy, request).chosen().map(Explanation.Entry::descriptor).orElse(null);
-    }
-
-    /**
-     * The sizes at which the policy's choice for a target may change ({@link SelectionPolicy#sizeClasses}).
-     *
-     * @return ascending sizes, each the smallest of a class after the first; empty for one choice
-     * @throws PolylinkException if the policy failed or gave sizes that are not ascending and positive
-     */
-    public int[] sizeClasses(ContextId target, int endpoint, EncodedTable table, LinkOptions options) {
+    public SizeChoices sizeChoices(ContextId target, int endpoint, EncodedTable table, LinkOptions options,
+                                   BitSet connectFailed, Descriptor linkEntry) {
         SelectionPolicy policy = this.policy;
         Request request = new Request(installed, onDemand, target, endpoint, table, options, Sizes.ALL);
+        connectFailed.stream().forEach(i -> request.refuse(i, "connecting to it failed as the link was bound"));
+        int[] starts = starts(policy, request);
+        if (starts.length == 0) {
+            return null;
+        }
+        Descriptor[] entries = new Descriptor[starts.length + 1];
+        boolean differs = false;
+        for (int i = 0; i < entries.length; i++) {
+            Sizes sizes = new Sizes(i == 0 ? 0 : starts[i - 1], i == starts.length ? Integer.MAX_VALUE : starts[i] - 1);
+            entries[i] = checked(policy, request.forSizes(sizes)).chosen().map(Explanation.Entry::descriptor)
+                .orElse(linkEntry);
+            differs |= !entries[i].equals(linkEntry);
+        }
+        return differs ? new SizeChoices(starts, entries) : null;
+    }
+
+    /** @return the policy's size classes, checked: ascending sizes greater than 0, at most the SPI's bound */
+    private static int[] starts(SelectionPolicy policy, Request request) {
         int[] starts;
         try {
             starts = policy.sizeClasses(request);
@@ -220,6 +233,24 @@ public final class StackSelector {
             this.options = options;
             this.sizes = sizes;
             this.assessed = new Assessment[this.table.size()];
+        }
+
+        private Request(Request other, Sizes sizes) {
+            this.installed = other.installed;
+            this.onDemand = other.onDemand;
+            this.target = other.target;
+            this.endpoint = other.endpoint;
+            this.table = other.table;
+            this.location = other.location;
+            this.whereTarget = other.whereTarget;
+            this.options = other.options;
+            this.sizes = sizes;
+            this.assessed = other.assessed;
+        }
+
+        /** @return the same request for RSRs of {@code sizes}, sharing what was assessed */
+        Request forSizes(Sizes sizes) {
+            return new Request(this, sizes);
         }
 
         @Override

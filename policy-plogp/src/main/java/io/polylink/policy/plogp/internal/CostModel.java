@@ -28,6 +28,8 @@ final class CostModel {
     }
 
     private final List<Candidate> candidates;
+    /** Every size some candidate was measured at that fits an RSR, ascending. */
+    private final long[] sizes;
     /** Each class's first size after the first class's, ascending. */
     private final int[] starts;
     /** The fastest candidate of each class. */
@@ -38,7 +40,7 @@ final class CostModel {
         this.candidates = List.copyOf(candidates);
         List<Integer> cuts = new ArrayList<>();
         List<Candidate> winners = new ArrayList<>();
-        long[] sizes = sizes();
+        this.sizes = sizes(this.candidates);
         // The target's order stands unless a model says another entry is faster by the margin.
         Candidate current = candidates.get(0);
         Candidate best = fastestAt(sizes[0]);
@@ -59,7 +61,7 @@ final class CostModel {
     }
 
     /** @return every size some candidate was measured at, that fits an RSR, ascending; at least one */
-    private long[] sizes() {
+    private static long[] sizes(List<Candidate> candidates) {
         TreeSet<Long> all = new TreeSet<>();
         for (Candidate c : candidates) {
             for (SizeParameters p : c.model().sizes()) {
@@ -105,14 +107,14 @@ final class CostModel {
     }
 
     /**
-     * @return the fastest candidate for {@code sizes}: a class's, if they are one; else the one
-     *     whose predictions across them are least behind the fastest at each measured size
+     * @return the fastest candidate for {@code range}: a class's, if it is one; else the one
+     *     whose predictions across it are least behind the fastest at each measured size
      */
-    Candidate fastest(Sizes sizes) {
+    Candidate fastest(Sizes range) {
         for (int i = 0; i < fastest.length; i++) {
             int from = i == 0 ? 0 : starts[i - 1];
             int to = i == starts.length ? Integer.MAX_VALUE : starts[i] - 1;
-            if (sizes.smallest() == from && sizes.largest() == to) {
+            if (range.smallest() == from && range.largest() == to) {
                 return fastest[i];
             }
         }
@@ -120,8 +122,8 @@ final class CostModel {
         double bestBehind = Double.MAX_VALUE;
         for (Candidate c : candidates) {
             double behind = 0;
-            for (long m : sizes()) {
-                if (sizes.contains((int) Math.min(m, Integer.MAX_VALUE))) {
+            for (long m : sizes) {
+                if (range.contains((int) Math.min(m, Integer.MAX_VALUE))) {
                     behind += c.time(m) / Math.max(fastestAt(m).time(m), Double.MIN_NORMAL);
                 }
             }

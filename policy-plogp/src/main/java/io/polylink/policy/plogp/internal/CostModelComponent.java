@@ -38,7 +38,7 @@ public final class CostModelComponent {
     @Activate
     public CostModelComponent(BundleContext bundle, Map<String, Object> properties) {
         this.bundle = bundle;
-        start(properties);
+        register(policy(properties));
     }
 
     /** @throws InvalidSettingException naming a key whose value cannot be used; the policy in force stays */
@@ -55,10 +55,6 @@ public final class CostModelComponent {
             registration.unregister();
             registration = null;
         }
-    }
-
-    private synchronized void start(Map<String, Object> properties) {
-        register(policy(properties));
     }
 
     private void register(CostModelPolicy policy) {

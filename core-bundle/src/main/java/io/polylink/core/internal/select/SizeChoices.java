@@ -1,17 +1,17 @@
-package io.polylink.core.internal.flow;
+package io.polylink.core.internal.select;
 
 import io.polylink.Descriptor;
 
 /**
- * The entry a flow's RSRs take by their size, as its policy chose for each class of sizes.
+ * The entry a link's RSRs take by their size, as its policy chose for each class of sizes.
  *
  * @param starts ascending sizes, each the smallest of a class after the first, which starts at 0
  * @param entries the entry of each class, one more than {@code starts}
  */
-record SizeChoices(int[] starts, Descriptor[] entries) {
+public record SizeChoices(int[] starts, Descriptor[] entries) {
 
     /** @return the entry for an RSR of {@code size} payload bytes */
-    Descriptor entryFor(int size) {
+    public Descriptor entryFor(int size) {
         int i = 0;
         while (i < starts.length && size >= starts[i]) {
             i++;
@@ -20,7 +20,7 @@ record SizeChoices(int[] starts, Descriptor[] entries) {
     }
 
     /** @return these choices with {@code gone}'s classes given to {@code instead} */
-    SizeChoices replacing(Descriptor gone, Descriptor instead) {
+    public SizeChoices replacing(Descriptor gone, Descriptor instead) {
         Descriptor[] replaced = entries.clone();
         for (int i = 0; i < replaced.length; i++) {
             if (replaced[i].equals(gone)) {
