@@ -19,6 +19,18 @@ import io.polylink.mpi.internal.wire.HeaderCodec;
  */
 final class Protocol {
 
+    /**
+     * A rendezvous of at most this many bytes goes out whole before the pushing thread reads its
+     * own inbox; a larger one reads it between chunks. Half of shm's default inbox: two ranks
+     * pushing such messages at each other each find room for the whole message in the other's
+     * inbox, and then each takes the other's. Reading between chunks there made the rank that fell
+     * behind take several of the other's chunks at each read, fall further behind, and push its
+     * last chunks alone while the other waited: a 512 KiB exchange took about a fifth longer. Past
+     * what an inbox holds, ranks that pushed without reading would wait on each other's full inbox
+     * until the methods' own threads took over (docs/performance-notes.md#exchange-push-ahead).
+     */
+    static final long PUSH_AHEAD_BYTES = 512 * 1024;
+
     private final Transport transport;
     private final RequestTable table;
     private final Limits limits;
@@ -116,6 +128,7 @@ final class Protocol {
         Staging stage = chunk == limits.chunk() ? staging : streamStaging;
         // Every chunk is lent (from where its data lies, or staged), so its message holds a header.
         MessageBuffer m = transport.take();
+        boolean readBetween = limit > PUSH_AHEAD_BYTES;
         try {
             long offset = 0;
             while (offset < limit) {
@@ -136,10 +149,12 @@ final class Protocol {
                 m.putLent(data, 0, bytes, back);
                 offset += bytes;
                 transport.send(links, s.destination, Header.INLINE_HANDLER, m);
-                // Read this rank's own inbox between chunks: a peer pushing to this rank at the
-                // same time waits for room in it, and would otherwise wait for the methods' own
-                // threads, which stand back while this rank's threads receive.
-                limits.idle().receiveOnce();
+                if (readBetween) {
+                    // A peer pushing to this rank at the same time waits for room in its inbox, and
+                    // would otherwise wait for the methods' own threads, which stand back while this
+                    // rank's threads receive.
+                    limits.idle().receiveOnce();
+                }
             }
             m.clear(); // lets go of the last chunk's loan before the send can complete
             s.pushed();
