@@ -1,6 +1,7 @@
 package io.polylink.bench.internal.mpi;
 
 import io.polylink.bench.internal.LoadAverage;
+import io.polylink.bench.internal.Processors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -82,8 +83,8 @@ public final class MpiCommand {
         }
         MpiReport report = new MpiReport(runs);
         String header = "bench mpi on one host: ranks in separate processes (" + measured.rankCounts().stream()
-            .map(String::valueOf).collect(java.util.stream.Collectors.joining(" and ")) + "), " + Runtime.getRuntime()
-            .availableProcessors() + " cpus; load average (1, 5, 15 min) before " + loadBefore + ", after "
+            .map(String::valueOf).collect(java.util.stream.Collectors.joining(" and ")) + "), " + Processors.describe()
+            + "; load average (1, 5, 15 min) before " + loadBefore + ", after "
             + LoadAverage.now();
         String baseline = openMpi.map(o -> "Open MPI: " + o.version() + ", osu.c compiled with mpicc -O2; mpirun "
             + "--mca pml ob1 --bind-to none, btl self,vader or self,tcp on lo").orElse("Open MPI: not measured");

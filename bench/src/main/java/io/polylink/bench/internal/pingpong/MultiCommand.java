@@ -1,6 +1,7 @@
 package io.polylink.bench.internal.pingpong;
 
 import io.polylink.bench.internal.LoadAverage;
+import io.polylink.bench.internal.Processors;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -139,8 +140,8 @@ public final class MultiCommand {
                 }
             }
         } else {
-            out.printf(Locale.ROOT, "multi (Nexus ppmulti) on one host, server and client in separate processes, %d cpus; "
-                + "load average (1, 5, 15 min) before %s, after %s%n", cpus, loadBefore, loadAfter);
+            out.printf(Locale.ROOT, "multi (Nexus ppmulti) on one host, server and client in separate processes, %s; "
+                + "load average (1, 5, 15 min) before %s, after %s%n", Processors.describe(), loadBefore, loadAfter);
             out.printf(Locale.ROOT, "shm idle strategy %s, tcp %s (its default); clients driven by %s; "
                 + "each case run %d time(s), the run with the median p50 shown%n", PolylinkNode.shmIdle(options.idle()),
                 PolylinkNode.TCP_DEFAULT_IDLE, PingPongCommand.driver(options, wait, cpus), repeat);

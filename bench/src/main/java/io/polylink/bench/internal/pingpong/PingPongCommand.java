@@ -1,6 +1,7 @@
 package io.polylink.bench.internal.pingpong;
 
 import io.polylink.bench.internal.LoadAverage;
+import io.polylink.bench.internal.Processors;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -188,7 +189,8 @@ public final class PingPongCommand {
             ResultTable.csv(runs, out);
         } else {
             out.printf(Locale.ROOT, "pingpong on one host (127.0.0.1, /dev/shm), server and client in separate "
-                + "processes, %d cpus; load average (1, 5, 15 min) before %s, after %s%n", cpus, loadBefore, loadAfter);
+                + "processes, %s; load average (1, 5, 15 min) before %s, after %s%n", Processors.describe(), loadBefore,
+                loadAfter);
             out.printf(Locale.ROOT, "polylink idle strategy %s; netty-nio and polylink clients driven by %s%n",
                 options.idle(), driver(options, wait, cpus));
             out.println("round trip: SIZE bytes each way; MB/s: one-way stream of SIZE-byte messages, "

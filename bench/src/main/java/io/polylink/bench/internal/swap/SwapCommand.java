@@ -5,6 +5,7 @@ import io.polylink.Descriptor;
 import io.polylink.Startpoint;
 import io.polylink.bench.internal.BenchTransforms;
 import io.polylink.bench.internal.LoadAverage;
+import io.polylink.bench.internal.Processors;
 import io.polylink.bench.internal.pingpong.ChildJvm;
 import io.polylink.bench.internal.pingpong.TempDirectory;
 import io.polylink.core.internal.EmbeddedContext;
@@ -330,9 +331,8 @@ public final class SwapCommand {
 
     private static void table(List<Outcome> outcomes, SwapOptions options, String loadBefore, String loadAfter,
                               PrintStream out) {
-        int cpus = Runtime.getRuntime().availableProcessors();
-        out.printf(Locale.ROOT, "swap between two processes on one host, %d cpus; load average (1, 5, 15 min) before %s, "
-            + "after %s%n", cpus, loadBefore, loadAfter);
+        out.printf(Locale.ROOT, "swap between two processes on one host, %s; load average (1, 5, 15 min) before %s, "
+            + "after %s%n", Processors.describe(), loadBefore, loadAfter);
         out.printf(Locale.ROOT, "a Felix node updates its bundles; this process sends: %d senders, window %d, %d-byte RSRs, "
             + "%d echoes between updates%n%n", options.senders(), options.window(), options.size(), options.progress());
         out.printf(Locale.ROOT, "%-6s %6s %7s %10s %10s %5s %5s %6s %10s %9s %8s %17s %10s %10s %10s%n", "target",

@@ -1,6 +1,7 @@
 package io.polylink.bench.internal.transforms;
 
 import io.polylink.bench.internal.LoadAverage;
+import io.polylink.bench.internal.Processors;
 import io.polylink.bench.internal.Sizes;
 import io.polylink.testkit.SampleData;
 import java.io.PrintStream;
@@ -100,8 +101,8 @@ public final class TransformsCommand {
 
     private static void table(List<TransformResult> results, TransformsOptions options, List<String> libraries,
                               String loadBefore, String loadAfter, PrintStream out) {
-        out.printf(Locale.ROOT, "transforms, %d cpus; load average (1, 5, 15 min) before %s, after %s; %s%n",
-            Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter, System.getProperty("java.vm.version"));
+        out.printf(Locale.ROOT, "transforms, %s; load average (1, 5, 15 min) before %s, after %s; %s%n",
+            Processors.describe(), loadBefore, loadAfter, System.getProperty("java.vm.version"));
         out.printf(Locale.ROOT, "encode + decode per message, MB of input per CPU-second, median of %d rounds of %.2f s; "
             + "data: JSON-like log records%n", options.rounds(), options.seconds());
         libraries.forEach(l -> out.println("  " + l));
