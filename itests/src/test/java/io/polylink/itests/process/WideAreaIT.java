@@ -43,8 +43,8 @@ class WideAreaIT {
         }
         Assumptions.assumeTrue(unavailable == null, () -> "the emulated testbed cannot be made here: " + unavailable);
         try (MpirunProcess run = MpirunProcess.shell(work, "java -jar \"$POLYLINK_HOME/lib/bench/polylink-bench.jar\" "
-                + "magpie --clusters 2x2 --sizes 1k,32k --repeat 1 --plogp-max 4k --plogp-ms 5 --delay-ms 10 "
-                + "--rate 1000000 --out out")) {
+                + "magpie --clusters 2x2 --sizes 1k,32k --repeat 1 --warm-up 20 --plogp-max 4k --plogp-ms 5 "
+                + "--delay-ms 10 --rate 1000000 --out out")) {
             assertEquals(0, run.awaitExit(RUN), run.output());
             String out = run.output();
             assertTrue(out.contains("2 clusters of 2 ranks; emulated links 10.0 ms one way, 1,000,000 bytes/s each way"),

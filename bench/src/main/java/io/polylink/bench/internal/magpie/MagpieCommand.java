@@ -93,7 +93,8 @@ public final class MagpieCommand {
             int[] placement = IntStream.range(0, clusters * perCluster).map(r -> r / perCluster).toArray();
             List<String> lines;
             try (WanJob job = WanJob.start(wan, placement, work, models, MagpieRank.class, "bcast", String.join(",",
-                    o.sizes().stream().map(String::valueOf).toList()), Integer.toString(o.repeat()))) {
+                    o.sizes().stream().map(String::valueOf).toList()), Integer.toString(o.repeat()),
+                    Integer.toString(o.warmUp()))) {
                 lines = job.await(JOB);
             }
             String router = wan.stop();

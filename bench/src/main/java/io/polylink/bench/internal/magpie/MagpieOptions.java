@@ -16,12 +16,13 @@ import java.util.List;
  * @param rate the emulated links' bytes per second, each way
  * @param queue the bytes a link's queue holds before it drops
  * @param repeat the timed broadcasts of each algorithm and size
+ * @param warmUp the small broadcasts of each algorithm before any is timed
  * @param plogpMax the largest size the links' P-LogP is measured at (larger ones are extrapolated)
  * @param plogpMillis the time per P-LogP parameter and size
  * @param out where the table, CSV and chart go, or {@code null} for nowhere
  */
 record MagpieOptions(List<String> experiments, List<int[]> clusters, List<Integer> sizes, List<Integer> selectionSizes,
-                     long delayMicros, long rate, long queue, int repeat,
+                     long delayMicros, long rate, long queue, int repeat, int warmUp,
                      int plogpMax, long plogpMillis, Path out) {
 
     static final String HELP = """
@@ -49,6 +50,9 @@ record MagpieOptions(List<String> experiments, List<int[]> clusters, List<Intege
           --queue N         the bytes a link holds queued before it drops (default 262144)
           --repeat N        timed broadcasts per algorithm and size, round trips per policy, payload and
                             size, alternated (default 3)
+          --warm-up N       small broadcasts of each algorithm, back to back, before any is timed, so
+                            that what the timed ones run is compiled (default 300; each takes about
+                            three of the links' delays)
           --plogp-max SIZE  the largest size the links are measured at (default 64k; above it the models
                             go on as between their last two sizes)
           --plogp-ms N      time per P-LogP parameter and size (default 40)
@@ -64,6 +68,7 @@ record MagpieOptions(List<String> experiments, List<int[]> clusters, List<Intege
         long rate = 1_000_000;
         long queue = 262_144;
         int repeat = 3;
+        int warmUp = 300;
         int plogpMax = 65_536;
         long plogpMillis = 40;
         Path out = null;
@@ -82,13 +87,15 @@ record MagpieOptions(List<String> experiments, List<int[]> clusters, List<Intege
                 case "--rate" -> rate = number(option, value, 1000, 10_000_000_000L);
                 case "--queue" -> queue = number(option, value, 1500, 1L << 30);
                 case "--repeat" -> repeat = (int) number(option, value, 1, 1000);
+                case "--warm-up" -> warmUp = (int) number(option, value, 0, 100_000);
                 case "--plogp-max" -> plogpMax = Sizes.parse(value, option, 1 << 26).get(0);
                 case "--plogp-ms" -> plogpMillis = number(option, value, 1, 60_000);
                 case "--out" -> out = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'\n" + HELP);
             }
         }
-        return new MagpieOptions(experiments, clusters, sizes, selectionSizes, delay, rate, queue, repeat, plogpMax, plogpMillis, out);
+        return new MagpieOptions(experiments, clusters, sizes, selectionSizes, delay, rate, queue, repeat, warmUp,
+            plogpMax, plogpMillis, out);
     }
 
     private static final List<String> EXPERIMENTS = List.of("bcast", "selection");

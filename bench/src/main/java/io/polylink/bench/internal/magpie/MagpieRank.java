@@ -19,7 +19,7 @@ import mpi.MPIException;
  *
  * <pre>
  * MagpieRank plogp MAX_SIZE TIME_MS WARMUP_MS FILE   two ranks: rank 0 writes the model of their link to FILE
- * MagpieRank bcast SIZES REPEAT                     every rank: broadcasts from rank 0, each algorithm in turn
+ * MagpieRank bcast SIZES REPEAT WARM_UP             every rank: broadcasts from rank 0, each algorithm in turn
  * </pre>
  *
  * Every rank starts a timed broadcast at one instant the root names on the host's monotonic clock,
@@ -38,8 +38,6 @@ public final class MagpieRank {
      * slow again (tcp_slow_start_after_idle) where the measured links streamed.
      */
     private static final long START_AHEAD_NANOS = 60_000_000L;
-    /** Small broadcasts of each algorithm before the timed ones. */
-    private static final int WARM_UP_CALLS = 300;
     /** How long before the start every rank stops parking and spins. */
     private static final long SPIN_NANOS = 3_000_000L;
 
@@ -60,12 +58,13 @@ public final class MagpieRank {
             }
         } else {
             broadcasts(Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray(),
-                Integer.parseInt(args[2]));
+                Integer.parseInt(args[2]), Integer.parseInt(args[3]));
         }
         MPI.Finalize();
     }
 
-    private static void broadcasts(int[] sizes, int repeat) throws MPIException {
+    /** @param warmUp small broadcasts of each algorithm before the timed ones */
+    private static void broadcasts(int[] sizes, int repeat, int warmUp) throws MPIException {
         Intracomm world = MPI.COMM_WORLD;
         Intracomm[] comms = new Intracomm[ALGORITHMS.size()];
         for (int a = 0; a < comms.length; a++) {
@@ -79,7 +78,7 @@ public final class MagpieRank {
         long[] last = new long[1];
         // Calls back to back, so that the JIT has compiled the send and receive paths before any is
         // timed: a path used once per timed call stays interpreted (docs/performance-notes.md#magpie-testbed).
-        for (int i = 0; i < WARM_UP_CALLS; i++) {
+        for (int i = 0; i < warmUp; i++) {
             for (Intracomm c : comms) {
                 c.bcast(data, Math.min(1024, Math.max(1, largest)), MPI.BYTE, 0);
                 c.bcast(end, 1, MPI.LONG, 0);
