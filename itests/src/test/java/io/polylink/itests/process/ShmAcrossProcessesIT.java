@@ -308,8 +308,8 @@ class ShmAcrossProcessesIT {
         Endpoint sink = me.createEndpoint().register(SINK, (e, m) -> last.set(m.getLong()));
         Startpoint echoAtB = driver.lookup("b");
         MessageBuffer message = me.allocateBuffer(64);
-        int warm = 20_000;
-        int rounds = 20_000;
+        int warm = 5_000;
+        int rounds = 10_000;
         long[] rtt = new long[rounds];
         for (int i = 0; i < warm + rounds; i++) {
             long t0 = System.nanoTime();
@@ -324,7 +324,7 @@ class ShmAcrossProcessesIT {
             }
         }
         Arrays.sort(rtt);
-        System.out.printf("shm round trip driver -> node echo -> driver (spin-then-park, 20 000 after 20 000 warm-up):"
+        System.out.printf("shm round trip driver -> node echo -> driver (spin-then-park, 10 000 after 5 000 warm-up):"
             + " median %.1f us, p90 %.1f us, p99 %.1f us%n", rtt[rounds / 2] / 1e3, rtt[rounds * 9 / 10] / 1e3,
             rtt[rounds * 99 / 100] / 1e3);
         assertEquals("shm", chosen(echoAtB));
