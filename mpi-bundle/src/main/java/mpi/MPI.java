@@ -6,8 +6,10 @@ import io.polylink.mpi.internal.boot.Session;
 import io.polylink.mpi.internal.comm.ErrorMode;
 import io.polylink.mpi.internal.comm.Groups;
 import io.polylink.mpi.internal.comm.Keyvals;
+import io.polylink.mpi.internal.datatype.DirectViews;
 import io.polylink.mpi.internal.p2p.BufferedSends;
 import io.polylink.mpi.internal.request.Idle;
+import io.polylink.mpi.internal.shared.OwnSegments;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.Buffer;
@@ -441,39 +443,69 @@ public final class MPI {
         return s == null ? Idle.DEFAULT : s.world().limits().idle();
     }
 
-    /** @return a direct byte buffer of {@code capacity} bytes, in native byte order */
+    /**
+     * @return a direct byte buffer of {@code capacity} bytes, in native byte order. After
+     *     {@code MPI.Init}, one larger than the eager limit lies in memory the host's ranks share: a
+     *     large message sent from it to a rank on the same host is copied once, by the receiver,
+     *     from where it lies (see docs/mpi.md#direct-buffers-shared-on-a-host)
+     */
     public static ByteBuffer newByteBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(capacity).order(NATIVE);
+        return directBytes(capacity);
     }
 
-    /** @return a direct char buffer of {@code capacity} chars, in native byte order */
+    /** @return a direct char buffer of {@code capacity} chars, in native byte order, shared as {@link #newByteBuffer} says */
     public static CharBuffer newCharBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 2)).order(NATIVE).asCharBuffer();
+        ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 2));
+        return derived(bytes.asCharBuffer(), bytes, 0);
     }
 
-    /** @return a direct short buffer of {@code capacity} shorts, in native byte order */
+    /** @return a direct short buffer of {@code capacity} shorts, in native byte order, shared as {@link #newByteBuffer} says */
     public static ShortBuffer newShortBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 2)).order(NATIVE).asShortBuffer();
+        ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 2));
+        return derived(bytes.asShortBuffer(), bytes, 0);
     }
 
-    /** @return a direct int buffer of {@code capacity} ints, in native byte order */
+    /** @return a direct int buffer of {@code capacity} ints, in native byte order, shared as {@link #newByteBuffer} says */
     public static IntBuffer newIntBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 4)).order(NATIVE).asIntBuffer();
+        ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 4));
+        return derived(bytes.asIntBuffer(), bytes, 0);
     }
 
-    /** @return a direct long buffer of {@code capacity} longs, in native byte order */
+    /** @return a direct long buffer of {@code capacity} longs, in native byte order, shared as {@link #newByteBuffer} says */
     public static LongBuffer newLongBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 8)).order(NATIVE).asLongBuffer();
+        ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 8));
+        return derived(bytes.asLongBuffer(), bytes, 0);
     }
 
-    /** @return a direct float buffer of {@code capacity} floats, in native byte order */
+    /** @return a direct float buffer of {@code capacity} floats, in native byte order, shared as {@link #newByteBuffer} says */
     public static FloatBuffer newFloatBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 4)).order(NATIVE).asFloatBuffer();
+        ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 4));
+        return derived(bytes.asFloatBuffer(), bytes, 0);
     }
 
-    /** @return a direct double buffer of {@code capacity} doubles, in native byte order */
+    /** @return a direct double buffer of {@code capacity} doubles, in native byte order, shared as {@link #newByteBuffer} says */
     public static DoubleBuffer newDoubleBuffer(int capacity) {
-        return ByteBuffer.allocateDirect(Math.multiplyExact(capacity, 8)).order(NATIVE).asDoubleBuffer();
+        ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 8));
+        return derived(bytes.asDoubleBuffer(), bytes, 0);
+    }
+
+    private static ByteBuffer directBytes(int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("a buffer of " + capacity + " bytes");
+        }
+        Session s = session;
+        OwnSegments shared = s == null ? null : s.shared();
+        ByteBuffer bytes = shared == null ? null : shared.allocate(capacity);
+        return (bytes != null ? bytes : ByteBuffer.allocateDirect(capacity)).order(NATIVE);
+    }
+
+    /**
+     * @return {@code view}, known to lie {@code offset} bytes into {@code of} if that is direct: its
+     *     values then move as bytes, in bulk, and from a shared buffer in one copy
+     */
+    private static <B extends Buffer> B derived(B view, Buffer of, long offset) {
+        DirectViews.remember(view, of, offset);
+        return view;
     }
 
     /**
@@ -515,37 +547,37 @@ public final class MPI {
      *     order; its first byte is what communication calls take as the buffer's start
      */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice().order(NATIVE);
+        return derived(buf.duplicate().clear().position(offset).slice().order(NATIVE), buf, offset);
     }
 
     /** @return a buffer sharing {@code buf}'s content from char {@code offset} on */
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 2);
     }
 
     /** @return a buffer sharing {@code buf}'s content from short {@code offset} on */
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 2);
     }
 
     /** @return a buffer sharing {@code buf}'s content from int {@code offset} on */
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 4);
     }
 
     /** @return a buffer sharing {@code buf}'s content from long {@code offset} on */
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 8);
     }
 
     /** @return a buffer sharing {@code buf}'s content from float {@code offset} on */
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 4);
     }
 
     /** @return a buffer sharing {@code buf}'s content from double {@code offset} on */
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 8);
     }
 
     /** @return a buffer over {@code buf} from byte {@code offset} on, in native byte order */

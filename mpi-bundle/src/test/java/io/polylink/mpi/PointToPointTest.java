@@ -13,6 +13,7 @@ import io.polylink.mpi.programs.Probes;
 import io.polylink.mpi.programs.Progress;
 import io.polylink.mpi.programs.Requests;
 import io.polylink.mpi.programs.SelfMessages;
+import io.polylink.mpi.programs.SharedBuffers;
 import io.polylink.mpi.programs.Threads;
 import io.polylink.mpi.programs.Truncation;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,21 @@ class PointToPointTest {
     void largeDataGoesFromWhereItLiesAndItsSendCompletesOnlyOnceTheBufferIsFree(Job.Methods methods)
         throws Exception {
         runs(2, methods, LentData.class, "POLYLINK_MPI_CHUNK", "32768");
+    }
+
+    @Test
+    void largeMessagesFromSharedBuffersAreReadWhereTheyLieByTheReceiver() throws Exception {
+        try (Job job = Job.of(2, Job.Methods.SHM)) {
+            job.run(SharedBuffers.class, "shared").assertSucceeded();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Job.Methods.class, names = {"TCP", "SHM"})
+    void largeMessagesFromSharedBuffersArriveWhereTheReceiverCannotReadThem(Job.Methods methods) throws Exception {
+        try (Job job = Job.of(2, methods)) {
+            job.run(SharedBuffers.class, "gone").assertSucceeded();
+        }
     }
 
     @Test

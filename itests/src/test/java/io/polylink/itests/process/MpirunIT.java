@@ -77,6 +77,17 @@ class MpirunIT {
     }
 
     @Test
+    void aRankReadsALargeMessageWhereTheSendingRanksSharedBufferLies() throws Exception {
+        Path programs = MpiPrograms.compile(work, "SharedBuffers");
+        try (MpirunProcess run = MpirunProcess.mpirun(programs, "-np", "2", "-cp", ".", "SharedBuffers")) {
+            assertEquals(0, run.awaitExit(JOB), run.output());
+            assertTrue(run.output().contains("shared buffers: 4194304 bytes and 300000 doubles read where rank 0's "
+                + "buffers lie"), run.output());
+            leftovers.assertNone(run.output());
+        }
+    }
+
+    @Test
     void everyPairConnectsOverShmAndOverTcpAlone() throws Exception {
         Path programs = MpiPrograms.compile(work, "Connectivity");
         try (MpirunProcess shm = MpirunProcess.mpirun(programs, "-np", "4", "-cp", ".", "Connectivity")) {

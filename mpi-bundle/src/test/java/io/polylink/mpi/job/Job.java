@@ -142,6 +142,7 @@ public final class Job implements AutoCloseable {
         env.put("POLYLINK_MPI_REGISTRY", directory.resolve("registry").toString());
         env.put(METHODS, methods.names);
         env.put(SHM_DIRECTORY, directory.resolve("shm").toString());
+        env.put("POLYLINK_MPI_SHM_DIRECTORY", directory.resolve("shm").toString());
         env.putAll(extra);
         env.putAll(perRank.getOrDefault(rank, Map.of()));
         return env;

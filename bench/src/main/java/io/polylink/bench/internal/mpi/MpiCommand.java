@@ -51,7 +51,7 @@ public final class MpiCommand {
         }
         MpiOptions measured = new MpiOptions(List.copyOf(impls), options.tests(), options.sizes(), options.ranks(),
             options.compute(), options.overlapSize(), options.window(), options.repeat(), options.warmup(), options.csv(),
-            options.out());
+            options.out(), options.buffers());
         String loadBefore = LoadAverage.now();
         List<Map<String, List<MpiResult>>> runs = new ArrayList<>();
         try {
@@ -69,7 +69,7 @@ public final class MpiCommand {
                         try {
                             results.computeIfAbsent(impl, i -> new ArrayList<>()).addAll(impl.startsWith("openmpi:")
                                 ? openMpi.orElseThrow().run(impl, ranks, arguments, RUN_LIMIT)
-                                : PolylinkRanks.run(impl, ranks, arguments, RUN_LIMIT));
+                                : PolylinkRanks.run(impl, ranks, arguments, measured.buffers(), RUN_LIMIT));
                         } catch (IOException e) {
                             System.err.println("bench mpi: run " + (run + 1) + " of " + impl + " with " + ranks
                                 + " ranks failed: " + e.getMessage());
@@ -89,7 +89,9 @@ public final class MpiCommand {
         String baseline = openMpi.map(o -> "Open MPI: " + o.version() + ", osu.c compiled with mpicc -O2; mpirun "
             + "--mca pml ob1 --bind-to none, btl self,vader or self,tcp on lo").orElse("Open MPI: not measured");
         String interleaving = measured.repeat() + " run" + (measured.repeat() == 1 ? "" : "s") + ", each measuring "
-            + String.join(", ", measured.impls()) + " in turn (reversed every other run)";
+            + String.join(", ", measured.impls()) + " in turn (reversed every other run); Polylink's ranks use "
+            + (measured.buffers().equals(MpiOptions.DIRECT) ? "direct buffers of MPI.newByteBuffer and MPI.newDoubleBuffer"
+            : "arrays in blocking calls");
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         try (PrintStream table = new PrintStream(text, true, StandardCharsets.UTF_8)) {
             table.println(header);

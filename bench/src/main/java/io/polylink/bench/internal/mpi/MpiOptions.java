@@ -20,9 +20,15 @@ import java.util.List;
  * @param warmup 8-byte ping-pongs before anything is measured, in each run
  * @param csv whether to print CSV only
  * @param out where to write mpi.csv and mpi.svg, or {@code null}
+ * @param buffers what Polylink's ranks send from and receive into: {@link #ARRAYS} or {@link #DIRECT}
  */
 record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, List<Integer> ranks, List<Integer> compute,
-                  int overlapSize, int window, int repeat, int warmup, boolean csv, Path out) {
+                  int overlapSize, int window, int repeat, int warmup, boolean csv, Path out, String buffers) {
+
+    /** Blocking calls take arrays: byte[] and double[]. */
+    static final String ARRAYS = "arrays";
+    /** Every call takes buffers of {@code MPI.newByteBuffer} and {@code MPI.newDoubleBuffer}. */
+    static final String DIRECT = "direct";
 
     static final List<String> IMPLS = List.of(PolylinkRanks.SHM, OpenMpi.VADER, PolylinkRanks.TCP, OpenMpi.TCP);
     static final List<String> TESTS = List.of("latency", "bw", "overlap", "barrier", "bcast", "reduce", "allreduce",
@@ -72,6 +78,11 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
                            ranks then go on until a 0.5 s window in which neither rank's JIT compiler
                            threads used CPU ran at the rate of the window before it, within 10%%
                            (at least 6 s, at most 15 s in all)
+          --buffers KIND   what Polylink's ranks send from and receive into: arrays (byte[] and
+                           double[] in blocking calls, a direct buffer in non-blocking ones, as Open
+                           MPI's Java programs do; the default) or direct (buffers of MPI.newByteBuffer
+                           and MPI.newDoubleBuffer everywhere, which a host's ranks share, so a large
+                           message takes one copy)
           --csv            print CSV only (%s)
           --out DIR        also write mpi.csv and mpi.svg (latency, bandwidth and overlap charts) there
           --help           this text
@@ -107,6 +118,7 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
         int warmup = 20_000;
         boolean csv = false;
         Path out = null;
+        String buffers = ARRAYS;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
@@ -122,12 +134,18 @@ record MpiOptions(List<String> impls, List<String> tests, List<Integer> sizes, L
                 case "--window" -> window = numbers(option, value(args, ++i, option), 1, 4096).get(0);
                 case "--repeat" -> repeat = numbers(option, value(args, ++i, option), 1, 1000).get(0);
                 case "--warmup" -> warmup = numbers(option, value(args, ++i, option), 0, 100_000_000).get(0);
+                case "--buffers" -> {
+                    buffers = value(args, ++i, option);
+                    if (!buffers.equals(ARRAYS) && !buffers.equals(DIRECT)) {
+                        throw new IllegalArgumentException("--buffers takes " + ARRAYS + " or " + DIRECT + ", not " + buffers);
+                    }
+                }
                 case "--csv" -> csv = true;
                 case "--out" -> out = Path.of(value(args, ++i, option));
                 default -> throw new IllegalArgumentException("unknown option '" + option + "'");
             }
         }
-        return new MpiOptions(impls, tests, sizes, ranks, compute, overlapSize, window, repeat, warmup, csv, out);
+        return new MpiOptions(impls, tests, sizes, ranks, compute, overlapSize, window, repeat, warmup, csv, out, buffers);
     }
 
     private static String value(String[] args, int i, String option) {

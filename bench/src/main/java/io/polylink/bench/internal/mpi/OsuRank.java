@@ -2,6 +2,7 @@ package io.polylink.bench.internal.mpi;
 
 import io.polylink.bench.internal.CompilerActivity;
 import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -12,11 +13,12 @@ import mpi.Request;
 /**
  * The Java side of {@code bench mpi}: the measurements of {@code osu.c}, with the same arguments
  * and the same output, run by each rank of a Polylink job (two for the point-to-point tests).
- * Blocking calls take arrays, non-blocking ones a direct buffer, as the Open MPI bindings'
- * programs do.
+ * With BUFFERS {@code arrays}, blocking calls take arrays, non-blocking ones a direct buffer, as
+ * the Open MPI bindings' programs do; with {@code direct}, every call takes buffers of
+ * {@code MPI.newByteBuffer} and {@code MPI.newDoubleBuffer}.
  *
  * <pre>
- *   OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP   (see osu.c)
+ *   OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP BUFFERS   (see osu.c)
  * </pre>
  */
 public final class OsuRank {
@@ -61,9 +63,16 @@ public final class OsuRank {
     private byte[] recvAll = new byte[0];
     private double[] doubles = new double[0];
     private double[] sums = new double[0];
+    /** Whether every call takes direct buffers; then these, else the arrays above. */
+    private final boolean directOnly;
+    private DoubleBuffer directDoubles;
+    private DoubleBuffer directSums;
+    private ByteBuffer directSendAll;
+    private ByteBuffer directRecvAll;
     private boolean overlapSettled;
 
-    private OsuRank(int rank, int size, int largest, int window) {
+    private OsuRank(int rank, int size, int largest, int window, boolean directOnly) {
+        this.directOnly = directOnly;
         this.rank = rank;
         this.size = size;
         this.largest = largest;
@@ -83,8 +92,8 @@ public final class OsuRank {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
-        if (args.length != 6) {
-            System.err.println("usage: OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP");
+        if (args.length != 7) {
+            System.err.println("usage: OsuRank TESTS SIZES OVERLAP_SIZE COMPUTE_US WINDOW WARMUP BUFFERS");
             MPI.COMM_WORLD.abort(2);
         }
         List<String> tests = List.of(args[0].split(","));
@@ -95,7 +104,8 @@ public final class OsuRank {
         for (SizeItem item : sizes) {
             largest = Math.max(largest, item.size());
         }
-        OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize(), largest, window);
+        OsuRank me = new OsuRank(MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize(), largest, window,
+            args[6].equals("direct"));
         List<String> collectives = Stream.of("bcast", "reduce", "allreduce", "alltoall").filter(tests::contains).toList();
         // One test after another, as the OSU programs are one program a test: a rank's compiled
         // code follows what it runs, and each change of test costs some recompiling first (see
@@ -244,13 +254,14 @@ public final class OsuRank {
     }
 
     private void pingpong(int size, int iterations) throws MPIException {
+        Object data = directOnly ? direct : array;
         for (int i = 0; i < iterations; i++) {
             if (rank == 0) {
-                MPI.COMM_WORLD.send(array, size, MPI.BYTE, 1, TAG);
-                MPI.COMM_WORLD.recv(array, size, MPI.BYTE, 1, TAG);
+                MPI.COMM_WORLD.send(data, size, MPI.BYTE, 1, TAG);
+                MPI.COMM_WORLD.recv(data, size, MPI.BYTE, 1, TAG);
             } else {
-                MPI.COMM_WORLD.recv(array, size, MPI.BYTE, 0, TAG);
-                MPI.COMM_WORLD.send(array, size, MPI.BYTE, 0, TAG);
+                MPI.COMM_WORLD.recv(data, size, MPI.BYTE, 0, TAG);
+                MPI.COMM_WORLD.send(data, size, MPI.BYTE, 0, TAG);
             }
         }
     }
@@ -285,10 +296,30 @@ public final class OsuRank {
     private void call(String test, int bytes) throws MPIException {
         switch (test) {
             case "barrier" -> MPI.COMM_WORLD.barrier();
-            case "bcast" -> MPI.COMM_WORLD.bcast(array, bytes, MPI.BYTE, 0);
-            case "reduce" -> MPI.COMM_WORLD.reduce(doubles(bytes), sums, bytes / 8, MPI.DOUBLE, MPI.SUM, 0);
-            case "allreduce" -> MPI.COMM_WORLD.allReduce(doubles(bytes), sums, bytes / 8, MPI.DOUBLE, MPI.SUM);
+            case "bcast" -> MPI.COMM_WORLD.bcast(directOnly ? direct : array, bytes, MPI.BYTE, 0);
+            case "reduce" -> {
+                if (directOnly) {
+                    MPI.COMM_WORLD.reduce(directDoubles(), directSums, bytes / 8, MPI.DOUBLE, MPI.SUM, 0);
+                } else {
+                    MPI.COMM_WORLD.reduce(doubles(bytes), sums, bytes / 8, MPI.DOUBLE, MPI.SUM, 0);
+                }
+            }
+            case "allreduce" -> {
+                if (directOnly) {
+                    MPI.COMM_WORLD.allReduce(directDoubles(), directSums, bytes / 8, MPI.DOUBLE, MPI.SUM);
+                } else {
+                    MPI.COMM_WORLD.allReduce(doubles(bytes), sums, bytes / 8, MPI.DOUBLE, MPI.SUM);
+                }
+            }
             default -> {
+                if (directOnly) {
+                    if (directSendAll == null) {
+                        directSendAll = MPI.newByteBuffer(largest * size);
+                        directRecvAll = MPI.newByteBuffer(largest * size);
+                    }
+                    MPI.COMM_WORLD.allToAll(directSendAll, bytes, MPI.BYTE, directRecvAll, bytes, MPI.BYTE);
+                    return;
+                }
                 if (sendAll.length < bytes * size) {
                     sendAll = new byte[largest * size];
                     recvAll = new byte[largest * size];
@@ -296,6 +327,15 @@ public final class OsuRank {
                 MPI.COMM_WORLD.allToAll(sendAll, bytes, MPI.BYTE, recvAll, bytes, MPI.BYTE);
             }
         }
+    }
+
+    /** @return direct doubles for the largest size, with as many sums */
+    private DoubleBuffer directDoubles() {
+        if (directDoubles == null) {
+            directDoubles = MPI.newDoubleBuffer(largest / 8 + 1);
+            directSums = MPI.newDoubleBuffer(largest / 8 + 1);
+        }
+        return directDoubles;
     }
 
     /** @return doubles for {@code bytes / 8} of them, with as many sums */

@@ -23,8 +23,11 @@ final class PolylinkRanks {
 
     private PolylinkRanks() {}
 
-    /** @return the results of one run of {@code impl} as {@code ranks} ranks with {@code args} (see {@code osu.c}) */
-    static List<MpiResult> run(String impl, int ranks, List<String> args, Duration limit)
+    /**
+     * @param buffers what the ranks send from and receive into (see {@link MpiOptions#buffers})
+     * @return the results of one run of {@code impl} as {@code ranks} ranks with {@code args} (see {@code osu.c})
+     */
+    static List<MpiResult> run(String impl, int ranks, List<String> args, String buffers, Duration limit)
             throws IOException, InterruptedException {
         try (TempDirectory files = TempDirectory.create("polylink-bench-mpi-");
              Session session = new Session(impl)) {
@@ -44,6 +47,7 @@ final class PolylinkRanks {
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), OsuRank.class.getName()));
                 command.addAll(args);
+                command.add(buffers);
                 session.start(command, env);
             }
             return session.await(limit);

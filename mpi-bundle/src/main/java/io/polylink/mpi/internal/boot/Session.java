@@ -12,6 +12,9 @@ import io.polylink.mpi.internal.p2p.Limits;
 import io.polylink.mpi.internal.p2p.Liveness;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.Transport;
+import io.polylink.mpi.internal.shared.OwnSegments;
+import io.polylink.mpi.internal.shared.PeerSegments;
+import io.polylink.mpi.internal.shared.SegmentDirectory;
 import io.polylink.mpi.internal.wire.Header;
 import io.polylink.plogp.ModelDatabase;
 import java.io.IOException;
@@ -59,7 +62,9 @@ public final class Session implements ControlListener {
     private volatile boolean finalizing;
     /** Set as the JVM ends (SIGTERM, Ctrl-C, System.exit): failures its ending causes are not the job's. */
     private volatile boolean ending;
-    private final Thread endingHook = new Thread(() -> ending = true, "polylink-mpi-ending");
+    private final Thread endingHook = new Thread(this::ending, "polylink-mpi-ending");
+    /** This rank's shared direct buffers, or {@code null} where the host's ranks cannot share memory. */
+    private final OwnSegments shared;
     private volatile Abort abort;
     /** The link to the mpirun that started this rank on another host, or {@code null}. */
     private volatile MpirunLink mpirun;
@@ -80,7 +85,9 @@ public final class Session implements ControlListener {
             context::handBackReceiving);
         Limits limits = spinsGiven ? received : received.yieldingWhen(() -> crowded);
         this.transport = new Transport(context, settings.rank(), limits);
-        this.p2p = new PointToPoint(transport, limits, this);
+        SegmentDirectory segments = segmentDirectory(host.environment());
+        this.shared = segments == null ? null : new OwnSegments(segments, limits.eagerLimit() + 1);
+        this.p2p = new PointToPoint(transport, limits, this, shared, segments == null ? null : new PeerSegments(segments));
         this.world = new World(p2p, settings.rank(), settings.size(), settings.explain() ? err : null, models);
         this.commWorld = Communicator.world(world);
         this.commSelf = Communicator.self(world);
@@ -102,6 +109,25 @@ public final class Session implements ControlListener {
         } catch (IllegalArgumentException e) {
             throw new MpiError(ErrorClass.ERR_ARG, "MPI.Init: " + MODELS + " (the job's link models, which polylink "
                 + "mpirun takes from conf/plogp.models or --models), " + e.getMessage() + " (see docs/plogp.md)");
+        }
+    }
+
+    /**
+     * @return where this host's ranks keep their shared buffers ({@value EmbeddedRankHost#SHM_DIRECTORY}, else
+     *     {@link SegmentDirectory#defaultPath()}); {@code null}, with a warning why, if they cannot
+     */
+    private static SegmentDirectory segmentDirectory(Map<String, String> env) {
+        Path path = EmbeddedRankHost.value(env, EmbeddedRankHost.SHM_DIRECTORY).map(Path::of)
+            .orElseGet(SegmentDirectory::defaultPath);
+        if (path == null) {
+            return null;
+        }
+        try {
+            return SegmentDirectory.open(path);
+        } catch (IOException | UnsupportedOperationException e) {
+            System.getLogger("io.polylink.mpi").log(System.Logger.Level.WARNING, "direct buffers are not shared "
+                + "with the host's other ranks, so their large messages take two copies: " + e.getMessage());
+            return null;
         }
     }
 
@@ -160,7 +186,7 @@ public final class Session implements ControlListener {
 
         @Override
         public void stopped() {
-            host.exit(STOPPED);
+            exit(STOPPED);
         }
 
         @Override
@@ -168,7 +194,7 @@ public final class Session implements ControlListener {
             if (!finalizing && abort == null && !ending) {
                 err.println("polylink mpi: rank " + settings.rank() + " of job " + settings.job() + settings.onHost()
                     + " lost polylink mpirun, which " + why + "; the rank ends");
-                host.exit(1);
+                exit(1);
             }
         }
     }
@@ -224,7 +250,7 @@ public final class Session implements ControlListener {
     public void followAbort() {
         Abort a = abort;
         if (a != null) {
-            host.exit(a.code());
+            exit(a.code());
         }
     }
 
@@ -286,7 +312,31 @@ public final class Session implements ControlListener {
         }
     }
 
+    /** The JVM ends (SIGTERM, Ctrl-C, System.exit) before the rank finalized. */
+    private void ending() {
+        ending = true;
+        if (shared != null) {
+            shared.close();
+        }
+    }
+
+    /** Ends the rank through its host, its shared buffers' files deleted first: a host need not run shutdown hooks. */
+    private void exit(int code) {
+        if (shared != null) {
+            shared.close();
+        }
+        host.exit(code);
+    }
+
+    /** @return this rank's shared direct buffers, or {@code null} where the host's ranks cannot share memory */
+    public OwnSegments shared() {
+        return shared;
+    }
+
     private void close() {
+        if (shared != null) {
+            shared.close();
+        }
         mainWatch.stop();
         liveness.close();
         forgetEnding();
@@ -312,7 +362,7 @@ public final class Session implements ControlListener {
         if (ending) {
             // The process ends already (the launcher stops the job, or the program exits): what failed
             // failed because of that, and the others hear of it as this rank's end.
-            host.exit(code);
+            exit(code);
             return new MpiError(ErrorClass.ERR_OTHER, "rank " + settings.rank() + " is ending: " + reason);
         }
         Abort earlier = recorded();
@@ -418,7 +468,7 @@ public final class Session implements ControlListener {
         forgetEnding();
         p2p.fail(aborted(a));
         farewells.wake();
-        host.exit(a.code());
+        exit(a.code());
     }
 
     private void forgetEnding() {

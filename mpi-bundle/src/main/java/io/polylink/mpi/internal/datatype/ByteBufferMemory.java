@@ -25,9 +25,12 @@ final class ByteBufferMemory implements Memory {
 
     /** The caller's buffer, viewed to its capacity. */
     private final ByteBuffer buffer;
+    /** The caller's buffer itself. */
+    private final ByteBuffer origin;
 
     ByteBufferMemory(ByteBuffer buffer) {
         this.buffer = buffer.duplicate().clear();
+        this.origin = buffer;
     }
 
     @Override
@@ -79,6 +82,11 @@ final class ByteBufferMemory implements Memory {
                 }
             }
         }
+    }
+
+    @Override
+    public Origin wireOrigin(Kind kind) {
+        return movesAsBytes(kind) ? new Origin(origin, 0) : null;
     }
 
     @Override

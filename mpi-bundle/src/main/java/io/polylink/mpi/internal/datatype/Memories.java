@@ -67,6 +67,18 @@ public final class Memories {
     }
 
     /**
+     * @return where any number of copies of {@code map} over {@code memory} lie, as one run of the
+     *     wire's bytes, in the application's direct buffer; {@code null} if they do not so lie
+     */
+    public static Memory.Origin wireOrigin(Memory memory, Typemap map) {
+        if (!map.isDense()) {
+            return null;
+        }
+        Memory.Origin o = memory.wireOrigin(map.kind(0));
+        return o == null ? null : new Memory.Origin(o.buffer(), o.offset() + map.displacement(0));
+    }
+
+    /**
      * @param memory a memory, or {@code null}
      * @param offset bytes from its start
      * @return the memory seen from {@code offset} bytes in; {@code null} for {@code null}
@@ -91,12 +103,17 @@ public final class Memories {
             throw new MpiError(ErrorClass.ERR_BUFFER, "cannot receive into a read-only " + buffer.getClass().getSimpleName());
         }
         try {
+            DirectViews.Bytes under = buffer.isDirect() ? DirectViews.of(buffer) : null;
             if (buffer instanceof ByteBuffer b) {
+                if (under != null) {
+                    return shifted(new ByteBufferMemory(under.base()), under.offset());
+                }
                 return b.isDirect() ? new ByteBufferMemory(b) : new ByteArrayMemory(b.array(), b.arrayOffset());
             }
             Kind kind = kindOf(buffer);
             if (buffer.isDirect()) {
-                return new TypedBufferMemory(buffer, kind);
+                return new TypedBufferMemory(buffer, kind,
+                    under == null ? null : shifted(new ByteBufferMemory(under.base()), under.offset()));
             }
             Object array = buffer.array();
             return new ArrayMemory(array, kind, java.lang.reflect.Array.getLength(array), buffer.arrayOffset());

@@ -32,6 +32,22 @@ public interface Memory {
         return null;
     }
 
+    /**
+     * @return the application's direct buffer these bytes lie in, and where they start there, if
+     *     {@code kind}'s elements lie in it as the wire carries them; {@code null} otherwise
+     */
+    default Origin wireOrigin(Kind kind) {
+        return null;
+    }
+
+    /**
+     * An application's buffer and a byte offset in it.
+     *
+     * @param buffer the buffer the application passed, as the identity it was made with
+     * @param offset bytes from its first element
+     */
+    record Origin(Object buffer, long offset) {}
+
     /** @return the buffer as an error message names it, such as {@code int[10]} */
     String describe();
 }

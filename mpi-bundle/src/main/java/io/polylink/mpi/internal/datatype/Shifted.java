@@ -1,5 +1,7 @@
 package io.polylink.mpi.internal.datatype;
 
+import java.nio.ByteBuffer;
+
 /** A memory seen from some bytes into another: what a slice of a direct buffer is. */
 final class Shifted implements Memory {
 
@@ -34,6 +36,17 @@ final class Shifted implements Memory {
     @Override
     public void read(WireReader in, Kind kind, long at, int n) {
         inner.read(in, kind, at + offset, n);
+    }
+
+    @Override
+    public ByteBuffer wireBytes(Kind kind, long at, int length) {
+        return inner.wireBytes(kind, at + offset, length);
+    }
+
+    @Override
+    public Origin wireOrigin(Kind kind) {
+        Origin o = inner.wireOrigin(kind);
+        return o == null ? null : new Origin(o.buffer(), o.offset() + offset);
     }
 
     @Override

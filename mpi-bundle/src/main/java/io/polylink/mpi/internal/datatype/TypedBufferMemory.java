@@ -1,6 +1,7 @@
 package io.polylink.mpi.internal.datatype;
 
 import java.nio.Buffer;
+import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
@@ -10,16 +11,22 @@ import java.nio.ShortBuffer;
 
 /**
  * A direct char, short, int, long, float or double buffer from its first element: holds only its
- * own kind, at byte offsets that are multiples of the element size.
+ * own kind, at byte offsets that are multiples of the element size. Where the byte buffer it lies
+ * in is known ({@link DirectViews}), its values move as those bytes, in bulk; otherwise one by one,
+ * as Java offers no other way.
  */
 final class TypedBufferMemory implements Memory {
 
     private final Buffer buffer;
     private final Kind kind;
 
-    TypedBufferMemory(Buffer buffer, Kind kind) {
+    /** The bytes the buffer lies in, in native order, from its first element; or {@code null}. */
+    private final Memory bytes;
+
+    TypedBufferMemory(Buffer buffer, Kind kind, Memory bytes) {
         this.buffer = buffer;
         this.kind = kind;
+        this.bytes = bytes;
     }
 
     @Override
@@ -39,6 +46,10 @@ final class TypedBufferMemory implements Memory {
 
     @Override
     public void write(WireWriter out, Kind k, long at, int n) {
+        if (bytes != null) {
+            bytes.write(out, k, at, n);
+            return;
+        }
         int p = (int) (at / kind.size());
         switch (kind) {
             case CHAR -> {
@@ -83,6 +94,10 @@ final class TypedBufferMemory implements Memory {
 
     @Override
     public void read(WireReader in, Kind k, long at, int n) {
+        if (bytes != null) {
+            bytes.read(in, k, at, n);
+            return;
+        }
         int p = (int) (at / kind.size());
         switch (kind) {
             case CHAR -> {
@@ -123,6 +138,17 @@ final class TypedBufferMemory implements Memory {
             }
             default -> throw new IllegalStateException(kind + " buffers are not typed buffers");
         }
+    }
+
+    @Override
+    public ByteBuffer wireBytes(Kind k, long at, int length) {
+        return bytes == null ? null : bytes.wireBytes(k, at, length);
+    }
+
+    /** Found through the bytes the buffer lies in, since only they can be a shared buffer's. */
+    @Override
+    public Origin wireOrigin(Kind k) {
+        return bytes == null ? null : bytes.wireOrigin(k);
     }
 
     @Override

@@ -10,7 +10,7 @@
  * {@link io.polylink.mpi.internal.datatype.WireReader}, resuming where it stopped, so a large
  * message moves in chunks straight between the application's memory and the messages.
  *
- * <p>On the wire data is the datatype's primitives in order, in network byte order, with no
+ * <p>On the wire data is the datatype's primitives in order, in little-endian byte order, with no
  * gaps: the format of {@code MPI.PACKED} too. Memory is read and written in native byte order,
  * as the Open MPI bindings do.
  *

@@ -72,6 +72,11 @@ public record Limits(int eagerLimit, int chunk, int streamChunk, long unexpected
      * @return bytes of data per DATA message over {@code stack}
      */
     public int chunkOver(String stack) {
-        return stack == null || stack.equals("shm") || stack.endsWith("/shm") ? chunk : streamChunk;
+        return stack == null || overShm(stack) ? chunk : streamChunk;
+    }
+
+    /** @return whether {@code stack} ends in shm, alone or under transforms */
+    static boolean overShm(String stack) {
+        return stack != null && (stack.equals("shm") || stack.endsWith("/shm"));
     }
 }

@@ -7,10 +7,14 @@ import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.ArrayReader;
 import io.polylink.mpi.internal.datatype.Cursor;
 import io.polylink.mpi.internal.datatype.Kind;
+import io.polylink.mpi.internal.datatype.Memories;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.MessageWriter;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Completed;
+import io.polylink.mpi.internal.shared.OwnSegments;
+import io.polylink.mpi.internal.shared.PeerSegments;
+import io.polylink.mpi.internal.shared.SharedBytes;
 import io.polylink.mpi.internal.request.Operation;
 import io.polylink.mpi.internal.wire.Header;
 import io.polylink.mpi.internal.wire.HeaderCodec;
@@ -40,6 +44,7 @@ public final class PointToPoint {
     /** Which ranks of the job run at another named site than this one's; set once the ranks met. */
     private volatile boolean[] far = new boolean[0];
     private final Pushers pushers;
+    private final OwnSegments own;
 
     /**
      * Installs the engine's handlers on {@code transport}'s endpoint.
@@ -47,11 +52,22 @@ public final class PointToPoint {
      * @param control where FIN, BYE and ABORT go, and lost ranks are told
      */
     public PointToPoint(Transport transport, Limits limits, ControlListener control) {
+        this(transport, limits, control, null, null);
+    }
+
+    /**
+     * @param own this rank's shared buffers, whose large messages go by reference to the ranks it
+     *     reaches over shm; {@code null} for none
+     * @param peers where the other ranks' shared buffers are read; {@code null} to ask for all data
+     */
+    public PointToPoint(Transport transport, Limits limits, ControlListener control, OwnSegments own,
+                        PeerSegments peers) {
         this.transport = transport;
         this.limits = limits;
         this.control = control;
+        this.own = own;
         this.matcher = new Matcher(limits, transport.worldRank());
-        this.protocol = new Protocol(transport, table, limits);
+        this.protocol = new Protocol(transport, table, limits, peers);
         this.pushers = new Pushers(transport.worldRank());
         Inbound inbound = new Inbound(matcher, protocol, control, this, pushers);
         transport.handler(inbound::inline);
@@ -111,8 +127,14 @@ public final class PointToPoint {
             long id = table.add(s);
             MessageBuffer m = transport.take();
             try {
-                HeaderCodec.rts(m, context, transport.worldRank(), tag, id, length);
-                transport.send(transport.route(context), destination, Header.INLINE_HANDLER, m);
+                Startpoint[] links = transport.route(context);
+                SharedBytes shared = shared(memory, map, links, destination);
+                if (shared != null) {
+                    HeaderCodec.rtsShared(m, context, transport.worldRank(), tag, id, length, shared);
+                } else {
+                    HeaderCodec.rts(m, context, transport.worldRank(), tag, id, length);
+                }
+                transport.send(links, destination, Header.INLINE_HANDLER, m);
             } catch (MpiError e) {
                 table.remove(id);
                 throw e;
@@ -149,6 +171,22 @@ public final class PointToPoint {
             transport.give(m);
         }
         return s != null ? s : new Completed(rank, tag, length, null);
+    }
+
+    /**
+     * @return where a message's bytes lie, if they lie as the wire carries them, in one run, in a
+     *     shared buffer of this rank's, and go to a rank of this host: one reached over shm, which
+     *     reaches only contexts that map files of the same directory
+     */
+    private SharedBytes shared(Memory memory, Typemap map, Startpoint[] links, int destination) {
+        if (own == null) {
+            return null;
+        }
+        Memory.Origin origin = Memories.wireOrigin(memory, map);
+        if (origin == null || !Limits.overShm(Transport.stack(links, destination))) {
+            return null;
+        }
+        return own.find(origin.buffer(), origin.offset());
     }
 
     /**

@@ -5,7 +5,9 @@ import io.polylink.Startpoint;
 import java.nio.ByteBuffer;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Cursor;
+import io.polylink.mpi.internal.datatype.BufferReader;
 import io.polylink.mpi.internal.datatype.BufferWriter;
+import io.polylink.mpi.internal.shared.PeerSegments;
 import io.polylink.mpi.internal.datatype.WireReader;
 import io.polylink.mpi.internal.wire.Envelope;
 import io.polylink.mpi.internal.wire.Header;
@@ -38,10 +40,14 @@ final class Protocol {
     private final Staging staging;
     private final Staging streamStaging;
 
-    Protocol(Transport transport, RequestTable table, Limits limits) {
+    /** Where other ranks' shared buffers are read; {@code null} if none are. */
+    private final PeerSegments peers;
+
+    Protocol(Transport transport, RequestTable table, Limits limits, PeerSegments peers) {
         this.transport = transport;
         this.table = table;
         this.limits = limits;
+        this.peers = peers;
         this.staging = new Staging(limits.chunk(), kept(limits.chunk()));
         this.streamStaging = new Staging(limits.streamChunk(), kept(limits.streamChunk()));
     }
@@ -83,8 +89,14 @@ final class Protocol {
         }
     }
 
-    /** A receive matched an RTS: asks the sender for the data, or for none if the buffer has no room. */
+    /**
+     * A receive matched an RTS: copies the data from where it lies, if the RTS says where and this
+     * rank can read it there, else asks the sender for it, or for none if the buffer has no room.
+     */
     void answer(ReceiveOperation r, Envelope rts) {
+        if (rts.shared() != null && peers != null && takeShared(r, rts)) {
+            return;
+        }
         long accepted = r.beginRendezvous(rts);
         long id = accepted == 0 ? 0 : table.add(r);
         MessageBuffer m = transport.take();
@@ -103,6 +115,29 @@ final class Protocol {
         if (accepted == 0) {
             r.endEmptyRendezvous();
         }
+    }
+
+    /**
+     * Copies a message from the sender's shared buffer into the receive's and tells the sender, whose
+     * send then completes: one copy where a pushed message takes two (into the link, out of it).
+     *
+     * @return whether it did; if not, nothing was completed and the data must be asked for
+     */
+    private boolean takeShared(ReceiveOperation r, Envelope rts) {
+        ByteBuffer bytes = peers.bytes(rts.shared(), Math.min(rts.bytes(), r.capacity));
+        if (bytes == null) {
+            return false;
+        }
+        try {
+            r.takeEager(rts, new BufferReader(bytes), rts.bytes());
+        } catch (InternalError cutShort) {
+            // The sender's file lost pages under the copy (truncated by someone): a read there faults.
+            // What was copied is written over when the data comes the usual way.
+            peers.forget(rts.shared());
+            return false;
+        }
+        acknowledge(rts.source(), rts.request());
+        return true;
     }
 
     /**

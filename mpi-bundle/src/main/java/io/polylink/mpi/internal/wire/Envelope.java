@@ -1,5 +1,7 @@
 package io.polylink.mpi.internal.wire;
 
+import io.polylink.mpi.internal.shared.SharedBytes;
+
 /**
  * A decoded header. Which fields a kind uses, as {@link Header} lays them out; the others are 0.
  *
@@ -13,8 +15,14 @@ package io.polylink.mpi.internal.wire;
  * @param reply CTS: the receiver's request
  * @param bytes RTS: the message's length; CTS: the length the receiver accepts; DATA: the offset of
  *     the chunk in the message; ABORT: the error code
+ * @param shared RTS with {@link Header#FLAG_SHARED}: where the data lies; otherwise {@code null}
  */
-public record Envelope(int kind, int flags, int context, int source, int tag, long request, long reply, long bytes) {
+public record Envelope(int kind, int flags, int context, int source, int tag, long request, long reply, long bytes,
+                       SharedBytes shared) {
+
+    public Envelope(int kind, int flags, int context, int source, int tag, long request, long reply, long bytes) {
+        this(kind, flags, context, source, tag, request, reply, bytes, null);
+    }
 
     /** @return whether {@code flag} is set */
     public boolean has(int flag) {
@@ -27,7 +35,7 @@ public record Envelope(int kind, int flags, int context, int source, int tag, lo
             case Header.EAGER -> "EAGER context " + context + " source " + source + " tag " + tag
                 + (has(Header.FLAG_SYNC) ? " sync " + request : "");
             case Header.RTS -> "RTS context " + context + " source " + source + " tag " + tag + " request " + request
-                + " length " + bytes;
+                + " length " + bytes + (shared == null ? "" : " shared " + shared);
             case Header.CTS -> "CTS request " + request + " reply " + reply + " accepted " + bytes;
             case Header.DATA -> "DATA request " + request + " offset " + bytes + (has(Header.FLAG_LAST) ? " last" : "");
             case Header.SYNC_ACK -> "SYNC_ACK request " + request;

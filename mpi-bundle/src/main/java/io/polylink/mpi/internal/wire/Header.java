@@ -18,6 +18,7 @@ package io.polylink.mpi.internal.wire;
  *   +-------+-------+-------+-------+-------+-------+
  *   EAGER      16 [sender's request, with FLAG_SYNC]  then the data
  *   RTS        16 sender's request   24 length                          32
+ *              with FLAG_SHARED:     32 owner's pid  40 token  48 offset  56
  *
  * CTS          4 sender's request    12 receiver's request  20 accepted 28
  * DATA         4 receiver's request  12 offset              20 then the data
@@ -80,6 +81,12 @@ public final class Header {
     public static final int FLAG_SYNC = 0x1;
     /** On DATA: the last chunk of the message. */
     public static final int FLAG_LAST = 0x2;
+    /**
+     * On RTS: the data lies in a buffer the host's ranks share, in the segment file of process
+     * {@code pid} named by {@code token}, from {@code offset}; a receiver that can read it there
+     * copies it and answers {@link #SYNC_ACK}, one that cannot answers {@link #CTS} as to any RTS.
+     */
+    public static final int FLAG_SHARED = 0x4;
 
     public static final int VERSION_KIND_OFFSET = 0;
     public static final int FLAGS_OFFSET = 1;
@@ -98,6 +105,10 @@ public final class Header {
     public static final int RTS_REQUEST_OFFSET = 16;
     public static final int RTS_SIZE_OFFSET = 24;
     public static final int RTS_LENGTH = 32;
+    public static final int RTS_PID_OFFSET = 32;
+    public static final int RTS_TOKEN_OFFSET = 40;
+    public static final int RTS_AT_OFFSET = 48;
+    public static final int RTS_SHARED_LENGTH = 56;
 
     public static final int CTS_SENDER_OFFSET = 4;
     public static final int CTS_RECEIVER_OFFSET = 12;
@@ -126,6 +137,7 @@ public final class Header {
         return switch (kind) {
             case EAGER -> FLAG_SYNC;
             case DATA -> FLAG_LAST;
+            case RTS -> FLAG_SHARED;
             default -> 0;
         };
     }

@@ -2,6 +2,7 @@ package io.polylink.mpi.internal.wire;
 
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
+import io.polylink.mpi.internal.shared.SharedBytes;
 
 /**
  * Writes and reads {@link Header}s. Writers append in layout order to an empty buffer; the
@@ -29,6 +30,15 @@ public final class HeaderCodec {
         envelope(m, context, source, tag);
         m.putLong(request).putLong(length);
         assert m.length() == Header.RTS_LENGTH;
+    }
+
+    /** An RTS whose data lies in a buffer the host's ranks share, at {@code where}. */
+    public static void rtsShared(MessageBuffer m, int context, int source, int tag, long request, long length,
+                                 SharedBytes where) {
+        prefix(m, Header.RTS, Header.FLAG_SHARED);
+        envelope(m, context, source, tag);
+        m.putLong(request).putLong(length).putLong(where.pid()).putLong(where.token()).putLong(where.offset());
+        assert m.length() == Header.RTS_SHARED_LENGTH;
     }
 
     public static void cts(MessageBuffer m, long senderRequest, long receiverRequest, long accepted) {
@@ -118,7 +128,8 @@ public final class HeaderCodec {
         return switch (kind) {
             case Header.EAGER -> matched(m, kind, flags,
                 (flags & Header.FLAG_SYNC) != 0 ? Header.EAGER_SYNC_LENGTH : Header.EAGER_LENGTH);
-            case Header.RTS -> matched(m, kind, flags, Header.RTS_LENGTH);
+            case Header.RTS -> matched(m, kind, flags,
+                (flags & Header.FLAG_SHARED) != 0 ? Header.RTS_SHARED_LENGTH : Header.RTS_LENGTH);
             case Header.CTS -> {
                 need(m, kind, Header.CTS_LENGTH);
                 long sender = m.getLong();
@@ -161,6 +172,7 @@ public final class HeaderCodec {
         int tag = m.getInt();
         long request = 0;
         long bytes = 0;
+        SharedBytes shared = null;
         if (length > Header.EAGER_LENGTH) {
             request = m.getLong();
         }
@@ -169,8 +181,13 @@ public final class HeaderCodec {
             if (bytes <= 0) {
                 throw malformed("RTS announcing " + bytes + " bytes");
             }
+            if ((flags & Header.FLAG_SHARED) != 0) {
+                long pid = nonNegative(m.getLong(), kind, "process id");
+                long token = m.getLong();
+                shared = new SharedBytes(pid, token, nonNegative(m.getLong(), kind, "shared offset"));
+            }
         }
-        return new Envelope(kind, flags, context, source, tag, request, 0, bytes);
+        return new Envelope(kind, flags, context, source, tag, request, 0, bytes, shared);
     }
 
     private static void need(MessageBuffer m, int kind, int length) {

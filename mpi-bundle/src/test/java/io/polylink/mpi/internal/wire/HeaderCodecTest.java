@@ -8,6 +8,7 @@ import io.polylink.Context;
 import io.polylink.MalformedMessageException;
 import io.polylink.MessageBuffer;
 import io.polylink.core.internal.EmbeddedContext;
+import io.polylink.mpi.internal.shared.SharedBytes;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,9 @@ class HeaderCodecTest {
             roundTrip(m -> HeaderCodec.eagerSync(m, 7, 0, 0, -5L), Header.EAGER_SYNC_LENGTH));
         assertEquals(new Envelope(Header.RTS, 0, 2, 1, -16, 1L << 40, 0, 1L << 33),
             roundTrip(m -> HeaderCodec.rts(m, 2, 1, -16, 1L << 40, 1L << 33), Header.RTS_LENGTH));
+        assertEquals(new Envelope(Header.RTS, Header.FLAG_SHARED, 2, 1, 3, 8, 0, 1L << 20, new SharedBytes(4242, -7L, 4096)),
+            roundTrip(m -> HeaderCodec.rtsShared(m, 2, 1, 3, 8, 1L << 20, new SharedBytes(4242, -7L, 4096)),
+                Header.RTS_SHARED_LENGTH));
         assertEquals(new Envelope(Header.CTS, 0, 0, 0, 0, 9, 10, 11),
             roundTrip(m -> HeaderCodec.cts(m, 9, 10, 11), Header.CTS_LENGTH));
         assertEquals(new Envelope(Header.DATA, Header.FLAG_LAST, 0, 0, 0, 12, 0, 524288),
@@ -72,9 +76,15 @@ class HeaderCodecTest {
         refused("version 2", 0x21, 0, 0, 0);
         refused("unknown message kind 11", 0x1B, 0, 0, 0);
         refused("RTS with flags 0x1", 0x12, 1, 0, 0);
+        refused("CTS with flags 0x4", 0x13, Header.FLAG_SHARED, 0, 0);
         refused("reserved bytes", 0x11, 0, 0, 1);
         refused("EAGER header of 8 bytes; it needs 16", 0x11, 0, 0, 0, 0, 0, 0, 1);
         refused("context -1", 0x11, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0);
+        refused("RTS header of 32 bytes; it needs 56", 0x12, Header.FLAG_SHARED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1);
+        refused("RTS with shared offset -1", 0x12, Header.FLAG_SHARED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1,
+            0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 9, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF);
         refused("RTS announcing 0 bytes", 0x12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }

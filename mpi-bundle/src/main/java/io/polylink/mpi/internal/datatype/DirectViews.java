@@ -1,0 +1,37 @@
+package io.polylink.mpi.internal.datatype;
+
+import io.polylink.mpi.internal.WeakIdentityTable;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+
+/**
+ * The direct buffers {@code MPI.newCharBuffer} to {@code MPI.newDoubleBuffer} and {@code MPI.slice}
+ * made, with the byte buffer each lies in and where: Java gives no way from a {@code DoubleBuffer}
+ * to its bytes, and without them its values move one by one where bytes move in bulk.
+ */
+public final class DirectViews {
+
+    /** The bytes a view lies in: {@code base} from byte {@code offset} on. */
+    record Bytes(ByteBuffer base, long offset) {}
+
+    private static final WeakIdentityTable<Bytes> VIEWS = new WeakIdentityTable<>();
+
+    private DirectViews() {}
+
+    /**
+     * Remembers that {@code view} lies in {@code of} from byte {@code offset} on, while {@code view}
+     * lives: {@code of} is a direct byte buffer, or a view remembered before.
+     */
+    public static void remember(Buffer view, Buffer of, long offset) {
+        VIEWS.expunge(gone -> { });
+        Bytes under = of instanceof ByteBuffer b ? new Bytes(b, 0) : VIEWS.get(of);
+        if (under != null && of.isDirect()) {
+            VIEWS.put(view, new Bytes(under.base(), under.offset() + offset));
+        }
+    }
+
+    /** @return the bytes {@code view} lies in, if it was remembered; else {@code null} */
+    static Bytes of(Buffer view) {
+        return VIEWS.get(view);
+    }
+}
