@@ -2,11 +2,13 @@ package io.polylink.mpi.internal.datatype;
 
 import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
+import java.nio.ByteBuffer;
 
 /**
  * Copies typed data from one region of this rank's memory to another, as a message from a rank to
  * itself would carry it: the data's primitives in order, whatever either layout. Copies between
- * arrays of one kind laid out without gaps go straight from array to array.
+ * arrays of one kind laid out without gaps go straight from array to array, and between direct
+ * buffers whose values lie as the wire's bytes from buffer to buffer.
  */
 public final class LocalCopy {
 
@@ -56,6 +58,15 @@ public final class LocalCopy {
         if (from.memory() instanceof ByteArrayMemory x && to.memory() instanceof ByteArrayMemory y) {
             System.arraycopy(x.bytes(), x.base() + (int) a.lb(), y.bytes(), y.base() + (int) b.lb(), (int) bytes);
             return true;
+        }
+        if (bytes <= Integer.MAX_VALUE) {
+            // Direct buffers whose values lie as the wire's bytes: one bulk copy, not two through a chunk.
+            ByteBuffer source = from.memory().wireBytes(kind, a.lb(), (int) bytes);
+            ByteBuffer target = source == null ? null : to.memory().wireBytes(kind, b.lb(), (int) bytes);
+            if (target != null) {
+                target.put(source);
+                return true;
+            }
         }
         return false;
     }

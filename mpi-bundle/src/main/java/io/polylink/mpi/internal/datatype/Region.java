@@ -1,5 +1,8 @@
 package io.polylink.mpi.internal.datatype;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 /**
  * {@code count} copies of a typemap laid over a memory from its start: the data of one send or
  * receive, or of one part of a collective's buffer.
@@ -37,6 +40,21 @@ public record Region(Memory memory, Typemap map, long count) {
             return a.array();
         }
         return null;
+    }
+
+    /**
+     * @return the bytes of the direct buffer that holds this region's data from its element 0 on,
+     *     values of {@code kind} in native order with no gaps, or {@code null} if it is not laid out
+     *     so (an array, another layout, or a buffer whose bytes are not known)
+     */
+    public ByteBuffer denseBytes(Kind kind) {
+        if (!map.isDense() || map.kind(0) != kind || map.lb() != 0 || map.size() * count > Integer.MAX_VALUE) {
+            return null;
+        }
+        ByteBuffer bytes = memory.wireBytes(kind, 0, (int) (map.size() * count));
+        // Wire bytes are native ones only where native order is the wire's; a byte has no order.
+        return bytes == null || kind != Kind.BYTE && ByteOrder.nativeOrder() != WireWriter.ORDER ? null
+            : bytes.order(ByteOrder.nativeOrder());
     }
 
     /**

@@ -27,7 +27,7 @@ public final class Predefined implements Reduction {
     private Predefined(Operator op, Element element, Kernel kernel) {
         this.op = op;
         this.element = element;
-        this.kernel = kernel;
+        this.kernel = element.uniform() ? new StagedKernel(kernel, element.kind()) : kernel;
         boolean complexSum = (element == Element.FLOAT_COMPLEX || element == Element.DOUBLE_COMPLEX)
             && op == Operator.SUM;
         this.pointwise = element.uniform() && (!element.pair() || complexSum);
@@ -96,27 +96,33 @@ public final class Predefined implements Reduction {
             (int) perCopy);
     }
 
-    /** A Java array of the element's kind, from its element 0: the kernels' own layout. */
+    /**
+     * A Java array of the element's kind, from its element 0: the kernels' own layout; or the
+     * values of a direct buffer, laid out so, which the kernels combine in chunks staged in arrays.
+     */
     @Override
     public Operand operandIn(Region region, Typemap map, long count) {
         if (!element.uniform()) {
             return null;
         }
         Kind kind = element.kind();
-        Object array = region.denseArray(kind);
-        if (array == null) {
+        Object data = region.denseArray(kind);
+        if (data == null && kind != Kind.BOOLEAN) {
+            data = region.denseBytes(kind);
+        }
+        if (data == null) {
             return null;
         }
         long perCopy = map.elements();
-        return over(region.memory(), array, kind, length(count, perCopy), perCopy);
+        return over(region.memory(), data, kind, length(count, perCopy), perCopy);
     }
 
     /**
-     * @return an operand of {@code length} values of {@code kind} in {@code array}, which
-     *     {@code memory} holds from its start
+     * @return an operand of {@code length} values of {@code kind} in {@code data} (an array, or a
+     *     byte buffer of the values in native order), which {@code memory} holds from its start
      */
-    private static Operand over(Memory memory, Object array, Kind kind, int length, long perCopy) {
-        return new Operand(array, new Region(memory, Typemap.basic(kind), length), (int) perCopy);
+    private static Operand over(Memory memory, Object data, Kind kind, int length, long perCopy) {
+        return new Operand(data, new Region(memory, Typemap.basic(kind), length), (int) perCopy);
     }
 
     private int length(long count, long perCopy) {

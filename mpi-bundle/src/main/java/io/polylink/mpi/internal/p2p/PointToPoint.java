@@ -12,10 +12,10 @@ import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.MessageWriter;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Completed;
+import io.polylink.mpi.internal.request.Operation;
 import io.polylink.mpi.internal.shared.OwnSegments;
 import io.polylink.mpi.internal.shared.PeerSegments;
 import io.polylink.mpi.internal.shared.SharedBytes;
-import io.polylink.mpi.internal.request.Operation;
 import io.polylink.mpi.internal.wire.Header;
 import io.polylink.mpi.internal.wire.HeaderCodec;
 import java.nio.ByteBuffer;
@@ -50,12 +50,6 @@ public final class PointToPoint {
      * Installs the engine's handlers on {@code transport}'s endpoint.
      *
      * @param control where FIN, BYE and ABORT go, and lost ranks are told
-     */
-    public PointToPoint(Transport transport, Limits limits, ControlListener control) {
-        this(transport, limits, control, null, null);
-    }
-
-    /**
      * @param own this rank's shared buffers, whose large messages go by reference to the ranks it
      *     reaches over shm; {@code null} for none
      * @param peers where the other ranks' shared buffers are read; {@code null} to ask for all data

@@ -185,6 +185,53 @@ final class Reductions {
         inPlace.clear();
         inPlace.get(got);
         assertArrayEquals(doubleSums(s, 7), got, "iAllReduce in place");
+        largeDirectBuffers();
+    }
+
+    /**
+     * Reductions of direct buffers larger than the eager limit, which the kernels combine in place
+     * in staged chunks and whose exchanges go by rendezvous (read where they lie, on one host): a
+     * count that ends mid-chunk, a maximum, bytes, and in place.
+     */
+    private void largeDirectBuffers() throws MPIException {
+        int count = 100_003;
+        int s = ++salt;
+        DoubleBuffer send = MPI.newDoubleBuffer(count).put(doubles(me, s, count));
+        DoubleBuffer into = MPI.newDoubleBuffer(count);
+        c.allReduce(send, into, count, MPI.DOUBLE, MPI.SUM);
+        double[] got = new double[count];
+        into.clear();
+        into.get(got);
+        assertArrayEquals(doubleSums(s, count), got, "allReduce of a large direct buffer");
+        c.allReduce(send, into, count, MPI.DOUBLE, MPI.MAX);
+        into.clear();
+        into.get(got);
+        for (int i = 0; i < count; i++) {
+            double max = Double.NEGATIVE_INFINITY;
+            for (int r = 0; r < n; r++) {
+                max = Math.max(max, Data.value(r, s, i));
+            }
+            assertEquals(max, got[i], "allReduce MAX of a large direct buffer at " + i);
+        }
+        ByteBuffer bytes = MPI.newByteBuffer(count);
+        for (int i = 0; i < count; i++) {
+            bytes.put(i, (byte) Data.value(me, s, i));
+        }
+        c.allReduce(bytes, count, MPI.BYTE, MPI.BXOR);
+        for (int i = 0; i < count; i++) {
+            byte x = 0;
+            for (int r = 0; r < n; r++) {
+                x ^= (byte) Data.value(r, s, i);
+            }
+            assertEquals(x, bytes.get(i), "allReduce BXOR in place of a large byte buffer at " + i);
+        }
+        DoubleBuffer root = MPI.newDoubleBuffer(count);
+        c.reduce(send, root, count, MPI.DOUBLE, MPI.SUM, n - 1);
+        if (me == n - 1) {
+            root.clear();
+            root.get(got);
+            assertArrayEquals(doubleSums(s, count), got, "reduce of a large direct buffer");
+        }
     }
 
     void reduceScatter() throws MPIException {
