@@ -113,31 +113,22 @@ public final class PointToPoint {
                           boolean synchronous, Operation whole, boolean lend) {
         failIfFailed();
         long length = map.size() * count;
+        boolean mayLend = lend && !synchronous && length > LEND_ABOVE;
         if (length > limits.eagerLimit()) {
-            SendOperation s = new SendOperation(context, destination, rank, tag, memory, map, count);
-            if (whole != null) {
-                s.partOf(whole);
-            }
-            long id = table.add(s);
-            MessageBuffer m = transport.take();
-            try {
-                Startpoint[] links = transport.route(context);
-                SharedBytes shared = shared(memory, map, links, destination);
-                if (shared != null) {
-                    HeaderCodec.rtsShared(m, context, transport.worldRank(), tag, id, length, shared);
-                } else {
-                    HeaderCodec.rts(m, context, transport.worldRank(), tag, id, length);
-                }
-                transport.send(links, destination, Header.INLINE_HANDLER, m);
-            } catch (MpiError e) {
-                table.remove(id);
-                throw e;
-            } finally {
-                transport.give(m);
-            }
-            return s;
+            Startpoint[] links = transport.route(context);
+            return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links,
+                shared(memory, map, links, destination));
         }
-        if (lend && !synchronous && length > LEND_ABOVE) {
+        if (mayLend && own != null) {
+            // A lent message completes at its receiver's acknowledgement anyway: from a shared buffer
+            // it may as well go by reference, read where it lies in one copy.
+            Startpoint[] links = transport.route(context);
+            SharedBytes shared = shared(memory, map, links, destination);
+            if (shared != null) {
+                return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links, shared);
+            }
+        }
+        if (mayLend) {
             SendOperation lending = sendLent(context, destination, rank, tag, memory, map, count);
             if (lending != null) {
                 return lending;
@@ -165,6 +156,34 @@ public final class PointToPoint {
             transport.give(m);
         }
         return s != null ? s : new Completed(rank, tag, length, null);
+    }
+
+    /**
+     * Sends an RTS: the data follows when the receiver answers CTS, or, if {@code shared} says where
+     * it lies, the receiver reads it there and answers SYNC_ACK.
+     */
+    private SendOperation sendRendezvous(int context, int destination, int rank, int tag, Memory memory, Typemap map,
+                                         long count, Operation whole, Startpoint[] links, SharedBytes shared) {
+        SendOperation s = new SendOperation(context, destination, rank, tag, memory, map, count);
+        if (whole != null) {
+            s.partOf(whole);
+        }
+        long id = table.add(s);
+        MessageBuffer m = transport.take();
+        try {
+            if (shared != null) {
+                HeaderCodec.rtsShared(m, context, transport.worldRank(), tag, id, s.length(), shared);
+            } else {
+                HeaderCodec.rts(m, context, transport.worldRank(), tag, id, s.length());
+            }
+            transport.send(links, destination, Header.INLINE_HANDLER, m);
+        } catch (MpiError e) {
+            table.remove(id);
+            throw e;
+        } finally {
+            transport.give(m);
+        }
+        return s;
     }
 
     /**

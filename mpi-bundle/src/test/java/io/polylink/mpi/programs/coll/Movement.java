@@ -80,6 +80,16 @@ final class Movement {
             int[] got = new int[10_000];
             direct.get(got);
             assertArrayEquals(of(root, s, 10_000), got, "iBcast");
+            // Larger than the eager limit, in segments down a tree: from buffers the ranks share, each
+            // segment is read where the sending rank's buffer holds it.
+            s = ++salt;
+            int large = 300_001;
+            IntBuffer shared = MPI.newIntBuffer(large);
+            shared.put(me == root ? of(root, s, large) : filled(large, -1)).clear();
+            c.bcast(shared, large, MPI.INT, root);
+            int[] all = new int[large];
+            shared.get(all);
+            assertArrayEquals(of(root, s, large), all, "bcast of a large direct buffer");
         }
     }
 
