@@ -75,6 +75,9 @@ public final class OwnSegments implements AutoCloseable {
             }
             ByteBuffer buffer = channel.map(FileChannel.MapMode.READ_WRITE, 0, capacity);
             placed.put(buffer, new Placed(token, file));
+            if (closed) {
+                delete(file); // the rank finalized meanwhile: the buffer keeps its mapping, not its file
+            }
             return buffer;
         } catch (IOException | UnsupportedOperationException e) {
             delete(file);
