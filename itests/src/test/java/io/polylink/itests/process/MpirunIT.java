@@ -64,6 +64,8 @@ class MpirunIT {
             String out = run.output();
             for (int r = 0; r < 3; r++) {
                 assertTrue(out.lines().anyMatch(("[" + r + "] hello from rank " + r + " of 3")::equals), out);
+                assertTrue(out.contains("[" + r + "] polylink mpi: rank " + r + " shares its direct buffers of more than "
+                    + "65536 bytes with the ranks on its host through /dev/shm/"), out);
                 for (int other = 0; other < 3; other++) {
                     if (other != r) {
                         assertTrue(out.contains("[" + r + "] polylink mpi: rank " + r + " reaches rank " + other

@@ -200,10 +200,15 @@ public final class Session implements ControlListener {
     }
 
     /**
-     * Prints, a line per other rank, the stack {@code COMM_WORLD}'s messages take to it and why:
-     * each entry of that rank's descriptor table, chosen or why not.
+     * Prints whether the rank's direct buffers are shared, then, a line per other rank, the stack
+     * {@code COMM_WORLD}'s messages take to it and why: each entry of that rank's descriptor table,
+     * chosen or why not.
      */
     private void explain() {
+        err.println("polylink mpi: rank " + settings.rank() + (shared != null
+            ? " shares its direct buffers of more than " + p2p.limits().eagerLimit() + " bytes with the ranks on its host "
+                + "through " + shared.directory() + ": their large messages are read where they lie"
+            : " shares no direct buffers with the ranks on its host (its log says why): large messages take two copies"));
         for (int r = 0; r < settings.size(); r++) {
             if (r != settings.rank()) {
                 err.println("polylink mpi: rank " + settings.rank() + " reaches rank " + r + " by "

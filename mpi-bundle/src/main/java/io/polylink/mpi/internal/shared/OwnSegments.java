@@ -99,6 +99,11 @@ public final class OwnSegments implements AutoCloseable {
         return p == null ? null : new SharedBytes(pid, p.token(), offset);
     }
 
+    /** @return where the files go */
+    public SegmentDirectory directory() {
+        return directory;
+    }
+
     /** @return the files made and not yet deleted */
     public int files() {
         return placed.size();
