@@ -97,7 +97,7 @@ public final class Broadcast {
             }
             int[] children = tree.children();
             for (int i = children.length - 1; i >= 0; i--) {
-                d.send(children[i], data);
+                d.sendByReference(children[i], data);
             }
         } catch (RuntimeException e) {
             throw Direct.failed(e);

@@ -98,30 +98,46 @@ public final class PointToPoint {
      */
     public Operation send(int context, int destination, int rank, int tag, Memory memory, Typemap map, long count,
                           boolean synchronous) {
-        return send(context, destination, rank, tag, memory, map, count, synchronous, null, false);
+        return send(context, destination, rank, tag, memory, map, count, synchronous, null, Handover.COPY);
+    }
+
+    /** How an eager message's data goes: every larger one goes by reference where it can, else lent. */
+    public enum Handover {
+        /** Copied into the message: the send completes as it is handed over. */
+        COPY,
+        /**
+         * By reference from a buffer the host's ranks share, read where it lies, the send completing
+         * once it was; else copied. For a sender that waits for its receiver anyway.
+         */
+        REFER,
+        /**
+         * By reference from a shared buffer, else lent to the message: either way the send completes
+         * once the receiver acknowledged it. For sends whose wait overlaps other work, such as a
+         * pipeline's segments.
+         */
+        LEND
     }
 
     /**
      * Starts a send that is part of {@code whole} (a step of a collective), or of nothing if
      * {@code null}: the thread waiting for the whole pushes a large message's data.
      *
-     * @param lend whether an eager message may lend its data rather than copy it, and complete
-     *     once the receiver acknowledged it: for sends whose wait for that overlaps other work,
-     *     such as a pipeline's segments; a rendezvous message always lends what it can
+     * @param handover how an eager message's data goes, over {@link #LEND_ABOVE} bytes; a rendezvous
+     *     message always lends what it can
      */
     public Operation send(int context, int destination, int rank, int tag, Memory memory, Typemap map, long count,
-                          boolean synchronous, Operation whole, boolean lend) {
+                          boolean synchronous, Operation whole, Handover handover) {
         failIfFailed();
         long length = map.size() * count;
-        boolean mayLend = lend && !synchronous && length > LEND_ABOVE;
         if (length > limits.eagerLimit()) {
             Startpoint[] links = transport.route(context);
             return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links,
                 shared(memory, map, links, destination));
         }
-        if (mayLend && own != null) {
-            // A lent message completes at its receiver's acknowledgement anyway: from a shared buffer
-            // it may as well go by reference, read where it lies in one copy.
+        boolean mayLend = handover == Handover.LEND && !synchronous && length > LEND_ABOVE;
+        if (handover != Handover.COPY && !synchronous && length > LEND_ABOVE && own != null) {
+            // Such a message completes at its receiver's answer anyway: from a shared buffer it may
+            // as well go by reference, read where it lies in one copy.
             Startpoint[] links = transport.route(context);
             SharedBytes shared = shared(memory, map, links, destination);
             if (shared != null) {

@@ -90,6 +90,14 @@ final class Movement {
             int[] all = new int[large];
             shared.get(all);
             assertArrayEquals(of(root, s, large), all, "bcast of a large direct buffer");
+            // Within the eager limit, from the same shared buffer: by reference too, down a binomial tree.
+            s = ++salt;
+            int part = 12_000;
+            shared.clear().put(me == root ? of(root, s, part) : filled(part, -1)).clear();
+            c.bcast(shared, part, MPI.INT, root);
+            int[] some = new int[part];
+            shared.get(some).clear();
+            assertArrayEquals(of(root, s, part), some, "bcast of 48 KB of a shared buffer");
         }
     }
 

@@ -4,6 +4,7 @@ import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.p2p.PointToPoint;
+import io.polylink.mpi.internal.p2p.PointToPoint.Handover;
 import io.polylink.mpi.internal.p2p.RankMap;
 import io.polylink.mpi.internal.request.Operation;
 
@@ -33,7 +34,16 @@ public final class Direct {
 
     /** Sends {@code data} to rank {@code to} of the communicator and waits until the send completed. */
     public void send(int to, Region data) {
-        await(start(to, data));
+        await(start(to, data, Handover.COPY));
+    }
+
+    /**
+     * Sends {@code data} to rank {@code to}, by reference where it lies in a buffer the host's ranks
+     * share, and waits until the receiver read it: for an algorithm whose receivers never wait for
+     * this rank to receive first, such as a tree's.
+     */
+    public void sendByReference(int to, Region data) {
+        await(start(to, data, Handover.REFER));
     }
 
     /** Receives into {@code data} from rank {@code from} of the communicator, waiting for it. */
@@ -48,7 +58,7 @@ public final class Direct {
     public void exchange(int to, Region out, int from, Region in) {
         Operation receiving = post(from, in);
         try {
-            await(start(to, out));
+            await(start(to, out, Handover.COPY));
         } catch (RuntimeException e) {
             receiving.cancel();
             throw e;
@@ -61,9 +71,9 @@ public final class Direct {
         return e instanceof MpiError m ? m : new MpiError(ErrorClass.ERR_INTERN, "a step of a collective failed: " + e, e);
     }
 
-    private Operation start(int to, Region data) {
+    private Operation start(int to, Region data, Handover handover) {
         return p2p.send(context, ranks.worldRank(to), rank, tags.toward(to), data.memory(),
-            data.map(), data.count(), false);
+            data.map(), data.count(), false, null, handover);
     }
 
     private Operation post(int from, Region data) {

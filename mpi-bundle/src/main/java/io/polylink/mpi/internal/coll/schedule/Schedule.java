@@ -3,6 +3,7 @@ package io.polylink.mpi.internal.coll.schedule;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.p2p.PointToPoint;
+import io.polylink.mpi.internal.p2p.PointToPoint.Handover;
 import io.polylink.mpi.internal.p2p.RankMap;
 import io.polylink.mpi.internal.request.Operation;
 import java.lang.invoke.MethodHandles;
@@ -129,7 +130,7 @@ public final class Schedule extends Operation {
                 case SEND, LENDING_SEND -> {
                     Region r = s.region;
                     Operation op = p2p.send(context, s.peer, rank, s.tag, r.memory(), r.map(),
-                        r.count(), false, this, s.kind == Step.Kind.LENDING_SEND);
+                        r.count(), false, this, s.kind == Step.Kind.LENDING_SEND ? Handover.LEND : Handover.COPY);
                     s.operation = op;
                     op.whenDone(() -> finished(s));
                 }
