@@ -68,7 +68,39 @@ final class FrameworkParts {
         }
         out.append("\ncomponents:");
         components().forEach(c -> out.append("\n  ").append(c));
+        out.append("\nconfigurations in Config Admin: ").append(configurations());
         return out.toString();
+    }
+
+    /** @return the PIDs Config Admin holds configurations for, each with its bundle location */
+    private List<String> configurations() {
+        BundleContext context = framework.getBundleContext();
+        String type = "org.osgi.service.cm.ConfigurationAdmin";
+        try {
+            ServiceReference<?>[] refs = context.getAllServiceReferences(type, null);
+            if (refs == null) {
+                return List.of("(no " + type + ")");
+            }
+            Object admin = context.getService(refs[0]);
+            try {
+                Method list = Arrays.stream(admin.getClass().getInterfaces()).filter(i -> i.getName().equals(type))
+                    .findFirst().orElseThrow().getMethod("listConfigurations", String.class);
+                Object[] found = (Object[]) list.invoke(admin, (Object) null);
+                List<String> out = new ArrayList<>();
+                for (Object c : found == null ? new Object[0] : found) {
+                    Method pid = c.getClass().getMethod("getPid");
+                    Method location = c.getClass().getMethod("getBundleLocation");
+                    pid.setAccessible(true);
+                    location.setAccessible(true);
+                    out.add(pid.invoke(c) + " at " + location.invoke(c));
+                }
+                return out;
+            } finally {
+                context.ungetService(refs[0]);
+            }
+        } catch (InvalidSyntaxException | ReflectiveOperationException | RuntimeException e) {
+            return List.of("(cannot list them: " + e + ")");
+        }
     }
 
     private static String state(int state) {
