@@ -15,6 +15,11 @@ public final class DirectViews {
     record Bytes(ByteBuffer base, long offset) {}
 
     private static final WeakIdentityTable<Bytes> VIEWS = new WeakIdentityTable<>();
+    /**
+     * Whether any view was remembered: until then a buffer is looked up with no lock taken and
+     * nothing allocated, as every message of a program that makes no typed buffers and no slices.
+     */
+    private static volatile boolean any;
 
     private DirectViews() {}
 
@@ -27,11 +32,12 @@ public final class DirectViews {
         Bytes under = of instanceof ByteBuffer b ? new Bytes(b, 0) : VIEWS.get(of);
         if (under != null && of.isDirect()) {
             VIEWS.put(view, new Bytes(under.base(), under.offset() + offset));
+            any = true;
         }
     }
 
     /** @return the bytes {@code view} lies in, if it was remembered; else {@code null} */
     static Bytes of(Buffer view) {
-        return VIEWS.get(view);
+        return any ? VIEWS.get(view) : null;
     }
 }
