@@ -456,56 +456,45 @@ public final class MPI {
     /** @return a direct char buffer of {@code capacity} chars, in native byte order, shared as {@link #newByteBuffer} says */
     public static CharBuffer newCharBuffer(int capacity) {
         ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 2));
-        return derived(bytes.asCharBuffer(), bytes, 0);
+        return DirectViews.remember(bytes.asCharBuffer(), bytes, 0);
     }
 
     /** @return a direct short buffer of {@code capacity} shorts, in native byte order, shared as {@link #newByteBuffer} says */
     public static ShortBuffer newShortBuffer(int capacity) {
         ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 2));
-        return derived(bytes.asShortBuffer(), bytes, 0);
+        return DirectViews.remember(bytes.asShortBuffer(), bytes, 0);
     }
 
     /** @return a direct int buffer of {@code capacity} ints, in native byte order, shared as {@link #newByteBuffer} says */
     public static IntBuffer newIntBuffer(int capacity) {
         ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 4));
-        return derived(bytes.asIntBuffer(), bytes, 0);
+        return DirectViews.remember(bytes.asIntBuffer(), bytes, 0);
     }
 
     /** @return a direct long buffer of {@code capacity} longs, in native byte order, shared as {@link #newByteBuffer} says */
     public static LongBuffer newLongBuffer(int capacity) {
         ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 8));
-        return derived(bytes.asLongBuffer(), bytes, 0);
+        return DirectViews.remember(bytes.asLongBuffer(), bytes, 0);
     }
 
     /** @return a direct float buffer of {@code capacity} floats, in native byte order, shared as {@link #newByteBuffer} says */
     public static FloatBuffer newFloatBuffer(int capacity) {
         ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 4));
-        return derived(bytes.asFloatBuffer(), bytes, 0);
+        return DirectViews.remember(bytes.asFloatBuffer(), bytes, 0);
     }
 
     /** @return a direct double buffer of {@code capacity} doubles, in native byte order, shared as {@link #newByteBuffer} says */
     public static DoubleBuffer newDoubleBuffer(int capacity) {
         ByteBuffer bytes = directBytes(Math.multiplyExact(capacity, 8));
-        return derived(bytes.asDoubleBuffer(), bytes, 0);
+        return DirectViews.remember(bytes.asDoubleBuffer(), bytes, 0);
     }
 
+    /** @return a shared buffer of {@code capacity} bytes where the rank makes one, else an ordinary direct buffer */
     private static ByteBuffer directBytes(int capacity) {
-        if (capacity < 0) {
-            throw new IllegalArgumentException("a buffer of " + capacity + " bytes");
-        }
         Session s = session;
         OwnSegments shared = s == null ? null : s.shared();
         ByteBuffer bytes = shared == null ? null : shared.allocate(capacity);
         return (bytes != null ? bytes : ByteBuffer.allocateDirect(capacity)).order(NATIVE);
-    }
-
-    /**
-     * @return {@code view}, known to lie {@code offset} bytes into {@code of} if that is direct: its
-     *     values then move as bytes, in bulk, and from a shared buffer in one copy
-     */
-    private static <B extends Buffer> B derived(B view, Buffer of, long offset) {
-        DirectViews.remember(view, of, offset);
-        return view;
     }
 
     /**
@@ -547,37 +536,37 @@ public final class MPI {
      *     order; its first byte is what communication calls take as the buffer's start
      */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return derived(buf.duplicate().clear().position(offset).slice().order(NATIVE), buf, offset);
+        return DirectViews.remember(buf.duplicate().clear().position(offset).slice().order(NATIVE), buf, offset);
     }
 
     /** @return a buffer sharing {@code buf}'s content from char {@code offset} on */
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 2);
+        return DirectViews.remember(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 2);
     }
 
     /** @return a buffer sharing {@code buf}'s content from short {@code offset} on */
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 2);
+        return DirectViews.remember(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 2);
     }
 
     /** @return a buffer sharing {@code buf}'s content from int {@code offset} on */
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 4);
+        return DirectViews.remember(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 4);
     }
 
     /** @return a buffer sharing {@code buf}'s content from long {@code offset} on */
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 8);
+        return DirectViews.remember(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 8);
     }
 
     /** @return a buffer sharing {@code buf}'s content from float {@code offset} on */
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 4);
+        return DirectViews.remember(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 4);
     }
 
     /** @return a buffer sharing {@code buf}'s content from double {@code offset} on */
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return derived(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 8);
+        return DirectViews.remember(buf.duplicate().clear().position(offset).slice(), buf, (long) offset * 8);
     }
 
     /** @return a buffer over {@code buf} from byte {@code offset} on, in native byte order */

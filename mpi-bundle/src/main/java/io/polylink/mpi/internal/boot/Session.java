@@ -320,17 +320,20 @@ public final class Session implements ControlListener {
     /** The JVM ends (SIGTERM, Ctrl-C, System.exit) before the rank finalized. */
     private void ending() {
         ending = true;
-        if (shared != null) {
-            shared.close();
-        }
+        deleteSharedFiles();
     }
 
     /** Ends the rank through its host, its shared buffers' files deleted first: a host need not run shutdown hooks. */
     private void exit(int code) {
+        deleteSharedFiles();
+        host.exit(code);
+    }
+
+    /** Deletes the files of this rank's shared buffers, whose mappings outlive them; later buffers are ordinary. */
+    private void deleteSharedFiles() {
         if (shared != null) {
             shared.close();
         }
-        host.exit(code);
     }
 
     /** @return this rank's shared direct buffers, or {@code null} where the host's ranks cannot share memory */
@@ -339,9 +342,7 @@ public final class Session implements ControlListener {
     }
 
     private void close() {
-        if (shared != null) {
-            shared.close();
-        }
+        deleteSharedFiles();
         mainWatch.stop();
         liveness.close();
         forgetEnding();

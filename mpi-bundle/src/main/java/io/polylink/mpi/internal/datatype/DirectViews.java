@@ -25,15 +25,25 @@ public final class DirectViews {
 
     /**
      * Remembers that {@code view} lies in {@code of} from byte {@code offset} on, while {@code view}
-     * lives: {@code of} is a direct byte buffer, or a view remembered before.
+     * lives, if {@code of} is direct: a byte buffer, or a view or slice remembered before (then in
+     * the bytes that one lies in, so a slice of a slice still finds its shared buffer).
+     *
+     * @return {@code view}
      */
-    public static void remember(Buffer view, Buffer of, long offset) {
+    public static <B extends Buffer> B remember(B view, Buffer of, long offset) {
+        if (!of.isDirect()) {
+            return view;
+        }
         VIEWS.expunge(gone -> { });
-        Bytes under = of instanceof ByteBuffer b ? new Bytes(b, 0) : VIEWS.get(of);
-        if (under != null && of.isDirect()) {
+        Bytes under = VIEWS.get(of);
+        if (under == null && of instanceof ByteBuffer b) {
+            under = new Bytes(b, 0);
+        }
+        if (under != null) {
             VIEWS.put(view, new Bytes(under.base(), under.offset() + offset));
             any = true;
         }
+        return view;
     }
 
     /** @return the bytes {@code view} lies in, if it was remembered; else {@code null} */

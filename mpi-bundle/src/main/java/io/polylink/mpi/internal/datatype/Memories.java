@@ -104,16 +104,16 @@ public final class Memories {
         }
         try {
             DirectViews.Bytes under = buffer.isDirect() ? DirectViews.of(buffer) : null;
+            Memory bytes = under == null ? null : shifted(new ByteBufferMemory(under.base()), under.offset());
             if (buffer instanceof ByteBuffer b) {
-                if (under != null) {
-                    return shifted(new ByteBufferMemory(under.base()), under.offset());
+                if (bytes != null) {
+                    return bytes;
                 }
                 return b.isDirect() ? new ByteBufferMemory(b) : new ByteArrayMemory(b.array(), b.arrayOffset());
             }
             Kind kind = kindOf(buffer);
             if (buffer.isDirect()) {
-                return new TypedBufferMemory(buffer, kind,
-                    under == null ? null : shifted(new ByteBufferMemory(under.base()), under.offset()));
+                return new TypedBufferMemory(buffer, kind, bytes);
             }
             Object array = buffer.array();
             return new ArrayMemory(array, kind, java.lang.reflect.Array.getLength(array), buffer.arrayOffset());

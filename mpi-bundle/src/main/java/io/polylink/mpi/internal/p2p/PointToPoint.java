@@ -134,8 +134,8 @@ public final class PointToPoint {
             return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links,
                 shared(memory, map, links, destination));
         }
-        boolean mayLend = handover == Handover.LEND && !synchronous && length > LEND_ABOVE;
-        if (handover != Handover.COPY && !synchronous && length > LEND_ABOVE && own != null) {
+        boolean handedOver = handover != Handover.COPY && !synchronous && length > LEND_ABOVE;
+        if (handedOver && own != null) {
             // Such a message completes at its receiver's answer anyway: from a shared buffer it may
             // as well go by reference, read where it lies in one copy.
             Startpoint[] links = transport.route(context);
@@ -144,7 +144,7 @@ public final class PointToPoint {
                 return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links, shared);
             }
         }
-        if (mayLend) {
+        if (handedOver && handover == Handover.LEND) {
             SendOperation lending = sendLent(context, destination, rank, tag, memory, map, count);
             if (lending != null) {
                 return lending;
