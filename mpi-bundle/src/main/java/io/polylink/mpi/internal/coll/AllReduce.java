@@ -273,8 +273,9 @@ public final class AllReduce {
      * its window and receiving its partner's, until every rank has every block.
      *
      * @param input this rank's data if the partial result does not hold it yet: then the first
-     *     round sends the half it gives away straight from there and loads only the half it keeps
-     *     (every other element of the result arrives in the second part); {@code null} if loaded
+     *     round sends the half it gives away straight from there and loads only the half it keeps,
+     *     as it combines the partner's half with it (every other element of the result arrives in
+     *     the second part); {@code null} if loaded
      */
     private static int rabenseifner(Plan plan, int[] members, int me, Partial partial, Region input, int after) {
         Fold f = Fold.of(members.length, me);
@@ -308,11 +309,11 @@ public final class AllReduce {
                 long givenCount = b.span(sentFrom, sentTo);
                 if (k == 0 && input != null) {
                     sends.add(plan.send(partner, input.slice(given, givenCount), done));
-                    done = partial.load(plan, input, first, n, done);
+                    done = partial.absorbArrivingOnto(plan, partner, in, input, first, n, done);
                 } else {
                     sends.add(plan.send(partner, mine.slice(given, givenCount), done));
+                    done = partial.absorbArriving(plan, partner, in, first, n, done, done);
                 }
-                done = partial.absorbArriving(plan, partner, in, first, n, done, done);
             }
             sends.add(done);
             done = plan.join(sends);

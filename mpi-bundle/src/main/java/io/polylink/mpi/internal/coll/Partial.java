@@ -102,6 +102,25 @@ final class Partial {
     }
 
     /**
+     * {@link #absorbArriving} of elements {@code first} to {@code first + n - 1} that the partial
+     * result does not hold yet: they are this rank's {@code input}, which is not the result buffer.
+     * Where the message can combine as it arrives and the kernels can read {@code input} where it
+     * lies, each arriving element is combined with {@code input}'s into the partial result, which
+     * loads them and combines them in one pass; otherwise {@code input}'s elements are copied in
+     * first, once the steps {@code after} completed.
+     *
+     * @return the step after which the data is combined
+     */
+    int absorbArrivingOnto(Plan plan, int source, Operand spare, Region input, long first, long n, int after) {
+        Operand own = combinesArriving() ? reduction.operandIn(input, map, count) : null;
+        if (own == null) {
+            int loaded = load(plan, input, first, n, after);
+            return absorbArriving(plan, source, spare, first, n, loaded, loaded);
+        }
+        return plan.receive(source, reduction.combining(current, own).slice(first, n), after);
+    }
+
+    /**
      * Adds the step that copies {@code input} into the partial result; none if the partial result
      * is kept in the result buffer and {@code input} is that buffer ({@code MPI_IN_PLACE}).
      */

@@ -5,13 +5,17 @@ import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.WireReader;
 import io.polylink.mpi.internal.datatype.WireWriter;
 import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
 
 /**
- * An operand's array as a receive buffer that combines: a value arriving for element {@code i}
- * makes {@code array[i] = value op array[i]}. A partial result absorbs a message while it is
- * unpacked, with no operand to receive into and no second pass over the data. Values are staged a
- * few thousand at a time in an array of their kind, small enough to stay in the core's first-level
- * cache. One receive unpacks into it, one piece after the other, so the stage is its own.
+ * An operand's values as a receive buffer that combines: a value arriving for element {@code i}
+ * makes {@code values[i] = value op source[i]}, where {@code source} is the operand itself or, for
+ * a rank's own data not yet loaded into it, that data. A partial result absorbs a message while it
+ * is unpacked, with no operand to receive into and no second pass over the data, and its own data
+ * is loaded in the same pass. Values are staged a few thousand at a time in arrays of their kind,
+ * small enough to stay in the core's first-level cache; the operand's own values are staged too
+ * where they lie in a direct buffer. One receive unpacks into it, one piece after the other, so
+ * the stages are its own.
  */
 final class CombiningMemory implements Memory {
 
@@ -19,15 +23,24 @@ final class CombiningMemory implements Memory {
 
     private final Kernel kernel;
     private final Kind kind;
-    private final Object array;
+    private final Object values;
+    private final Object source;
     private final int length;
-    private Object stage;
+    private Object arrived;
+    private Object staged;
 
-    /** @param array the operand's {@code length} values of {@code kind}, combined with what arrives */
-    CombiningMemory(Kernel kernel, Kind kind, Object array, int length) {
+    /**
+     * @param kernel the operation's loop on arrays of {@code kind}
+     * @param values the operand's {@code length} values: an array of {@code kind}, or a byte buffer
+     *     of them in native order
+     * @param source where each element's value before combining is, laid out as {@code values}:
+     *     {@code values} itself, or data to combine with what arrives into {@code values}
+     */
+    CombiningMemory(Kernel kernel, Kind kind, Object values, Object source, int length) {
         this.kernel = kernel;
         this.kind = kind;
-        this.array = array;
+        this.values = values;
+        this.source = source;
         this.length = length;
     }
 
@@ -54,14 +67,35 @@ final class CombiningMemory implements Memory {
     @Override
     public void read(WireReader in, Kind k, long at, int n) {
         int first = (int) (at / kind.size());
-        int perStage = STAGE_BYTES / kind.size();
-        Object s = stage(Math.min(n, perStage));
+        int perStage = Math.min(n, STAGE_BYTES / kind.size());
+        arrived = stage(arrived, perStage);
+        if (values instanceof ByteBuffer) {
+            staged = stage(staged, perStage);
+        }
         for (int done = 0; done < n; ) {
             int m = Math.min(perStage, n - done);
-            stageIn(in, s, m);
             int from = first + done;
-            kernel.apply(s, -from, array, from, from + m);
+            stageIn(in, arrived, m);
+            if (values instanceof ByteBuffer buffer) {
+                copy(source, from, staged, 0, m);
+                kernel.apply(arrived, 0, staged, 0, m);
+                StagedKernel.store(staged, buffer, kind, from, m);
+            } else {
+                if (source != values) {
+                    copy(source, from, values, from, m);
+                }
+                kernel.apply(arrived, -from, values, from, from + m);
+            }
             done += m;
+        }
+    }
+
+    /** Copies values {@code index} to {@code index + m - 1} of {@code from} (an array, or a byte buffer of values) to {@code to} from {@code at}. */
+    private void copy(Object from, int index, Object to, int at, int m) {
+        if (from instanceof ByteBuffer buffer) {
+            StagedKernel.load(buffer, kind, index, to, at, m);
+        } else {
+            System.arraycopy(from, index, to, at, m);
         }
     }
 
@@ -78,15 +112,12 @@ final class CombiningMemory implements Memory {
         }
     }
 
-    private Object stage(int n) {
-        if (stage == null || Array.getLength(stage) < n) {
-            stage = kind.newArray(n);
-        }
-        return stage;
+    private Object stage(Object stage, int n) {
+        return stage == null || Array.getLength(stage) < n ? kind.newArray(n) : stage;
     }
 
     @Override
     public String describe() {
-        return kind.javaName() + "[" + length + "], combined into";
+        return kind.javaName() + "[" + length + "], combined into" + (source == values ? "" : " from another's data");
     }
 }

@@ -20,6 +20,8 @@ public final class Predefined implements Reduction {
 
     private final Operator op;
     private final Element element;
+    /** The loop on arrays; {@link #kernel} is it staging direct buffers where the element is uniform. */
+    private final Kernel arrays;
     private final Kernel kernel;
     /** Whether each primitive combines with the one at its own index: the kinds alone, and sums of complex numbers. */
     private final boolean pointwise;
@@ -27,6 +29,7 @@ public final class Predefined implements Reduction {
     private Predefined(Operator op, Element element, Kernel kernel) {
         this.op = op;
         this.element = element;
+        this.arrays = kernel;
         this.kernel = element.uniform() ? new StagedKernel(kernel, element.kind()) : kernel;
         boolean complexSum = (element == Element.FLOAT_COMPLEX || element == Element.DOUBLE_COMPLEX)
             && op == Operator.SUM;
@@ -134,13 +137,13 @@ public final class Predefined implements Reduction {
     }
 
     @Override
-    public Operand combining(Operand into) {
+    public Operand combining(Operand into, Operand source) {
         if (!pointwise) {
             return null;
         }
         Kind kind = element.kind();
         int length = (int) into.region().count();
-        Memory memory = new CombiningMemory(kernel, kind, into.data(), length);
+        Memory memory = new CombiningMemory(arrays, kind, into.data(), source.data(), length);
         return new Operand(into.data(), new Region(memory, Typemap.basic(kind), length), into.unit());
     }
 

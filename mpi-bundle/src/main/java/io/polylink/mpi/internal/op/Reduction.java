@@ -42,6 +42,18 @@ public interface Reduction {
      *     cannot combine a message piece by piece as it is unpacked (a user's function, pairs)
      */
     default Operand combining(Operand into) {
+        return combining(into, into);
+    }
+
+    /**
+     * @param into an operand of this reduction's
+     * @param source an operand laid out as {@code into}, such as one {@link #operandIn} made over a
+     *     rank's own data
+     * @return {@code into} as a receive buffer that sets each element that arrives to the arrived
+     *     value combined with {@code source}'s ({@code into = arrived op source}), for one receive;
+     *     or {@code null} as {@link #combining(Operand)}
+     */
+    default Operand combining(Operand into, Operand source) {
         return null;
     }
 

@@ -38,27 +38,29 @@ final class StagedKernel implements Kernel {
         for (int c = from; c < to; c += per) {
             int m = Math.min(per, to - c);
             if (bufferIn) {
-                load((ByteBuffer) in, c + shift, a, m); // a[k] is in[c + shift + k]
+                load((ByteBuffer) in, kind, c + shift, a, 0, m); // a[k] is in[c + shift + k]
             }
             if (bufferOut) {
-                load((ByteBuffer) inout, c, b, m); // b[k] is inout[c + k]
+                load((ByteBuffer) inout, kind, c, b, 0, m); // b[k] is inout[c + k]
                 kernel.apply(bufferIn ? a : in, bufferIn ? 0 : c + shift, b, 0, m);
-                store(b, (ByteBuffer) inout, c, m);
+                store(b, (ByteBuffer) inout, kind, c, m);
             } else {
                 kernel.apply(a, -c, inout, c, c + m);
             }
         }
     }
 
-    private void load(ByteBuffer buffer, int index, Object array, int n) {
-        Values.get(values(buffer, index, n), kind, array, 0, n);
+    /** Copies values {@code index} to {@code index + n - 1} of {@code buffer} (native order) to {@code array} from {@code at}. */
+    static void load(ByteBuffer buffer, Kind kind, int index, Object array, int at, int n) {
+        Values.get(values(buffer, kind, index, n), kind, array, at, n);
     }
 
-    private void store(Object array, ByteBuffer buffer, int index, int n) {
-        Values.put(values(buffer, index, n), kind, array, 0, n);
+    /** Copies {@code array}'s first {@code n} values to values {@code index} on of {@code buffer} (native order). */
+    static void store(Object array, ByteBuffer buffer, Kind kind, int index, int n) {
+        Values.put(values(buffer, kind, index, n), kind, array, 0, n);
     }
 
-    private ByteBuffer values(ByteBuffer buffer, int index, int n) {
+    private static ByteBuffer values(ByteBuffer buffer, Kind kind, int index, int n) {
         return buffer.slice(index * kind.size(), n * kind.size()).order(ByteOrder.nativeOrder());
     }
 }

@@ -203,6 +203,11 @@ final class Reductions {
         into.clear();
         into.get(got);
         assertArrayEquals(doubleSums(s, count), got, "allReduce of a large direct buffer");
+        double[] sent = new double[count];
+        send.clear();
+        send.get(sent);
+        assertArrayEquals(doubles(me, s, count), sent, "the send buffer of an allReduce, after it");
+        mixedOperands(count);
         c.allReduce(send, into, count, MPI.DOUBLE, MPI.MAX);
         into.clear();
         into.get(got);
@@ -232,6 +237,35 @@ final class Reductions {
             root.get(got);
             assertArrayEquals(doubleSums(s, count), got, "reduce of a large direct buffer");
         }
+    }
+
+    /**
+     * Large allreduces whose send buffer and result buffer are of different kinds (a direct buffer
+     * and an array), which combine what arrives with the send buffer's values where they lie: the
+     * result is right and the send buffer as it was.
+     */
+    private void mixedOperands(int count) throws MPIException {
+        int s = ++salt;
+        DoubleBuffer send = MPI.newDoubleBuffer(count).put(doubles(me, s, count));
+        double[] into = new double[count];
+        c.allReduce(send, into, count, MPI.DOUBLE, MPI.SUM);
+        assertArrayEquals(doubleSums(s, count), into, "allReduce of a large direct buffer into an array");
+        double[] sent = new double[count];
+        send.clear();
+        send.get(sent);
+        assertArrayEquals(doubles(me, s, count), sent, "a direct send buffer after an allReduce into an array");
+        s = ++salt;
+        int[] ints = of(me, s, count);
+        IntBuffer intsInto = MPI.newIntBuffer(count);
+        c.allReduce(ints, intsInto, count, MPI.INT, MPI.SUM);
+        assertArrayEquals(sum(s, 0, count), array(intsInto), "allReduce of a large array into a direct buffer");
+        assertArrayEquals(of(me, s, count), ints, "an array sent by an allReduce into a direct buffer");
+        s = ++salt;
+        ints = of(me, s, count);
+        int[] sums = filled(count, -1);
+        c.allReduce(ints, sums, count, MPI.INT, MPI.SUM);
+        assertArrayEquals(sum(s, 0, count), sums, "allReduce of a large array into an array");
+        assertArrayEquals(of(me, s, count), ints, "an array sent by an allReduce into an array");
     }
 
     void reduceScatter() throws MPIException {
