@@ -136,15 +136,23 @@ public final class Reduce {
     }
 
     /**
-     * {@code MPI_Reduce_local}: combines {@code inbuf} into {@code inoutbuf} on this rank, now.
+     * {@code MPI_Reduce_local}: combines {@code inbuf} into {@code inoutbuf} on this rank, now: in
+     * place where the kernels can work on both buffers as they are laid out.
      *
      * @throws io.polylink.mpi.internal.MpiError naming a wrong argument, or what the operation threw
      */
     public static void local(Object inbuf, Object inoutbuf, int count, Typemap map, Reduction reduction) {
         Region in = Arguments.buffer(inbuf, count, map, false, "the input buffer");
         Region inout = Arguments.buffer(inoutbuf, count, map, true, "the input and output buffer");
-        Operand a = reduction.operand(map, count);
-        Operand b = reduction.operand(map, count);
+        Operand a = reduction.operandIn(in, map, count);
+        Operand b = reduction.operandIn(inout, map, count);
+        if (a != null && b != null) {
+            reduction.combine(a, b, 0, count);
+            return;
+        }
+        // A layout the kernels cannot work on where it lies, or a user's function: through operands of their own.
+        a = reduction.operand(map, count);
+        b = reduction.operand(map, count);
         LocalCopy.copy(in, a.region());
         LocalCopy.copy(inout, b.region());
         reduction.combine(a, b, 0, count);

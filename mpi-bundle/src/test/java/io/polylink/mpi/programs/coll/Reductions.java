@@ -374,5 +374,19 @@ final class Reductions {
         int[] ab = Matrices.product(a, 0, b, 0);
         Intracomm.reduceLocal(a, b, 1, matrix, product);
         assertArrayEquals(ab, b, "reduceLocal of a matrix: in op inout");
+        int count = 20_003;
+        int s = ++salt;
+        DoubleBuffer in = MPI.newDoubleBuffer(count).put(doubles(0, s, count));
+        DoubleBuffer io = MPI.newDoubleBuffer(count).put(doubles(1, s, count));
+        Intracomm.reduceLocal(in, io, count, MPI.DOUBLE, MPI.MAX);
+        double[] got = new double[count];
+        io.clear();
+        io.get(got);
+        for (int i = 0; i < count; i++) {
+            assertEquals(Math.max(Data.value(0, s, i), Data.value(1, s, i)), got[i], "reduceLocal MAX of direct buffers at " + i);
+        }
+        IntBuffer sums = MPI.newIntBuffer(count).put(of(1, s, count));
+        Intracomm.reduceLocal(of(0, s, count), sums, count, MPI.INT, MPI.SUM);
+        assertArrayEquals(Data.sum(2, s, 0, count), array(sums), "reduceLocal of an array into a direct buffer");
     }
 }
