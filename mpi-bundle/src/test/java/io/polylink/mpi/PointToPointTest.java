@@ -2,6 +2,7 @@ package io.polylink.mpi;
 
 import io.polylink.mpi.internal.boot.LaunchSettings;
 import io.polylink.mpi.job.Job;
+import io.polylink.mpi.programs.BouncedMessages;
 import io.polylink.mpi.programs.Buffered;
 import io.polylink.mpi.programs.Cancel;
 import io.polylink.mpi.programs.Completion;
@@ -96,6 +97,13 @@ class PointToPointTest {
     void largeMessagesFromSharedBuffersAreReadWhereTheyLieByTheReceiver() throws Exception {
         try (Job job = Job.of(2, Job.Methods.SHM)) {
             job.run(SharedBuffers.class, "shared").assertSucceeded();
+        }
+    }
+
+    @Test
+    void largeMessagesThatMustBePackedGoThroughABounceBufferTheReceiverReads() throws Exception {
+        try (Job job = Job.of(2, Job.Methods.SHM)) {
+            job.run(BouncedMessages.class).assertSucceeded();
         }
     }
 

@@ -11,7 +11,6 @@ import java.nio.DoubleBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import mpi.MPI;
@@ -38,10 +37,10 @@ public final class SharedBuffers {
         String mode = args.length > 0 ? args[0] : "";
         int me = MPI.COMM_WORLD.getRank();
         if (me == 0) {
-            Set<String> before = ownFiles();
+            Set<String> before = SharedFiles.own();
             ByteBuffer bytes = MPI.newByteBuffer(BYTES);
             DoubleBuffer doubles = MPI.newDoubleBuffer(DOUBLES);
-            Set<String> files = ownFiles();
+            Set<String> files = SharedFiles.own();
             files.removeAll(before);
             assertEquals(2, files.size(), "files of the two buffers, mapped by this rank: " + files);
             for (int i = 0; i < BYTES; i++) {
@@ -102,7 +101,7 @@ public final class SharedBuffers {
             for (int i = 0; i < BYTES / 2; i++) {
                 assertEquals((byte) (i * 31 + 7), small[i], "byte " + i + " of a truncated message");
             }
-            Set<String> mapped = readOnlyFiles();
+            Set<String> mapped = SharedFiles.readOnly();
             for (String f : files) {
                 if (mode.equals("shared")) {
                     assertTrue(mapped.contains(f), "the sender's buffer " + f + " mapped read-only here: " + mapped);
@@ -112,31 +111,6 @@ public final class SharedBuffers {
             }
         }
         MPI.Finalize();
-    }
-
-    /** @return the buffer files this process maps read-write */
-    private static Set<String> ownFiles() {
-        return mapped("rw-s");
-    }
-
-    /** @return the buffer files this process maps read-only */
-    private static Set<String> readOnlyFiles() {
-        return mapped("r--s");
-    }
-
-    private static Set<String> mapped(String permissions) {
-        Set<String> files = new HashSet<>();
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
-                String[] f = line.trim().split("\\s+", 6);
-                if (f.length == 6 && f[1].equals(permissions) && Path.of(f[5]).getFileName().toString().startsWith("mpi-")) {
-                    files.add(f[5]);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return files;
     }
 
     private static void delete(Path file) {

@@ -207,7 +207,9 @@ public final class Session implements ControlListener {
     private void explain() {
         err.println("polylink mpi: rank " + settings.rank() + (shared != null
             ? " shares its direct buffers of more than " + p2p.limits().eagerLimit() + " bytes with the ranks on its host "
-                + "through " + shared.directory() + ": their large messages are read where they lie"
+                + "through " + shared.directory() + ": their large messages are read where they lie, and large "
+                + "messages that must be packed are packed there, into bounce buffers of up to "
+                + (PointToPoint.BOUNCE_BYTES >> 20) + " MiB in all"
             : " shares no direct buffers with the ranks on its host (its log says why): large messages take two copies"));
         for (int r = 0; r < settings.size(); r++) {
             if (r != settings.rank()) {

@@ -79,6 +79,19 @@ public final class Memories {
     }
 
     /**
+     * @return whether the data of {@code map} in {@code memory} lies as the wire carries it, so a
+     *     message can carry it without packing: a dense type of one kind in memory that keeps it in
+     *     the wire's order (a byte array, a direct buffer in little-endian order)
+     */
+    public static boolean liesAsWire(Memory memory, Typemap map) {
+        if (!map.isDense() || map.size() == 0) {
+            return false;
+        }
+        Kind kind = map.kind(0);
+        return memory.wireBytes(kind, map.displacement(0), kind.size()) != null;
+    }
+
+    /**
      * @param memory a memory, or {@code null}
      * @param offset bytes from its start
      * @return the memory seen from {@code offset} bytes in; {@code null} for {@code null}

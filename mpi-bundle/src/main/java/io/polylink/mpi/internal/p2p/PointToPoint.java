@@ -5,6 +5,7 @@ import io.polylink.MessageBuffer;
 import io.polylink.Startpoint;
 import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.datatype.ArrayReader;
+import io.polylink.mpi.internal.datatype.BufferWriter;
 import io.polylink.mpi.internal.datatype.Cursor;
 import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Memories;
@@ -13,6 +14,7 @@ import io.polylink.mpi.internal.datatype.MessageWriter;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Completed;
 import io.polylink.mpi.internal.request.Operation;
+import io.polylink.mpi.internal.shared.Bounces;
 import io.polylink.mpi.internal.shared.OwnSegments;
 import io.polylink.mpi.internal.shared.PeerSegments;
 import io.polylink.mpi.internal.shared.SharedBytes;
@@ -45,6 +47,8 @@ public final class PointToPoint {
     private volatile boolean[] far = new boolean[0];
     private final Pushers pushers;
     private final OwnSegments own;
+    /** Where large messages from ordinary memory are packed for a rank of this host; {@code null} without shared buffers. */
+    private final Bounces bounces;
 
     /**
      * Installs the engine's handlers on {@code transport}'s endpoint.
@@ -60,6 +64,7 @@ public final class PointToPoint {
         this.limits = limits;
         this.control = control;
         this.own = own;
+        this.bounces = own == null ? null : new Bounces(own, BOUNCE_BYTES);
         this.matcher = new Matcher(limits, transport.worldRank());
         this.protocol = new Protocol(transport, table, limits, peers);
         this.pushers = new Pushers(transport.worldRank());
@@ -84,6 +89,13 @@ public final class PointToPoint {
      * ones, so a smaller loan would only make the send wait for its acknowledgement.
      */
     static final int LEND_ABOVE = 16 * 1024;
+
+    /**
+     * The most bytes of bounce buffers a rank keeps: a large message from ordinary memory to a rank
+     * of this host is packed into one, for the receiver to read where it lies, while they hold no
+     * more than this; four messages of 4 MiB, or one of 16 MiB.
+     */
+    public static final long BOUNCE_BYTES = 32L << 20;
 
     /**
      * Starts a send. A message up to the eager limit is handed over before this returns; a larger
@@ -131,8 +143,18 @@ public final class PointToPoint {
         long length = map.size() * count;
         if (length > limits.eagerLimit()) {
             Startpoint[] links = transport.route(context);
-            return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links,
-                shared(memory, map, links, destination));
+            SharedBytes shared = shared(memory, map, links, destination);
+            if (shared == null && bounces != null && !Memories.liesAsWire(memory, map)
+                && Limits.overShm(Transport.stack(links, destination))) {
+                // Packed anyway: once, into a buffer the receiver reads, rather than chunk by chunk
+                // into buffers the ring copies. Data that lies as the wire carries it is lent to
+                // its chunks instead, which the ring copies as the receiver unpacks the last ones.
+                Bounces.Bounce bounce = bounces.take(length);
+                if (bounce != null) {
+                    return sendBounced(context, destination, rank, tag, memory, map, count, whole, links, bounce);
+                }
+            }
+            return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links, shared, null);
         }
         boolean handedOver = handover != Handover.COPY && !synchronous && length > LEND_ABOVE;
         if (handedOver && own != null) {
@@ -141,7 +163,7 @@ public final class PointToPoint {
             Startpoint[] links = transport.route(context);
             SharedBytes shared = shared(memory, map, links, destination);
             if (shared != null) {
-                return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links, shared);
+                return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links, shared, null);
             }
         }
         if (handedOver && handover == Handover.LEND) {
@@ -175,16 +197,39 @@ public final class PointToPoint {
     }
 
     /**
+     * Packs a large message into a bounce buffer, which the receiver reads as a shared buffer, and
+     * sends its RTS; the buffer goes back to the pool once the send completes.
+     */
+    private SendOperation sendBounced(int context, int destination, int rank, int tag, Memory memory, Typemap map,
+                                      long count, Operation whole, Startpoint[] links, Bounces.Bounce bounce) {
+        try {
+            Cursor.packAll(memory, map, count, new BufferWriter(bounce.buffer()));
+            return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links, bounce.at(),
+                bounce);
+        } catch (RuntimeException | Error e) {
+            bounces.give(bounce); // no RTS went: nobody reads it
+            throw e;
+        }
+    }
+
+    /**
      * Sends an RTS: the data follows when the receiver answers CTS, or, if {@code shared} says where
      * it lies, the receiver reads it there and answers SYNC_ACK.
+     *
+     * @param bounce the bounce buffer {@code shared} is in, which the send gives back as it
+     *     completes; or {@code null}
      */
     private SendOperation sendRendezvous(int context, int destination, int rank, int tag, Memory memory, Typemap map,
-                                         long count, Operation whole, Startpoint[] links, SharedBytes shared) {
+                                         long count, Operation whole, Startpoint[] links, SharedBytes shared,
+                                         Bounces.Bounce bounce) {
         SendOperation s = new SendOperation(context, destination, rank, tag, memory, map, count);
         if (whole != null) {
             s.partOf(whole);
         }
         long id = table.add(s);
+        if (bounce != null) {
+            s.bouncedThrough(bounces, bounce);
+        }
         MessageBuffer m = transport.take();
         try {
             if (shared != null) {

@@ -5,6 +5,7 @@ import io.polylink.mpi.internal.datatype.Cursor;
 import io.polylink.mpi.internal.datatype.Memory;
 import io.polylink.mpi.internal.datatype.Typemap;
 import io.polylink.mpi.internal.request.Operation;
+import io.polylink.mpi.internal.shared.Bounces;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -51,6 +52,9 @@ final class SendOperation extends Operation {
     private Protocol protocol;
     private long receiverRequest;
     private long accepted;
+    // Written before the RTS goes, read by the thread that completes the send.
+    private Bounces bounces;
+    private Bounces.Bounce bounce;
 
     /**
      * @param context the communicator's context id
@@ -65,6 +69,12 @@ final class SendOperation extends Operation {
         this.memory = memory;
         this.map = map;
         this.count = count;
+    }
+
+    /** The message was packed into {@code bounce}, which goes back to {@code pool} once the send completes. */
+    void bouncedThrough(Bounces pool, Bounces.Bounce bounce) {
+        this.bounces = pool;
+        this.bounce = bounce;
     }
 
     /** @return the bytes the message takes on the wire */
@@ -136,10 +146,14 @@ final class SendOperation extends Operation {
 
     /** Completes: the message was handed over, or a receive matched it. */
     void done() {
-        complete(rank, tag, length(), null);
+        if (complete(rank, tag, length(), null) && bounce != null) {
+            bounces.give(bounce); // read, or pushed from the message's own memory instead
+        }
     }
 
     void fail(MpiError error) {
-        complete(rank, tag, 0, error);
+        if (complete(rank, tag, 0, error) && bounce != null) {
+            bounces.discard(bounce); // the receiver may be reading it still
+        }
     }
 }

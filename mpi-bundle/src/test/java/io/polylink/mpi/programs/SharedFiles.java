@@ -1,0 +1,39 @@
+package io.polylink.mpi.programs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+
+/** The MPI ranks' shared files this process maps, as {@code /proc/self/maps} names them. */
+final class SharedFiles {
+
+    private SharedFiles() {}
+
+    /** @return the shared files this process maps read-write: its own */
+    static Set<String> own() {
+        return mapped("rw-s");
+    }
+
+    /** @return the shared files this process maps read-only: other ranks' */
+    static Set<String> readOnly() {
+        return mapped("r--s");
+    }
+
+    private static Set<String> mapped(String permissions) {
+        Set<String> files = new HashSet<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+                String[] f = line.trim().split("\\s+", 6);
+                if (f.length == 6 && f[1].equals(permissions) && Path.of(f[5]).getFileName().toString().startsWith("mpi-")) {
+                    files.add(f[5]);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
+}
