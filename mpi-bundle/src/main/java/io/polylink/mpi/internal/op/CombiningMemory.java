@@ -90,7 +90,10 @@ final class CombiningMemory implements Memory {
         }
     }
 
-    /** Copies values {@code index} to {@code index + m - 1} of {@code from} (an array, or a byte buffer of values) to {@code to} from {@code at}. */
+    /**
+     * Copies values {@code index} to {@code index + m - 1} of {@code from} (an array, or a byte
+     * buffer of values) to {@code to} from {@code at}.
+     */
     private void copy(Object from, int index, Object to, int at, int m) {
         if (from instanceof ByteBuffer buffer) {
             StagedKernel.load(buffer, kind, index, to, at, m);

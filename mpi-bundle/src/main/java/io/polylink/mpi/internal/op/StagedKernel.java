@@ -50,7 +50,10 @@ final class StagedKernel implements Kernel {
         }
     }
 
-    /** Copies values {@code index} to {@code index + n - 1} of {@code buffer} (native order) to {@code array} from {@code at}. */
+    /**
+     * Copies values {@code index} to {@code index + n - 1} of {@code buffer} (native order) to
+     * {@code array} from {@code at}.
+     */
     static void load(ByteBuffer buffer, Kind kind, int index, Object array, int at, int n) {
         Values.get(values(buffer, kind, index, n), kind, array, at, n);
     }

@@ -47,7 +47,10 @@ public final class PointToPoint {
     private volatile boolean[] far = new boolean[0];
     private final Pushers pushers;
     private final OwnSegments own;
-    /** Where large messages from ordinary memory are packed for a rank of this host; {@code null} without shared buffers. */
+    /**
+     * Where large messages from ordinary memory are packed for a rank of this host; {@code null}
+     * without shared buffers.
+     */
     private final Bounces bounces;
 
     /**

@@ -383,7 +383,8 @@ final class Reductions {
         io.clear();
         io.get(got);
         for (int i = 0; i < count; i++) {
-            assertEquals(Math.max(Data.value(0, s, i), Data.value(1, s, i)), got[i], "reduceLocal MAX of direct buffers at " + i);
+            assertEquals(Math.max(Data.value(0, s, i), Data.value(1, s, i)), got[i],
+                "reduceLocal MAX of direct buffers at " + i);
         }
         IntBuffer sums = MPI.newIntBuffer(count).put(of(1, s, count));
         Intracomm.reduceLocal(of(0, s, count), sums, count, MPI.INT, MPI.SUM);
