@@ -308,10 +308,10 @@ public final class AllReduce {
                 long given = b.displs()[sentFrom];
                 long givenCount = b.span(sentFrom, sentTo);
                 if (k == 0 && input != null) {
-                    sends.add(plan.send(partner, input.slice(given, givenCount), done));
+                    sends.add(plan.sendByReference(partner, input.slice(given, givenCount), done));
                     done = partial.absorbArrivingOnto(plan, partner, in, input, first, n, done);
                 } else {
-                    sends.add(plan.send(partner, mine.slice(given, givenCount), done));
+                    sends.add(plan.sendByReference(partner, mine.slice(given, givenCount), done));
                     done = partial.absorbArriving(plan, partner, in, first, n, done, done);
                 }
             }
@@ -321,7 +321,8 @@ public final class AllReduce {
                 int partner = members[f.member(f.newRank() ^ 1 << k)];
                 int otherFrom = low[k + 1] == low[k] ? high[k + 1] : low[k];
                 int otherTo = low[k + 1] == low[k] ? high[k] : low[k + 1];
-                int sent = plan.send(partner, mine.slice(b.displs()[low[k + 1]], b.span(low[k + 1], high[k + 1])), done);
+                Region window = mine.slice(b.displs()[low[k + 1]], b.span(low[k + 1], high[k + 1]));
+                int sent = plan.sendByReference(partner, window, done);
                 int received = plan.receive(partner, mine.slice(b.displs()[otherFrom], b.span(otherFrom, otherTo)), done);
                 done = plan.join(sent, received);
             }

@@ -237,6 +237,15 @@ final class Reductions {
             root.get(got);
             assertArrayEquals(doubleSums(s, count), got, "reduce of a large direct buffer");
         }
+        int part = 6_000; // exchanges of 16 to 64 KiB, from shared buffers: by reference
+        s = ++salt;
+        send.clear();
+        send.put(doubles(me, s, part));
+        c.allReduce(send, into, part, MPI.DOUBLE, MPI.SUM);
+        double[] sums = new double[part];
+        into.clear();
+        into.get(sums);
+        assertArrayEquals(doubleSums(s, part), sums, "allReduce of 48 KB of large direct buffers");
     }
 
     /**

@@ -68,6 +68,16 @@ public final class Plan {
         return add(new Step(Step.Kind.LENDING_SEND, ranks.worldRank(to), tags.toward(to), data, null), after);
     }
 
+    /**
+     * Sends {@code data} to rank {@code to} once step {@code after} completed, by reference where it
+     * lies in a buffer the host's ranks share, completing once the receiver read it
+     * ({@link Step.Kind#REFERRING_SEND}): for an exchange, whose receiver never waits for its own
+     * send before it receives.
+     */
+    public int sendByReference(int to, Region data, int after) {
+        return add(new Step(Step.Kind.REFERRING_SEND, ranks.worldRank(to), tags.toward(to), data, null), after);
+    }
+
     /** Receives into {@code data} from rank {@code from}, once the steps {@code after} completed. */
     public int receive(int from, Region data, int... after) {
         return add(receiveStep(from, data), after);

@@ -127,10 +127,15 @@ public final class Schedule extends Operation {
     private void run(Step s) {
         try {
             switch (s.kind) {
-                case SEND, LENDING_SEND -> {
+                case SEND, LENDING_SEND, REFERRING_SEND -> {
                     Region r = s.region;
-                    Operation op = p2p.send(context, s.peer, rank, s.tag, r.memory(), r.map(),
-                        r.count(), false, this, s.kind == Step.Kind.LENDING_SEND ? Handover.LEND : Handover.COPY);
+                    Handover handover = switch (s.kind) {
+                        case LENDING_SEND -> Handover.LEND;
+                        case REFERRING_SEND -> Handover.REFER;
+                        default -> Handover.COPY;
+                    };
+                    Operation op = p2p.send(context, s.peer, rank, s.tag, r.memory(), r.map(), r.count(), false, this,
+                        handover);
                     s.operation = op;
                     op.whenDone(() -> finished(s));
                 }

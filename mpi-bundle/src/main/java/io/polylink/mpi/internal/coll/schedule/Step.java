@@ -11,9 +11,11 @@ final class Step {
     /**
      * What a step does. A lending send may lend its data to its message rather than copy it, and
      * completes when the receiver acknowledged it: for a segment of a pipeline, whose wait for
-     * the acknowledgement overlaps the segments after it.
+     * the acknowledgement overlaps the segments after it. A referring send goes by reference where
+     * its data lies in a buffer the host's ranks share, and completes once the receiver read it:
+     * for an exchange, whose partner receives without waiting for its own send.
      */
-    enum Kind { SEND, LENDING_SEND, RECEIVE, LOCAL }
+    enum Kind { SEND, LENDING_SEND, REFERRING_SEND, RECEIVE, LOCAL }
 
     private static final int[] NONE = new int[0];
     private static final AtomicIntegerFieldUpdater<Step> WAITING =
