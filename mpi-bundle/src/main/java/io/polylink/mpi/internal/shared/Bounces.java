@@ -10,7 +10,8 @@ import java.util.ArrayDeque;
  * over and acknowledge one by one, and the receiver's copy combining as it reads where it reduces.
  *
  * <p>Kept for reuse, in powers of two from {@value #SMALLEST} bytes, within a bound on the bytes of
- * all of them: a message for which none is free within it goes in chunks, as before.
+ * all of them: a message for which none is free within it goes in chunks, as before. Once a file
+ * cannot be made (a full directory), no more are tried.
  */
 public final class Bounces {
 
@@ -21,7 +22,11 @@ public final class Bounces {
     public record Bounce(ByteBuffer buffer, SharedBytes at) {}
 
     private final OwnSegments own;
-    private final long bound;
+    /**
+     * The bound, lowered to the bytes made once a file could not be made: a full directory is not
+     * tried again for every message.
+     */
+    private long bound;
     private final ArrayDeque<Bounce>[] free;
     /** Bytes of the bounce buffers made and not discarded, free or taken. */
     private long made;
@@ -62,6 +67,7 @@ public final class Bounces {
         ByteBuffer buffer = own.allocate(size);
         SharedBytes at = buffer == null ? null : own.find(buffer, 0);
         if (at == null) {
+            bound = made; // the rank finalized, or the directory is full (logged once): reuse only
             return null;
         }
         made += size;

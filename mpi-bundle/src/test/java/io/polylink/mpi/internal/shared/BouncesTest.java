@@ -54,6 +54,20 @@ class BouncesTest {
     }
 
     @Test
+    void onceAFileCannotBeMadeOnlyTheBuffersMadeAreReused() throws IOException {
+        SegmentDirectory dir = SegmentDirectory.open(temporary.resolve("segments"));
+        OwnSegments own = new OwnSegments(dir, 64 * KIB + 1);
+        Bounces bounces = new Bounces(own, 1024 * KIB);
+        Bounces.Bounce made = bounces.take(100 * KIB);
+        bounces.give(made);
+        own.close(); // as a rank that finalized, or a directory that is full: no file can be made
+        assertNull(bounces.take(200 * KIB));
+        assertEquals(128 * KIB, bounces.made());
+        assertSame(made, bounces.take(100 * KIB), "the buffer made before is still reused");
+        assertNull(bounces.take(100 * KIB), "and no other is tried");
+    }
+
+    @Test
     void aPeerReadsWhatWasPackedIntoABounceBuffer() throws IOException {
         SegmentDirectory dir = SegmentDirectory.open(temporary.resolve("segments"));
         try (OwnSegments own = new OwnSegments(dir, 64 * KIB + 1)) {
