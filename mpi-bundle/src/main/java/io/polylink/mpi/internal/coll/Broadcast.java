@@ -95,10 +95,7 @@ public final class Broadcast {
             if (tree.parent() >= 0) {
                 d.receive(tree.parent(), data);
             }
-            int[] children = tree.children();
-            for (int i = children.length - 1; i >= 0; i--) {
-                d.sendByReference(children[i], data);
-            }
+            d.sendByReference(tree.children(), data);
         } catch (RuntimeException e) {
             throw Direct.failed(e);
         }

@@ -46,6 +46,35 @@ public final class Direct {
         await(start(to, data, Handover.REFER));
     }
 
+    /**
+     * {@link #sendByReference(int, Region)} to each of {@code to}, from the last to the first, every
+     * send started before any is waited for: from a shared buffer the receivers read it side by
+     * side.
+     */
+    public void sendByReference(int[] to, Region data) {
+        Operation[] sends = new Operation[to.length];
+        RuntimeException failed = null;
+        for (int i = to.length - 1; i >= 0 && failed == null; i--) {
+            try {
+                sends[i] = start(to[i], data, Handover.REFER);
+            } catch (RuntimeException e) {
+                failed = e;
+            }
+        }
+        for (Operation send : sends) {
+            try {
+                if (send != null) {
+                    await(send);
+                }
+            } catch (RuntimeException e) {
+                failed = failed == null ? e : failed;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
     /** Receives into {@code data} from rank {@code from} of the communicator, waiting for it. */
     public void receive(int from, Region data) {
         await(post(from, data));
