@@ -207,10 +207,15 @@ public final class PointToPoint {
                                       long count, Operation whole, Startpoint[] links, Bounces.Bounce bounce) {
         try {
             Cursor.packAll(memory, map, count, new BufferWriter(bounce.buffer()));
+        } catch (RuntimeException | Error e) {
+            bounces.give(bounce); // nothing went: nobody reads it
+            throw e;
+        }
+        try {
             return sendRendezvous(context, destination, rank, tag, memory, map, count, whole, links, bounce.at(),
                 bounce);
         } catch (RuntimeException | Error e) {
-            bounces.give(bounce); // no RTS went: nobody reads it
+            bounces.discard(bounce); // the RTS may have gone, and its receiver may read the buffer yet
             throw e;
         }
     }
