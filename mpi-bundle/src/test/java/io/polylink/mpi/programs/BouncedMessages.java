@@ -15,15 +15,15 @@ import mpi.MPIException;
  * Large messages that must be packed (doubles of a Java array, a strided datatype) go to a rank of
  * the same host through a bounce buffer of the sender's, which the receiver reads where it lies:
  * every one arrives whole and in order, the sender reuses one buffer for messages of one size
- * after another, and a message too large for the bounce buffers' bound goes in chunks. The
+ * after another, and a message larger than the largest a bounce buffer takes goes in chunks. The
  * receiving rank mapped the sender's bounce file read-only.
  */
 public final class BouncedMessages {
 
     private static final int DOUBLES = 160_000;
     private static final int SENDS = 20;
-    /** Past the bounce buffers' bound of 32 MiB: goes in chunks. */
-    private static final int HUGE = 5_000_000;
+    /** 3.2 MB, past the largest message packed into a bounce buffer (2 MiB): goes in chunks. */
+    private static final int HUGE = 400_000;
     /** Packed into 1.2 MB, a bounce buffer of the same size as the doubles' 1.28 MB. */
     private static final int STRIDED = 300_000;
 
@@ -83,7 +83,7 @@ public final class BouncedMessages {
             double[] expected = new double[HUGE];
             expected[0] = 1.5;
             expected[HUGE - 1] = -2.5;
-            assertArrayEquals(expected, huge, "a message past the bounce buffers' bound");
+            assertArrayEquals(expected, huge, "a message too large for a bounce buffer");
             int[] length = new int[1];
             MPI.COMM_WORLD.recv(length, 1, MPI.INT, 0, SENDS + 2);
             byte[] names = new byte[length[0]];

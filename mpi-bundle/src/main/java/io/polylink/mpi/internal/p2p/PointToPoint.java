@@ -101,6 +101,14 @@ public final class PointToPoint {
     public static final long BOUNCE_BYTES = 32L << 20;
 
     /**
+     * The largest message packed into a bounce buffer. The receiver reads it only once it is
+     * packed, where chunks overlap packing and unpacking: a ping-pong of 2 MiB of doubles took
+     * 335 µs one way through a bounce buffer against 661–684 in chunks, one of 4 MiB 671–676
+     * against 575–595 (docs/performance-notes.md#combining-stages).
+     */
+    static final int BOUNCE_LARGEST = 2 << 20;
+
+    /**
      * Starts a send. A message up to the eager limit is handed over before this returns; a larger
      * one, or a synchronous one, completes when its receiver answers.
      *
@@ -147,7 +155,7 @@ public final class PointToPoint {
         if (length > limits.eagerLimit()) {
             Startpoint[] links = transport.route(context);
             SharedBytes shared = shared(memory, map, links, destination);
-            if (shared == null && bounces != null && !Memories.liesAsWire(memory, map)
+            if (shared == null && bounces != null && length <= BOUNCE_LARGEST && !Memories.liesAsWire(memory, map)
                 && Limits.overShm(Transport.stack(links, destination))) {
                 // Packed anyway: once, into a buffer the receiver reads, rather than chunk by chunk
                 // into buffers the ring copies. Data that lies as the wire carries it is lent to
