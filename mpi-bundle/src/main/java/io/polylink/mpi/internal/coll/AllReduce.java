@@ -101,9 +101,11 @@ public final class AllReduce {
             return Collectives.DONE;
         }
         Plan plan = c.plan();
-        int done = choice.algorithm().equals("rabenseifner") && !inPlace
+        String algorithm = choice.algorithm();
+        int done = algorithm.equals("rabenseifner") && !inPlace
             ? rabenseifner(plan, c.everyRank(), c.rank(), partial, input, Plan.NONE)
-            : run(plan, choice.algorithm(), c.everyRank(), c.rank(), partial, partial.load(plan, input, inPlace));
+            : algorithm.equals("ring") && !inPlace ? ring(plan, c.everyRank(), c.rank(), partial, input, Plan.NONE)
+            : run(plan, algorithm, c.everyRank(), c.rank(), partial, partial.load(plan, input, inPlace));
         partial.store(plan, 0, count, recv, done);
         return plan.start();
     }
@@ -148,7 +150,7 @@ public final class AllReduce {
     static int run(Plan plan, String algorithm, int[] members, int me, Partial partial, int after) {
         return switch (algorithm) {
             case "rabenseifner" -> rabenseifner(plan, members, me, partial, null, after);
-            case "ring" -> ring(plan, members, me, partial, after);
+            case "ring" -> ring(plan, members, me, partial, null, after);
             default -> doubling(plan, members, me, partial, after);
         };
     }
@@ -330,7 +332,17 @@ public final class AllReduce {
         return unfold(plan, members, me, f, partial, done);
     }
 
-    private static int ring(Plan plan, int[] members, int me, Partial partial, int after) {
+    /**
+     * The reduce-scatter round the ring, then the allgather: in round {@code k} each rank sends
+     * block {@code me - k} to the right and combines block {@code me - k - 1} from the left, so it
+     * combines every block but its own once, and its own comes back whole in the allgather's first
+     * round.
+     *
+     * @param input this rank's data if the partial result does not hold it yet: then its own block
+     *     goes straight from there, and each block it combines is loaded as it combines; {@code null}
+     *     if loaded
+     */
+    private static int ring(Plan plan, int[] members, int me, Partial partial, Region input, int after) {
         int n = members.length;
         int right = members[(me + 1) % n];
         int left = members[(me - 1 + n) % n];
@@ -342,8 +354,12 @@ public final class AllReduce {
         for (int k = 0; k < n - 1; k++) {
             int out = Math.floorMod(me - k, n);
             int got = Math.floorMod(me - k - 1, n);
-            sends.add(plan.send(right, mine.slice(b.displs()[out], b.counts()[out]), done));
-            done = partial.absorbArriving(plan, left, in, b.displs()[got], b.counts()[got], Plan.NONE, done);
+            Region block = k == 0 && input != null ? input.slice(b.displs()[out], b.counts()[out])
+                : mine.slice(b.displs()[out], b.counts()[out]);
+            sends.add(plan.sendByReference(right, block, done));
+            done = input != null
+                ? partial.absorbArrivingOnto(plan, left, in, input, b.displs()[got], b.counts()[got], done)
+                : partial.absorbArriving(plan, left, in, b.displs()[got], b.counts()[got], Plan.NONE, done);
         }
         sends.add(done);
         int all = plan.join(sends);
@@ -352,7 +368,7 @@ public final class AllReduce {
         for (int k = 0; k < n - 1; k++) {
             int out = Math.floorMod(me + 1 - k, n);
             int got = Math.floorMod(me - k, n);
-            plan.send(right, mine.slice(b.displs()[out], b.counts()[out]), have);
+            plan.sendByReference(right, mine.slice(b.displs()[out], b.counts()[out]), have);
             have = plan.receive(left, mine.slice(b.displs()[got], b.counts()[got]), all);
             received[k] = have;
         }
