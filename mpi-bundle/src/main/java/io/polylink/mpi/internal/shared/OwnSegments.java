@@ -83,8 +83,9 @@ public final class OwnSegments implements AutoCloseable {
             delete(file);
             if (refused == null) {
                 refused = e.toString();
-                LOG.log(System.Logger.Level.WARNING, "direct buffers of this rank are not shared with the host's other "
-                    + "ranks, so their large messages take two copies: cannot make " + file + ": " + e);
+                LOG.log(System.Logger.Level.WARNING, "cannot make " + file + ": " + e + "; a direct buffer or "
+                    + "bounce buffer this rank cannot place there is not shared with the host's other ranks, and its "
+                    + "large messages take two copies");
             }
             return null;
         }
