@@ -76,7 +76,7 @@ public final class AllReduce {
             int done = partial.up(plan, tree, loaded);
             boolean leader = tree.parent() < 0;
             if (leader) {
-                done = run(plan, across.algorithm(), leaders, host, partial, done);
+                done = run(plan, across.algorithm(), leaders, host, partial, null, done);
             }
             Region result = leader ? partial.current().region() : recv;
             Broadcast.along(plan, tree, result, Math.max(1, result.count()), done);
@@ -101,11 +101,9 @@ public final class AllReduce {
             return Collectives.DONE;
         }
         Plan plan = c.plan();
-        String algorithm = choice.algorithm();
-        int done = algorithm.equals("rabenseifner") && !inPlace
-            ? rabenseifner(plan, c.everyRank(), c.rank(), partial, input, Plan.NONE)
-            : algorithm.equals("ring") && !inPlace ? ring(plan, c.everyRank(), c.rank(), partial, input, Plan.NONE)
-            : run(plan, algorithm, c.everyRank(), c.rank(), partial, partial.load(plan, input, inPlace));
+        int done = inPlace
+            ? run(plan, choice.algorithm(), c.everyRank(), c.rank(), partial, null, partial.load(plan, input, true))
+            : run(plan, choice.algorithm(), c.everyRank(), c.rank(), partial, input, Plan.NONE);
         partial.store(plan, 0, count, recv, done);
         return plan.start();
     }
@@ -145,13 +143,15 @@ public final class AllReduce {
      * Adds {@code algorithm} among {@code members} (ranks of the communicator).
      *
      * @param me this rank's index in {@code members}
+     * @param input this rank's data, not the result buffer, if the partial result does not hold it
+     *     yet: the algorithms that split the vector load it as they combine; {@code null} if loaded
      * @return the step after which {@code partial} holds the whole result
      */
-    static int run(Plan plan, String algorithm, int[] members, int me, Partial partial, int after) {
+    static int run(Plan plan, String algorithm, int[] members, int me, Partial partial, Region input, int after) {
         return switch (algorithm) {
-            case "rabenseifner" -> rabenseifner(plan, members, me, partial, null, after);
-            case "ring" -> ring(plan, members, me, partial, null, after);
-            default -> doubling(plan, members, me, partial, after);
+            case "rabenseifner" -> rabenseifner(plan, members, me, partial, input, after);
+            case "ring" -> ring(plan, members, me, partial, input, after);
+            default -> doubling(plan, members, me, partial, input == null ? after : partial.load(plan, input, after));
         };
     }
 

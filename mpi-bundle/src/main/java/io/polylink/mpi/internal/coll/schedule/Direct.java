@@ -38,18 +38,10 @@ public final class Direct {
     }
 
     /**
-     * Sends {@code data} to rank {@code to}, by reference where it lies in a buffer the host's ranks
-     * share, and waits until the receiver read it: for an algorithm whose receivers never wait for
-     * this rank to receive first, such as a tree's.
-     */
-    public void sendByReference(int to, Region data) {
-        await(start(to, data, Handover.REFER));
-    }
-
-    /**
-     * {@link #sendByReference(int, Region)} to each of {@code to}, from the last to the first, every
-     * send started before any is waited for: from a shared buffer the receivers read it side by
-     * side.
+     * Sends {@code data} to each rank of {@code to}, from the last to the first, by reference where
+     * it lies in a buffer the host's ranks share, and waits until each receiver read it: for an
+     * algorithm whose receivers never wait for this rank to receive first, such as a tree's. Every
+     * send starts before any is waited for, so from a shared buffer the receivers read side by side.
      */
     public void sendByReference(int[] to, Region data) {
         Operation[] sends = new Operation[to.length];
