@@ -7,6 +7,7 @@ import io.polylink.Startpoint;
 import io.polylink.testkit.DocumentBlocks;
 import io.polylink.testkit.Await;
 import io.polylink.testkit.EchoStreams;
+import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Bundle;
@@ -55,6 +57,9 @@ class DocumentedFelixIT {
         }
         Map<String, String> properties = properties(DocumentBlocks.block(doc, "felix-properties"));
         assertEquals(CONF_PLACEHOLDER, properties.get("felix.fileinstall.dir"), "the docs' conf folder");
+        // Written back, a .cfg file can be read empty by FileInstall's own watcher, and its
+        // configuration then stays empty: the docs must turn that off.
+        assertEquals("false", properties.get("felix.fileinstall.enableConfigSave"), "the docs' config save");
         Path registry = temp.resolve("registry");
         Path shm = temp.resolve("shm");
         Path conf = Files.createDirectories(temp.resolve("conf"));
@@ -82,7 +87,8 @@ class DocumentedFelixIT {
             try (Polylink here = Polylink.start(Links.settings(temp, registry, shm));
                  EchoStreams streams = new EchoStreams(here.context(), 2, 16, 128)) {
                 Links.Diagnosis diagnosis = () -> "here: methods " + here.context().methods() + ", transforms "
-                    + here.context().transforms() + "\nthe documented Felix framework: " + felixParts.describe();
+                    + here.context().transforms() + "\nthe registry directory " + registry + ": "
+                    + published(registry) + "\nthe documented Felix framework: " + felixParts.describe();
                 Await.until(() -> felixParts.methods().containsAll(List.of("tcp", "shm"))
                     && felixParts.transforms().containsAll(List.of("lz4", "aead")), Duration.ofSeconds(60),
                     () -> "the documented Felix framework did not register tcp, shm, lz4 and aead within 60 s\n"
@@ -96,6 +102,21 @@ class DocumentedFelixIT {
         } finally {
             felix.stop();
             assertEquals(FrameworkEvent.STOPPED, felix.waitForStop(30_000).getType(), "Felix stopped within 30 s");
+        }
+    }
+
+    /** @return the names of the files in the registry's directory, each with its text */
+    private static String published(Path registry) {
+        try (Stream<Path> files = Files.list(registry)) {
+            return files.sorted().map(f -> {
+                try {
+                    return f.getFileName() + " = " + Files.readString(f).strip();
+                } catch (IOException e) {
+                    return f.getFileName() + " (unreadable: " + e + ")";
+                }
+            }).toList().toString();
+        } catch (IOException e) {
+            return "(cannot list it: " + e + ")";
         }
     }
 

@@ -7,9 +7,13 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Dictionary;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -68,11 +72,13 @@ final class FrameworkParts {
         }
         out.append("\ncomponents:");
         components().forEach(c -> out.append("\n  ").append(c));
+        out.append("\ncontexts: ").append(services("io.polylink.Context", "methods", "transforms"));
+        out.append("\nnaming registries: ").append(services("io.polylink.spi.NameRegistry"));
         out.append("\nconfigurations in Config Admin: ").append(configurations());
         return out.toString();
     }
 
-    /** @return the PIDs Config Admin holds configurations for, each with its bundle location */
+    /** @return the PIDs Config Admin holds configurations for, each with its bundle location and properties */
     private List<String> configurations() {
         BundleContext context = framework.getBundleContext();
         String type = "org.osgi.service.cm.ConfigurationAdmin";
@@ -92,7 +98,10 @@ final class FrameworkParts {
                     Method location = c.getClass().getMethod("getBundleLocation");
                     pid.setAccessible(true);
                     location.setAccessible(true);
-                    out.add(pid.invoke(c) + " at " + location.invoke(c));
+                    Method properties = c.getClass().getMethod("getProperties");
+                    properties.setAccessible(true);
+                    out.add(pid.invoke(c) + " at " + location.invoke(c) + " "
+                        + shown((Dictionary<?, ?>) properties.invoke(c)));
                 }
                 return out;
             } finally {
@@ -100,6 +109,48 @@ final class FrameworkParts {
             }
         } catch (InvalidSyntaxException | ReflectiveOperationException | RuntimeException e) {
             return List.of("(cannot list them: " + e + ")");
+        }
+    }
+
+    /** @return the properties, keys that hold secrets with their values hidden */
+    private static String shown(Dictionary<?, ?> properties) {
+        if (properties == null) {
+            return "(no properties)";
+        }
+        Map<String, Object> out = new TreeMap<>();
+        for (Object key : Collections.list(properties.keys())) {
+            String name = String.valueOf(key);
+            out.put(name, name.toLowerCase(Locale.ROOT).contains("psk") ? "(hidden)" : properties.get(key));
+        }
+        return out.toString();
+    }
+
+    /**
+     * @return each service of the type as its {@code toString} shows it, with what each of the
+     *     named methods without parameters answers
+     */
+    private List<String> services(String type, String... queries) {
+        BundleContext context = framework.getBundleContext();
+        try {
+            ServiceReference<?>[] refs = context.getAllServiceReferences(type, null);
+            List<String> out = new ArrayList<>();
+            for (ServiceReference<?> ref : refs == null ? new ServiceReference<?>[0] : refs) {
+                Object service = context.getService(ref);
+                try {
+                    StringBuilder line = new StringBuilder(String.valueOf(service));
+                    Class<?> api = Arrays.stream(service.getClass().getInterfaces())
+                        .filter(i -> i.getName().equals(type)).findFirst().orElseThrow();
+                    for (String query : queries) {
+                        line.append(", ").append(query).append(' ').append(api.getMethod(query).invoke(service));
+                    }
+                    out.add(line.toString());
+                } finally {
+                    context.ungetService(ref);
+                }
+            }
+            return out;
+        } catch (InvalidSyntaxException | ReflectiveOperationException | RuntimeException e) {
+            return List.of("(cannot read the " + type + " services: " + e + ")");
         }
     }
 
