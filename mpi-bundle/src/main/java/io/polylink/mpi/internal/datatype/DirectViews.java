@@ -1,6 +1,7 @@
 package io.polylink.mpi.internal.datatype;
 
 import io.polylink.mpi.internal.WeakIdentityTable;
+import java.lang.ref.WeakReference;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 
@@ -48,6 +49,29 @@ public final class DirectViews {
 
     /** @return the bytes {@code view} lies in, if it was remembered; else {@code null} */
     static Bytes of(Buffer view) {
-        return any ? VIEWS.get(view) : null;
+        if (!any) {
+            return null;
+        }
+        int slot = System.identityHashCode(view) & (RECENT.length - 1);
+        Recent recent = RECENT[slot];
+        if (recent != null && recent.view.get() == view) {
+            return recent.bytes;
+        }
+        Bytes bytes = VIEWS.get(view);
+        // A view is remembered as it is made, so what a buffer is found to be, or not to be, holds
+        // for as long as it lives: the answer can be kept.
+        RECENT[slot] = new Recent(new WeakReference<>(view), bytes);
+        return bytes;
     }
+
+    /**
+     * Buffers looked up lately, by their identity's hash: a program passes the same few buffers
+     * call after call, and the table's lock and lookup key cost a small message a tenth of its
+     * time. Entries are immutable, so a thread reading one another thread wrote sees it whole, or
+     * an older one, or none.
+     */
+    private static final Recent[] RECENT = new Recent[16];
+
+    /** A buffer looked up, held weakly, and the bytes it lies in, or {@code null} if it is not a view. */
+    private record Recent(WeakReference<Buffer> view, Bytes bytes) {}
 }

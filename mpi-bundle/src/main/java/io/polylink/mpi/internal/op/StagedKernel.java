@@ -3,7 +3,6 @@ package io.polylink.mpi.internal.op;
 import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.Values;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * A kernel that combines in direct memory too: where an operand is a byte buffer (the values of a
@@ -55,15 +54,11 @@ final class StagedKernel implements Kernel {
      * {@code array} from {@code at}.
      */
     static void load(ByteBuffer buffer, Kind kind, int index, Object array, int at, int n) {
-        Values.get(values(buffer, kind, index, n), kind, array, at, n);
+        Values.getNative(buffer, index * kind.size(), kind, array, at, n);
     }
 
     /** Copies {@code array}'s first {@code n} values to values {@code index} on of {@code buffer} (native order). */
     static void store(Object array, ByteBuffer buffer, Kind kind, int index, int n) {
-        Values.put(values(buffer, kind, index, n), kind, array, 0, n);
-    }
-
-    private static ByteBuffer values(ByteBuffer buffer, Kind kind, int index, int n) {
-        return buffer.slice(index * kind.size(), n * kind.size()).order(ByteOrder.nativeOrder());
+        Values.putNative(buffer, index * kind.size(), kind, array, 0, n);
     }
 }
