@@ -62,7 +62,6 @@ public final class AllReduce {
         Partial partial = new Partial(reduction, map, count, recv);
         if (reduction.commutative() && c.hierarchical()) {
             Plan plan = c.plan();
-            int loaded = partial.load(plan, input, inPlace);
             Placement placement = c.placement();
             int[] leaders = placement.leaders(0);
             int host = placement.hostOf(c.rank());
@@ -73,7 +72,7 @@ public final class AllReduce {
                     + across.algorithm() + " ("
                     + across.reason() + "), then each leader broadcasts to its host"));
             Trees.Tree tree = Trees.binomial(local, 0, Trees.indexOf(local, c.rank()));
-            int done = partial.up(plan, tree, loaded);
+            int done = partial.up(plan, tree, Math.max(1, count), input, inPlace, Plan.NONE);
             boolean leader = tree.parent() < 0;
             if (leader) {
                 done = run(plan, across.algorithm(), leaders, host, partial, null, done);

@@ -244,6 +244,45 @@ final class Partial {
     }
 
     /**
+     * {@link #up(Plan, Trees.Tree, long, int)} of this rank's {@code input}, which the partial
+     * result does not hold yet: a leaf sends it as it lies, and a rank with children combines its
+     * first child's data with {@code input}'s as they arrive, loading and combining in one pass
+     * ({@link #absorbArrivingOnto}), rather than copy {@code input} in first.
+     *
+     * @param inResult whether {@code input} is the result buffer (in place), where a partial
+     *     result kept there holds it already
+     */
+    int up(Plan plan, Trees.Tree tree, long segment, Region input, boolean inResult, int after) {
+        int[] children = tree.children();
+        if ((inResult && current == result) || (children.length == 0 && tree.parent() < 0)) {
+            return up(plan, tree, segment, load(plan, input, inResult, after));
+        }
+        int segments = count <= segment ? 1 : (int) ((count + segment - 1) / segment);
+        if (segments > 1 && !(reduction.commutative() && reduction.splits())) {
+            throw new IllegalArgumentException(reduction.describe() + " combines whole vectors in rank order only");
+        }
+        Operand[] in = new Operand[children.length];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = spare();
+        }
+        int[] last = new int[segments];
+        for (int s = 0; s < segments; s++) {
+            long first = s * segment;
+            long n = Math.min(segment, count - first);
+            if (children.length == 0) {
+                last[s] = plan.send(tree.parent(), input.slice(first, n), after);
+                continue;
+            }
+            int done = absorbArrivingOnto(plan, children[0], in[0], input, first, n, after);
+            for (int i = 1; i < children.length; i++) {
+                done = absorbArriving(plan, children[i], in[i], first, n, Plan.NONE, done);
+            }
+            last[s] = tree.parent() >= 0 ? plan.send(tree.parent(), current.slice(first, n), done) : done;
+        }
+        return segments == 1 ? last[0] : plan.join(last);
+    }
+
+    /**
      * Adds the steps that reduce up {@code tree} in segments of {@code segment} elements: a
      * segment is combined and passed on as soon as the children's parts of it arrived, while
      * later segments are still on their way, so combining overlaps with moving. More than one

@@ -70,7 +70,7 @@ public final class Reduce {
         Plan plan = c.plan();
         long segment = algorithm.equals("binomial") ? Math.max(1, count)
             : Math.max(1, c.tuning().segment() / Math.max(1, map.size()));
-        int done = partial.up(plan, tree, segment, partial.load(plan, input, input == home));
+        int done = partial.up(plan, tree, segment, input, input == home, Plan.NONE);
         if (me == top) {
             if (me == root) {
                 partial.store(plan, 0, count, recv, done);
