@@ -9,7 +9,8 @@ import java.nio.ByteOrder;
  * A direct byte buffer from its first byte to its capacity (its position and limit do not count,
  * as in the Open MPI bindings): holds every kind, in native byte order whatever order the buffer
  * is set to. Byte data, and values where native order is the wire's, move in one bulk copy
- * between the buffer and the message, a few bytes eight at a time.
+ * between the buffer and the message, a few bytes eight at a time. It reads and writes by index
+ * only, never moving its view's position, so one instance serves every thread.
  */
 final class ByteBufferMemory implements Memory {
 

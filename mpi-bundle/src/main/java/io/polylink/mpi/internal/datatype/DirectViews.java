@@ -12,8 +12,12 @@ import java.nio.ByteBuffer;
  */
 public final class DirectViews {
 
-    /** The bytes a view lies in: {@code base} from byte {@code offset} on. */
-    record Bytes(ByteBuffer base, long offset) {}
+    /**
+     * The bytes a view lies in: {@code base} from byte {@code offset} on; {@code memory} is
+     * {@code base} as a memory, made once for every view of it (it reads and writes by index, so
+     * threads share it).
+     */
+    record Bytes(ByteBuffer base, long offset, Memory memory) {}
 
     private static final WeakIdentityTable<Bytes> VIEWS = new WeakIdentityTable<>();
     /**
@@ -38,10 +42,10 @@ public final class DirectViews {
         VIEWS.expunge(gone -> { });
         Bytes under = VIEWS.get(of);
         if (under == null && of instanceof ByteBuffer b) {
-            under = new Bytes(b, 0);
+            under = new Bytes(b, 0, new ByteBufferMemory(b));
         }
         if (under != null) {
-            VIEWS.put(view, new Bytes(under.base(), under.offset() + offset));
+            VIEWS.put(view, new Bytes(under.base(), under.offset() + offset, under.memory()));
             any = true;
         }
         return view;

@@ -117,7 +117,7 @@ public final class Memories {
         }
         try {
             DirectViews.Bytes under = buffer.isDirect() ? DirectViews.of(buffer) : null;
-            Memory bytes = under == null ? null : shifted(new ByteBufferMemory(under.base()), under.offset());
+            Memory bytes = under == null ? null : shifted(under.memory(), under.offset());
             if (buffer instanceof ByteBuffer b) {
                 if (bytes != null) {
                     return bytes;
