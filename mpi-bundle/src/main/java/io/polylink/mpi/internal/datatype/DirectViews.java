@@ -26,6 +26,14 @@ public final class DirectViews {
      */
     private static volatile boolean any;
 
+    /**
+     * Buffers looked up lately, by their identity's hash: a program passes the same few buffers
+     * call after call, and the table's lock and lookup key cost a small message a tenth of its
+     * time. Entries are immutable, so a thread reading one another thread wrote sees it whole, or
+     * an older one, or none.
+     */
+    private static final Recent[] RECENT = new Recent[16];
+
     private DirectViews() {}
 
     /**
@@ -67,14 +75,6 @@ public final class DirectViews {
         RECENT[slot] = new Recent(new WeakReference<>(view), bytes);
         return bytes;
     }
-
-    /**
-     * Buffers looked up lately, by their identity's hash: a program passes the same few buffers
-     * call after call, and the table's lock and lookup key cost a small message a tenth of its
-     * time. Entries are immutable, so a thread reading one another thread wrote sees it whole, or
-     * an older one, or none.
-     */
-    private static final Recent[] RECENT = new Recent[16];
 
     /** A buffer looked up, held weakly, and the bytes it lies in, or {@code null} if it is not a view. */
     private record Recent(WeakReference<Buffer> view, Bytes bytes) {}

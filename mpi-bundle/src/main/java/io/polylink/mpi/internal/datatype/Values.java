@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Bulk copies between primitive arrays and bytes in the byte buffer's order, through its typed
- * views: one copy rather than one call per value.
+ * Copies between primitive arrays and bytes: in bulk through the byte buffer's typed views, one
+ * copy rather than one call per value; and in native order at a byte index, a few values one by
+ * one, where a view would cost more than they do.
  */
 public final class Values {
 
