@@ -18,6 +18,12 @@ public final class Predefined implements Reduction {
 
     private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
 
+    /**
+     * The ones made so far, by operator and element: every call of a collective names its
+     * operation anew, and a small call would otherwise make one, and its kernel, each time.
+     */
+    private static final Predefined[][] MADE = new Predefined[Operator.values().length][Element.values().length];
+
     private final Operator op;
     private final Element element;
     /** The loop on arrays; {@link #kernel} is it staging direct buffers where the element is uniform. */
@@ -42,6 +48,17 @@ public final class Predefined implements Reduction {
      * @throws MpiError {@code ERR_OP} if MPI does not define {@code op} on {@code element}, saying on what it is defined
      */
     public static Predefined of(Operator op, Element element) {
+        Predefined[] byElement = MADE[op.ordinal()];
+        Predefined made = byElement[element.ordinal()];
+        if (made == null) {
+            // Racing callers each make the same immutable one: any of them may stay.
+            made = make(op, element);
+            byElement[element.ordinal()] = made;
+        }
+        return made;
+    }
+
+    private static Predefined make(Operator op, Element element) {
         Kernel kernel = switch (element) {
             case SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT -> op == Operator.MINLOC || op == Operator.MAXLOC
                 ? new Locations(element.kind(), op == Operator.MINLOC) : null;
