@@ -188,6 +188,8 @@ public final class PipeMethod implements CommunicationMethod {
         private final BlockingQueue<ByteBuffer> inbox = new ArrayBlockingQueue<>(1024);
         private final Counters counters = new Counters();
         private volatile boolean open = true;
+        /** Set before {@link #open} is cleared when the other end closed this one. */
+        private volatile boolean closedByPeer;
         private volatile End other;
         private Thread reader;
         private FrameReceiver receiver;
@@ -219,6 +221,14 @@ public final class PipeMethod implements CommunicationMethod {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            if (closedByPeer) {
+                // What the peer sent before it closed still arrives, as over a real connection.
+                for (ByteBuffer frame; (frame = inbox.poll()) != null; ) {
+                    if (!receiver.onFrame(frame)) {
+                        break;
+                    }
+                }
             }
         }
 
@@ -354,9 +364,15 @@ public final class PipeMethod implements CommunicationMethod {
 
         @Override
         public void close() {
+            close(false);
+        }
+
+        /** @param byPeer whether the other end closed: then what it sent before arrives first */
+        private void close(boolean byPeer) {
             if (!open) {
                 return;
             }
+            closedByPeer = byPeer;
             open = false;
             if (reader != null && reader != Thread.currentThread()) {
                 reader.interrupt();
@@ -369,7 +385,7 @@ public final class PipeMethod implements CommunicationMethod {
             receiver.onClosed(null);
             End to = other;
             if (to != null) {
-                to.close();
+                to.close(true);
             }
         }
     }
