@@ -240,46 +240,7 @@ final class Partial {
      * @return the last step: the send to the parent, or at the root the last combination
      */
     int up(Plan plan, Trees.Tree tree, int after) {
-        return up(plan, tree, Math.max(1, count), after);
-    }
-
-    /**
-     * {@link #up(Plan, Trees.Tree, long, int)} of this rank's {@code input}, which the partial
-     * result does not hold yet: a leaf sends it as it lies, and a rank with children combines its
-     * first child's data with {@code input}'s as they arrive, loading and combining in one pass
-     * ({@link #absorbArrivingOnto}), rather than copy {@code input} in first.
-     *
-     * @param inResult whether {@code input} is the result buffer (in place), where a partial
-     *     result kept there holds it already
-     */
-    int up(Plan plan, Trees.Tree tree, long segment, Region input, boolean inResult, int after) {
-        int[] children = tree.children();
-        if ((inResult && current == result) || (children.length == 0 && tree.parent() < 0)) {
-            return up(plan, tree, segment, load(plan, input, inResult, after));
-        }
-        int segments = count <= segment ? 1 : (int) ((count + segment - 1) / segment);
-        if (segments > 1 && !(reduction.commutative() && reduction.splits())) {
-            throw new IllegalArgumentException(reduction.describe() + " combines whole vectors in rank order only");
-        }
-        Operand[] in = new Operand[children.length];
-        for (int i = 0; i < in.length; i++) {
-            in[i] = spare();
-        }
-        int[] last = new int[segments];
-        for (int s = 0; s < segments; s++) {
-            long first = s * segment;
-            long n = Math.min(segment, count - first);
-            if (children.length == 0) {
-                last[s] = plan.send(tree.parent(), input.slice(first, n), after);
-                continue;
-            }
-            int done = absorbArrivingOnto(plan, children[0], in[0], input, first, n, after);
-            for (int i = 1; i < children.length; i++) {
-                done = absorbArriving(plan, children[i], in[i], first, n, Plan.NONE, done);
-            }
-            last[s] = tree.parent() >= 0 ? plan.send(tree.parent(), current.slice(first, n), done) : done;
-        }
-        return segments == 1 ? last[0] : plan.join(last);
+        return up(plan, tree, Math.max(1, count), null, false, after);
     }
 
     /**
@@ -288,25 +249,45 @@ final class Partial {
      * later segments are still on their way, so combining overlaps with moving. More than one
      * segment needs a commutative operation that {@linkplain Reduction#splits() splits}.
      *
+     * <p>Where the partial result does not hold this rank's {@code input} yet, a leaf sends it as it
+     * lies, and a rank with children combines its first child's data with {@code input}'s as they
+     * arrive, loading and combining in one pass ({@link #absorbArrivingOnto}), rather than copy
+     * {@code input} in first.
+     *
+     * @param input this rank's data; {@code null} if the partial result holds it already
+     * @param inResult whether {@code input} is the result buffer (in place), where a partial
+     *     result kept there holds it already
      * @return the step after which every segment was combined here and sent to the parent
      */
-    int up(Plan plan, Trees.Tree tree, long segment, int after) {
+    int up(Plan plan, Trees.Tree tree, long segment, Region input, boolean inResult, int after) {
         int[] children = tree.children();
-        Operand[] in = new Operand[children.length];
-        for (int i = 0; i < in.length; i++) {
-            in[i] = spare();
+        Region own = input;
+        int start = after;
+        if (own != null && ((inResult && current == result) || (children.length == 0 && tree.parent() < 0))) {
+            start = load(plan, own, inResult, after);
+            own = null;
         }
         int segments = count <= segment ? 1 : (int) ((count + segment - 1) / segment);
         if (segments > 1 && !(reduction.commutative() && reduction.splits())) {
             throw new IllegalArgumentException(reduction.describe() + " combines whole vectors in rank order only");
         }
+        Operand[] in = new Operand[children.length];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = spare();
+        }
         int[] last = new int[segments];
         for (int s = 0; s < segments; s++) {
             long first = s * segment;
             long n = Math.min(segment, count - first);
-            int done = after;
+            if (children.length == 0 && own != null) {
+                last[s] = plan.send(tree.parent(), own.slice(first, n), start);
+                continue;
+            }
+            int done = start;
             for (int i = 0; i < children.length; i++) {
-                done = absorbArriving(plan, children[i], in[i], first, n, Plan.NONE, done);
+                done = i == 0 && own != null
+                    ? absorbArrivingOnto(plan, children[0], in[0], own, first, n, start)
+                    : absorbArriving(plan, children[i], in[i], first, n, Plan.NONE, done);
             }
             last[s] = tree.parent() >= 0 ? plan.send(tree.parent(), current.slice(first, n), done) : done;
         }
