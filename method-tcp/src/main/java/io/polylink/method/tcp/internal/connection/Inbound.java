@@ -86,7 +86,7 @@ final class Inbound implements IoHandler, FrameReader.Sink {
     private int sendsSinceRead;
     private int framesSinceSend;
     private int framesBetweenSends;
-    /** The bytes sent at the last read, and between the last two reads; loop thread only. */
+    /** The bytes sent at the last read, and between the last two reads with sends between them; loop thread only. */
     private long sentAtRead;
     private long sentBetweenReads;
     /**
@@ -255,8 +255,13 @@ final class Inbound implements IoHandler, FrameReader.Sink {
         handedBack = false;
         sendsSinceRead = 0;
         long sent = counts.bytesSent();
-        sentBetweenReads = sent - sentAtRead;
-        sentAtRead = sent;
+        if (sent != sentAtRead) {
+            // A read with nothing sent since the last one keeps the verdict: a loop kept from
+            // this socket reads a stream's acknowledgements in two gulps, and the second says
+            // nothing of how this end sends.
+            sentBetweenReads = sent - sentAtRead;
+            sentAtRead = sent;
+        }
         long framesBefore = counts.framesReceived();
         boolean wide = reader.parse(n, this);
         // Taken once the frames went to the core, not before: an inline handler's reply goes out
