@@ -5,7 +5,8 @@ import mpi.MPIException;
 
 /**
  * Rank 1 says its process id and waits; rank 0 waits for a message from rank 1, rank 2 for one
- * from any rank, rank 3 in a probe for one from rank 1. Errors return, so that each survivor says
+ * from any rank, rank 3 in a probe for one from rank 1, rank 4 in a barrier of all the ranks (which
+ * meet in memory they share, where no message comes). Errors return, so that each survivor says
  * how its wait ended; then the survivors meet in a barrier of their own, so that none ends before
  * all were told, and leave.
  */
@@ -31,7 +32,8 @@ public class Survivors {
             switch (me) {
                 case 0 -> world.recv(new int[1], 1, MPI.INT, 1, 1);
                 case 2 -> world.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 1);
-                default -> world.probe(1, 1);
+                case 3 -> world.probe(1, 1);
+                default -> world.barrier();
             }
             System.out.println("rank " + me + " was not told");
         } catch (MPIException e) {

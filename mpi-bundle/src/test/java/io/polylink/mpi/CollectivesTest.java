@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.polylink.mpi.job.Job;
 import io.polylink.mpi.job.Result;
 import io.polylink.mpi.programs.coll.Matrix;
+import io.polylink.mpi.programs.coll.Meetings;
 import io.polylink.mpi.programs.coll.Overlap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +40,25 @@ class CollectivesTest {
                 job.env(r, "POLYLINK_MPI_HOST", "host-" + hosts.charAt(r));
             }
             job.run(Matrix.class, "hosts=" + hosts).assertSucceeded();
+        }
+    }
+
+    /**
+     * Small blocking barriers and allreduces of ranks on one host meet in memory they share
+     * ({@link Meetings}); ranks whose messages go by tcp do not, and say why.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void smallBlockingCallsOfRanksOnOneHostMeetInSharedMemory(int ranks) throws Exception {
+        try (Job job = Job.of(ranks, Job.Methods.SHM)) {
+            job.run(Meetings.class).assertSucceeded();
+        }
+    }
+
+    @Test
+    void ranksThatReachEachOtherByTcpDoNotMeetInSharedMemoryAndSayWhy() throws Exception {
+        try (Job job = Job.of(3, Job.Methods.TCP)) {
+            job.run(Meetings.class, "refused=reaches rank").assertSucceeded();
         }
     }
 

@@ -169,11 +169,11 @@ class MpirunIT {
     @Test
     void aRankKilledWithSigkillFailsTheOthersWithinSecondsNamingIt() throws Exception {
         Path programs = MpiPrograms.compile(work, "Survivors");
-        try (MpirunProcess run = MpirunProcess.mpirun(programs, "-np", "4", "-cp", ".", "Survivors")) {
+        try (MpirunProcess run = MpirunProcess.mpirun(programs, "-np", "5", "-cp", ".", "Survivors")) {
             long victim = Long.parseLong(run.awaitMatch("^rank 1 pid (\\d+) waits$", JOB).group(1));
             long killed = System.nanoTime();
             ProcessHandle.of(victim).orElseThrow().destroyForcibly();
-            for (int survivor : new int[] {0, 2, 3}) {
+            for (int survivor : new int[] {0, 2, 3, 4}) {
                 Matcher told = run.awaitMatch("^rank " + survivor + " was told \\(error class 74\\): (.*)$",
                     Duration.ofSeconds(8));
                 assertTrue(told.group(1).contains("rank 1 of the job is gone"), told.group());

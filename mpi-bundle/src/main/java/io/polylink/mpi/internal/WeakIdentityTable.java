@@ -27,6 +27,11 @@ public final class WeakIdentityTable<V> {
         return entries.get(new Key(key, null));
     }
 
+    /** @return the value kept for {@code key} itself, which is no longer kept; or {@code null} */
+    public synchronized V remove(Object key) {
+        return entries.remove(new Key(key, null));
+    }
+
     /** Drops the entries whose objects were collected, handing each value to {@code gone}. */
     public synchronized void expunge(Consumer<V> gone) {
         for (Reference<?> r; (r = cleared.poll()) != null; ) {

@@ -84,6 +84,19 @@ public final class AllReduce {
             }
             return plan.start();
         }
+        String forced = c.tuning().forced(Collective.ALLREDUCE);
+        boolean meeting = forced == null || forced.equals(HostArea.ALGORITHM);
+        if (meeting && blocking && c.meets(bytes)) {
+            HostArea area = c.area();
+            if (area != null) {
+                c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", HostArea.ALGORITHM, () -> c.size()
+                    + " ranks on one host, " + bytes + " bytes <= " + HostArea.SLOT + ": each rank puts its data in "
+                    + "memory the ranks share, and combines every rank's in rank order once all have"));
+                meet(area, partial, input);
+                partial.storeNow(recv);
+                return Collectives.DONE;
+            }
+        }
         boolean splits = reduction.splits() && reduction.commutative();
         // Remembered only for operations that split: another's reason names the operation.
         Choice choice = splits ? c.remembered(Collective.ALLREDUCE, bytes, count, true) : null;
@@ -92,6 +105,10 @@ public final class AllReduce {
             if (splits) {
                 c.remember(Collective.ALLREDUCE, bytes, count, true, choice);
             }
+        }
+        if (meeting && forced != null) {
+            choice = choice.refusing(Tuning.PREFIX + "allreduce=" + forced + " refused: "
+                + c.notMeeting(bytes, blocking));
         }
         c.chose(Collective.ALLREDUCE, call, choice);
         if (blocking && c.direct(bytes) && choice.algorithm().equals("recursive-doubling")) {
@@ -112,7 +129,7 @@ public final class AllReduce {
         boolean splits = reduction.splits() && reduction.commutative();
         int pof2 = Integer.highestOneBit(ranks);
         String forced = c.tuning().forced(Collective.ALLREDUCE);
-        if (forced != null) {
+        if (forced != null && !forced.equals(HostArea.ALGORITHM)) {
             String refused = forced.equals("recursive-doubling") ? null
                 : !splits ? reduction.describe() + " is not a predefined operation"
                 : count < ranks ? count + " elements are fewer than the " + ranks + " ranks" : null;
@@ -136,6 +153,32 @@ public final class AllReduce {
         }
         return new Choice("MPI_Allreduce", "ring", () -> bytes + " bytes > " + DOUBLING_LIMIT + " among " + ranks
             + " ranks, not a power of two: blocks of 1/n round the ring");
+    }
+
+    /**
+     * Every rank puts its data in its slot of {@code area}, and once every rank has, combines the
+     * slots in rank order, the first into the partial result and each next one onto it: every rank
+     * combines the same values in the same order, so all get the same result to the last bit, and
+     * a non-commutative operation holds. A commutative one reads the slots where they lie.
+     */
+    private static void meet(HostArea area, Partial partial, Region input) {
+        int parity = area.enter();
+        area.put(parity, input);
+        area.meet();
+        area.get(parity, 0, partial.current().region());
+        Operand spare = null;
+        for (int r = 1; r < area.size(); r++) {
+            Operand there = partial.reduction.commutative()
+                ? area.operand(parity, r, partial.reduction, partial.map, partial.count) : null;
+            if (there != null) {
+                partial.absorbNow(there, false); // commutative: combined into the partial result where it is
+            } else {
+                spare = spare != null ? spare : partial.fresh();
+                area.get(parity, r, spare.region());
+                spare = partial.absorbNow(spare, false);
+            }
+        }
+        area.finish();
     }
 
     /**

@@ -59,11 +59,27 @@ public final class Broadcast {
         Arguments.root(root, c.size());
         Region data = Arguments.buffer(buf, count, map, c.rank() != root, "the buffer");
         long bytes = data.bytes();
+        String forced = c.tuning().forced(Collective.BCAST);
+        boolean meeting = forced == null || forced.equals(HostArea.ALGORITHM);
+        if (meeting && blocking && c.meets(bytes)) {
+            HostArea area = c.area();
+            if (area != null) {
+                c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
+                    new Choice("MPI_Bcast", HostArea.ALGORITHM, () -> c.size() + " ranks on one host, " + bytes
+                        + " bytes <= " + HostArea.SLOT + ": the root puts the data in memory the ranks share, and "
+                        + "the others take it from there"));
+                area.broadcast(root, data);
+                return Collectives.DONE;
+            }
+        }
         // Across sites the trees start at the root's site: a choice holds for its root only.
         long rootKey = c.placement().spansSites() ? root : 0;
         Choice choice = c.remembered(Collective.BCAST, bytes, rootKey, false);
         if (choice == null) {
             choice = c.remember(Collective.BCAST, bytes, rootKey, false, choose(c, bytes, root, map.size()));
+        }
+        if (meeting && forced != null) {
+            choice = choice.refusing(Tuning.PREFIX + "bcast=" + forced + " refused: " + c.notMeeting(bytes, blocking));
         }
         c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root, choice);
         if (c.size() == 1) {
@@ -138,7 +154,8 @@ public final class Broadcast {
         String prefix = c.hierarchical() ? "hierarchical " : "";
         String where = c.hierarchical() ? "; leaders of " + c.placement().hosts() + " hosts first" : "";
         String named = c.tuning().forced(Collective.BCAST);
-        String forced = named != null && named.startsWith(MAGPIE) ? null : named; // one site: refused by the caller
+        // MagPIe at one site, and shared memory where the ranks cannot meet: refused by the callers
+        String forced = named != null && (named.startsWith(MAGPIE) || named.equals(HostArea.ALGORITHM)) ? null : named;
         if (forced != null) {
             return new Choice("MPI_Bcast", prefix + forced, () -> Tuning.PREFIX + "bcast=" + forced + where);
         }

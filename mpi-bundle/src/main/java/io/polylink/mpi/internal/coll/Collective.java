@@ -4,15 +4,15 @@ import java.util.List;
 
 /** The collectives whose algorithm a communicator's info may choose, with the algorithms each has. */
 public enum Collective {
-    BARRIER("MPI_Barrier", "barrier", "dissemination"),
+    BARRIER("MPI_Barrier", "barrier", "tree", "dissemination", HostArea.ALGORITHM),
     BCAST("MPI_Bcast", "bcast", "binomial", "pipeline", "segmented-binomial", Broadcast.MAGPIE,
-        Broadcast.MAGPIE_PIPELINED),
+        Broadcast.MAGPIE_PIPELINED, HostArea.ALGORITHM),
     GATHER("MPI_Gather", "gather", "linear", "binomial", "hierarchical"),
     SCATTER("MPI_Scatter", "scatter", "linear", "binomial", "hierarchical"),
     ALLGATHER("MPI_Allgather", "allgather", "ring", "recursive-doubling", "hierarchical"),
     ALLTOALL("MPI_Alltoall", "alltoall", "bruck", "pairwise", "linear", "hierarchical"),
     REDUCE("MPI_Reduce", "reduce", "binomial", "pipeline", "segmented-binomial"),
-    ALLREDUCE("MPI_Allreduce", "allreduce", "recursive-doubling", "rabenseifner", "ring"),
+    ALLREDUCE("MPI_Allreduce", "allreduce", "recursive-doubling", "rabenseifner", "ring", HostArea.ALGORITHM),
     REDUCE_SCATTER("MPI_Reduce_scatter", "reducescatter", "ring", "reduce-scatterv"),
     SCAN("MPI_Scan", "scan", "recursive-doubling"),
     NEIGHBOR("MPI_Neighbor_*", "neighbor", "linear");

@@ -57,6 +57,10 @@ public final class Collectives {
      */
     private final Memo[] memos = new Memo[Collective.values().length];
     private final Set<String> explained = ConcurrentHashMap.newKeySet();
+    /** Where this communicator's ranks meet ({@link #area}), once made; {@code null} before, or if they could not make one. */
+    private HostArea area;
+    /** Why the ranks have no {@link HostArea}, once they tried to make one and could not. */
+    private String noArea;
     /** Trees by shape and hierarchy ({@link #tree}), each by its root; filled as calls need them. */
     private final Trees.Tree[][] trees = new Trees.Tree[Trees.Shape.values().length * 2][];
 
@@ -164,6 +168,42 @@ public final class Collectives {
      */
     boolean direct(long bytes) {
         return bytes <= p2p.limits().eagerLimit();
+    }
+
+    /**
+     * @return whether a blocking call with at most {@code bytes} of data per rank may meet in a
+     *     {@link HostArea}: two ranks or more, all on one host, whose data fits a slot, and no
+     *     earlier call found that the ranks cannot have one. The same answer at every rank.
+     */
+    boolean meets(long bytes) {
+        return size > 1 && placement.hosts() == 1 && !placement.spansSites() && bytes <= HostArea.SLOT
+            && noArea == null;
+    }
+
+    /**
+     * @return where the ranks meet, made at the first call that asks, as a collective call of its
+     *     own at every rank (each asks at the same call, as {@link #meets} answers the same); or
+     *     {@code null} if they could not make it, which they never try again ({@link #noArea} says why)
+     */
+    HostArea area() {
+        if (area == null && noArea == null) {
+            HostArea.Opened opened = HostArea.open(direct(), p2p, context, ranks, size, rank);
+            area = opened.area();
+            noArea = opened.refused();
+            if (noArea != null) {
+                LOG.fine(() -> name.get() + ": no memory shared by its ranks for small collectives: " + noArea);
+            }
+        }
+        return area;
+    }
+
+    /** @return why a call with {@code bytes} of data per rank does not meet in a {@link HostArea} */
+    String notMeeting(long bytes, boolean blocking) {
+        return !blocking ? "a non-blocking call" : size < 2 ? "one rank"
+            : placement.hosts() > 1 ? "ranks on " + placement.hosts() + " hosts"
+            : placement.spansSites() ? "ranks at " + placement.sites() + " sites"
+            : bytes > HostArea.SLOT ? bytes + " bytes > " + HostArea.SLOT
+            : noArea != null ? "no memory shared by the ranks: " + noArea : "the ranks could meet";
     }
 
     /** @return the next collective call, run directly */

@@ -3,6 +3,7 @@ package io.polylink.mpi.internal.datatype;
 import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Copies typed data from one region of this rank's memory to another, as a message from a rank to
@@ -13,6 +14,8 @@ import java.nio.ByteBuffer;
 public final class LocalCopy {
 
     private static final int CHUNK = 64 * 1024;
+    /** Whether values in native order lie as the wire's: then they pack as they lie. */
+    private static final boolean NATIVE_IS_WIRE = ByteOrder.nativeOrder() == WireWriter.ORDER;
 
     private LocalCopy() {}
 
@@ -39,6 +42,67 @@ public final class LocalCopy {
             int packed = (int) out.pack(new ArrayWriter(chunk, 0), chunk.length);
             in.unpack(new ArrayReader(chunk, 0, packed), packed);
         }
+    }
+
+    /**
+     * Packs {@code from}'s data into {@code to} from its byte 0, as the wire carries it: values of an
+     * array or a direct buffer laid out without gaps straight in, where native order is the wire's.
+     *
+     * @param to at least {@code from.bytes()} bytes
+     */
+    public static void pack(Region from, ByteBuffer to) {
+        long bytes = from.bytes();
+        if (bytes == 0 || packDense(from, to, (int) bytes)) {
+            return;
+        }
+        copy(from, new Region(new ByteBufferMemory(to), Typemap.basic(Kind.BYTE), bytes));
+    }
+
+    /** Unpacks into {@code to} the data {@link #pack} put in {@code from}. */
+    public static void unpack(ByteBuffer from, Region to) {
+        long bytes = to.bytes();
+        if (bytes == 0 || unpackDense(from, to, (int) bytes)) {
+            return;
+        }
+        copy(new Region(new ByteBufferMemory(from), Typemap.basic(Kind.BYTE), bytes), to);
+    }
+
+    private static boolean packDense(Region from, ByteBuffer to, int bytes) {
+        Typemap map = from.map();
+        if (!NATIVE_IS_WIRE || !map.isDense()) {
+            return false;
+        }
+        Kind kind = map.kind(0);
+        Object array = from.denseArray(kind);
+        if (array != null && kind != Kind.BOOLEAN) {
+            Values.putNative(to, 0, kind, array, 0, bytes / kind.size());
+            return true;
+        }
+        ByteBuffer source = from.memory().wireBytes(kind, map.lb(), bytes);
+        if (source != null) {
+            to.put(0, source, 0, bytes);
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean unpackDense(ByteBuffer from, Region to, int bytes) {
+        Typemap map = to.map();
+        if (!NATIVE_IS_WIRE || !map.isDense()) {
+            return false;
+        }
+        Kind kind = map.kind(0);
+        Object array = to.denseArray(kind);
+        if (array != null && kind != Kind.BOOLEAN) {
+            Values.getNative(from, 0, kind, array, 0, bytes / kind.size());
+            return true;
+        }
+        ByteBuffer target = to.memory().wireBytes(kind, map.lb(), bytes);
+        if (target != null) {
+            target.put(0, from, 0, bytes);
+            return true;
+        }
+        return false;
     }
 
     /** @return whether the data went from array to array in one piece */

@@ -24,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Point-to-point messaging in terms of the job's ranks and context ids: what communicators call,
@@ -47,6 +48,7 @@ public final class PointToPoint {
     private volatile boolean[] far = new boolean[0];
     private final Pushers pushers;
     private final OwnSegments own;
+    private final PeerSegments peers;
     /**
      * Where large messages from ordinary memory are packed for a rank of this host; {@code null}
      * without shared buffers.
@@ -67,6 +69,7 @@ public final class PointToPoint {
         this.limits = limits;
         this.control = control;
         this.own = own;
+        this.peers = peers;
         this.bounces = own == null ? null : new Bounces(own, BOUNCE_BYTES);
         this.matcher = new Matcher(limits, transport.worldRank());
         this.protocol = new Protocol(transport, table, limits, peers);
@@ -74,6 +77,16 @@ public final class PointToPoint {
         Inbound inbound = new Inbound(matcher, protocol, control, this, pushers);
         transport.handler(inbound::inline);
         transport.listener(this::lose);
+    }
+
+    /** @return this rank's shared buffers, or {@code null} without them */
+    public OwnSegments ownSegments() {
+        return own;
+    }
+
+    /** @return where other ranks' shared buffers are mapped, or {@code null} without them */
+    public PeerSegments peerSegments() {
+        return peers;
     }
 
     /** Stops the engine's own threads; the transport closes after. */
@@ -401,6 +414,39 @@ public final class PointToPoint {
     }
 
     /**
+     * Waits until {@code met} holds, where no message says so: for ranks that meet in memory they
+     * share. Receives and pauses as a blocking probe does, counting as waiting for the
+     * {@link Liveness} probes; then parks for a while at a time, as nothing unparks it, from
+     * {@value #MEETING_NAP_NANOS} ns up to a millisecond.
+     *
+     * @param ranks the ranks whose doing {@code met} waits for
+     * @throws MpiError if one of {@code ranks} is lost meanwhile
+     */
+    public void await(BooleanSupplier met, RankMap ranks) {
+        Thread me = Thread.currentThread();
+        matcher.watch(me, true);
+        try {
+            long nap = MEETING_NAP_NANOS;
+            for (int attempt = 0; !met.getAsBoolean(); attempt++) {
+                MpiError gone = transport.lost(ANY, ranks);
+                if (gone != null) {
+                    throw gone;
+                }
+                if (!limits.idle().pause(attempt)) {
+                    LockSupport.parkNanos(matcher, nap);
+                    nap = Math.min(2 * nap, MEETING_NAP_LIMIT_NANOS);
+                }
+            }
+        } finally {
+            matcher.watch(me, false);
+        }
+    }
+
+    /** The first nap of a thread that waits on shared memory once its busy budget is spent. */
+    static final long MEETING_NAP_NANOS = 20_000;
+    private static final long MEETING_NAP_LIMIT_NANOS = 1_000_000;
+
+    /**
      * Sets the links the messages of communicator context {@code context} take: their own, as
      * {@code hints} say, or the rank's with {@link LinkHints#NONE}.
      *
@@ -474,6 +520,14 @@ public final class PointToPoint {
             out.add(explain(context, m).chosen().map(e -> e.descriptor().stack()).orElse("none"));
         }
         return out;
+    }
+
+    /**
+     * @return the base method the messages of communicator context {@code context} take to rank
+     *     {@code worldRank} of the job (e.g. {@code shm}), or {@code null} if none reaches it
+     */
+    public String method(int context, int worldRank) {
+        return explain(context, worldRank).chosen().map(e -> e.descriptor().method()).orElse(null);
     }
 
     private Explanation explain(int context, int worldRank) {

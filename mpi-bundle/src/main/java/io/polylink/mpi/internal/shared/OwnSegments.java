@@ -59,7 +59,15 @@ public final class OwnSegments implements AutoCloseable {
      *     logged once): the caller allocates ordinary direct memory then
      */
     public ByteBuffer allocate(int capacity) {
-        if (capacity < smallest || closed) {
+        return capacity < smallest ? null : place(capacity);
+    }
+
+    /**
+     * @return a direct buffer of {@code capacity} bytes in a file of its own, whatever its size; or
+     *     {@code null} if the rank finalized or the file could not be made (the reason is logged once)
+     */
+    public ByteBuffer place(int capacity) {
+        if (closed) {
             return null;
         }
         sweep();
@@ -98,6 +106,17 @@ public final class OwnSegments implements AutoCloseable {
     public SharedBytes find(Object buffer, long offset) {
         Placed p = closed ? null : placed.get(buffer);
         return p == null ? null : new SharedBytes(pid, p.token(), offset);
+    }
+
+    /**
+     * Deletes the file of {@code buffer}, a buffer this rank made shared, now: the ranks that map it
+     * keep their mappings, and no rank can map it any more.
+     */
+    public void unlink(ByteBuffer buffer) {
+        Placed p = placed.remove(buffer);
+        if (p != null) {
+            delete(p.file());
+        }
     }
 
     /** @return where the files go */

@@ -2,6 +2,7 @@ package io.polylink.mpi.internal.shared;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 import static java.nio.file.StandardOpenOption.READ;
+import static java.nio.file.StandardOpenOption.WRITE;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,7 +14,8 @@ import java.util.Map;
 /**
  * Other ranks' shared buffers, mapped read-only as RTSs name them: the {@value #KEPT} used last stay
  * mapped, so a rank that sends from the same buffer again costs no second mapping, and no peer can
- * make this rank keep more.
+ * make this rank keep more. Also maps, to write, the area another rank made for a communicator's
+ * collectives ({@link #writable}).
  */
 public final class PeerSegments {
 
@@ -52,6 +54,24 @@ public final class PeerSegments {
             return null;
         }
         return segment.slice((int) where.offset(), (int) length);
+    }
+
+    /**
+     * @return the whole segment {@code where} names (its offset is ignored), mapped to be read and
+     *     written, if it holds {@code length} bytes or more; or {@code null} if it cannot be: no such
+     *     file on this host, one this rank may not trust, or one too short. Not kept among the
+     *     segments mapped to read: the caller holds it as long as it needs it.
+     */
+    public ByteBuffer writable(SharedBytes where, int length) {
+        Path file = directory.file(where.pid(), where.token());
+        try (FileChannel channel = FileChannel.open(file, READ, WRITE, NOFOLLOW_LINKS)) {
+            if (!directory.trusted(file) || channel.size() < length) {
+                return null;
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
     }
 
     /** Unmaps what {@code where} names: its file was found cut short while read. */

@@ -9,7 +9,9 @@
  * once its buffer was collected or the rank finalized. {@link io.polylink.mpi.internal.shared.PeerSegments} maps other ranks' files
  * read-only, when an RTS names where a message's bytes lie, keeping a bounded number mapped.
  * {@link io.polylink.mpi.internal.shared.Bounces} keeps files of the same kind that a large message
- * from other memory is packed into, so its receiver reads it as from a shared buffer.
+ * from other memory is packed into, so its receiver reads it as from a shared buffer. A
+ * communicator's ranks on one host meet for small collectives in a file of the same kind, which
+ * every rank maps to write ({@code coll.HostArea}) and whose maker deletes it once all did.
  *
  * <p>A file is read only by ranks of the same user on the same host; a receiver that cannot map or
  * check it asks for the data the usual way instead, so a missing file costs a copy, never a message.

@@ -25,13 +25,13 @@ public final class Matrix {
 
     /** The algorithms of each collective, as {@code polylink.coll.<collective>} names them. */
     private static final List<List<String>> ALGORITHMS = List.of(
-        List.of("bcast", "binomial", "pipeline", "segmented-binomial"),
+        List.of("bcast", "binomial", "pipeline", "segmented-binomial", "shared-memory"),
         List.of("gather", "linear", "binomial", "hierarchical"),
         List.of("scatter", "linear", "binomial", "hierarchical"),
         List.of("allgather", "ring", "recursive-doubling", "hierarchical"),
         List.of("alltoall", "bruck", "pairwise", "linear", "hierarchical"),
         List.of("reduce", "binomial", "pipeline", "segmented-binomial"),
-        List.of("allreduce", "recursive-doubling", "rabenseifner", "ring"),
+        List.of("allreduce", "recursive-doubling", "rabenseifner", "ring", "shared-memory"),
         List.of("reducescatter", "ring", "reduce-scatterv"));
 
     private Matrix() {}
@@ -79,7 +79,7 @@ public final class Matrix {
             assertTrue(chosen.contains(bcast), "the info named " + bcast + " for MPI_Bcast; the choices were " + chosen);
             c.free();
         }
-        retuned(world, salt += 1_000);
+        retuned(world, hosts, salt += 1_000);
         largeBroadcast(world, hosts, salt += 1_000);
         new OpTable(world).run();
         Misuse.run(world);
@@ -89,8 +89,11 @@ public final class Matrix {
     /**
      * A communicator whose info names other algorithms between two calls of the same size takes
      * them at the next call: a call like the last one does not keep the last one's choice.
+     *
+     * @param hosts as {@link #main}'s argument: {@code null} for one host, where small calls meet in
+     *     shared memory
      */
-    private static void retuned(Intracomm world, int salt) throws MPIException {
+    private static void retuned(Intracomm world, String hosts, int salt) throws MPIException {
         Intracomm c = world.dup();
         int n = c.getSize();
         int count = 8;
@@ -108,11 +111,11 @@ public final class Matrix {
             c.allReduce(Data.of(c.getRank(), salt + turn, count), sum, count, MPI.INT, MPI.SUM);
             assertArrayEquals(Data.sum(n, salt + turn, 0, count), sum, "allReduce in turn " + turn);
             String chosen = c.getInfo().get("polylink.collectives");
-            String bcast = turn == 0 ? "binomial" : "pipeline";
+            String bcast = turn == 1 ? "pipeline" : hosts == null && n > 1 ? "shared-memory" : "binomial";
             assertTrue(chosen.matches("(?s).*bcast: (hierarchical )?" + bcast + "\\b.*"),
                 "turn " + turn + " should broadcast by " + bcast + "; the choices were " + chosen);
             if (n > 1) {
-                String allreduce = turn == 0 ? "recursive-doubling" : "ring";
+                String allreduce = turn == 1 ? "ring" : hosts == null ? "shared-memory" : "recursive-doubling";
                 assertTrue(chosen.matches("(?s).*allreduce: (hierarchical )?" + allreduce + "\\b.*"),
                     "turn " + turn + " should allreduce by " + allreduce + "; the choices were " + chosen);
             }
