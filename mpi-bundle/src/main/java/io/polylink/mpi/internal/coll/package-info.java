@@ -11,6 +11,8 @@
  * {@link io.polylink.mpi.internal.coll.Tuning}) and plans its steps along
  * {@link io.polylink.mpi.internal.coll.Trees}; across sites, MagPIe's
  * {@link io.polylink.mpi.internal.coll.SiteTrees}, shaped by the link models'
- * {@link io.polylink.mpi.internal.coll.WideAreaCost}.
+ * {@link io.polylink.mpi.internal.coll.WideAreaCost}. Small blocking calls of ranks on one host
+ * meet in a {@link io.polylink.mpi.internal.coll.HostArea} instead, memory the ranks share, with
+ * no message.
  */
 package io.polylink.mpi.internal.coll;
