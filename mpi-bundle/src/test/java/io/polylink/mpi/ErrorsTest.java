@@ -29,6 +29,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Errors: bad arguments, fatal errors, aborts, the unexpected-message bound, calls not
@@ -63,10 +65,11 @@ class ErrorsTest {
         }
     }
 
-    @Test
-    void anAbortEndsEveryRankWithItsCode() throws Exception {
-        try (Job job = Job.of(3, Job.Methods.TCP)) {
-            Result r = job.run(Abort.class);
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"TCP, receive", "SHM, barrier"})
+    void anAbortEndsEveryRankWithItsCode(Job.Methods methods, String waitingIn) throws Exception {
+        try (Job job = Job.of(3, methods)) {
+            Result r = job.run(Abort.class, waitingIn);
             for (RankResult rank : r.ranks()) {
                 assertEquals(7, rank.exitStatus(), r.toString());
             }

@@ -420,7 +420,8 @@ public final class PointToPoint {
      * {@value #MEETING_NAP_NANOS} ns up to a millisecond.
      *
      * @param ranks the ranks whose doing {@code met} waits for
-     * @throws MpiError if one of {@code ranks} is lost meanwhile
+     * @throws MpiError if one of {@code ranks} is lost meanwhile, or this rank's messaging failed
+     *     ({@link #fail}: the job aborted)
      */
     public void await(BooleanSupplier met, RankMap ranks) {
         Thread me = Thread.currentThread();
@@ -432,6 +433,7 @@ public final class PointToPoint {
                 if (gone != null) {
                     throw gone;
                 }
+                failIfFailed(); // the job aborted, or this rank's messaging stopped
                 if (!limits.idle().pause(attempt)) {
                     LockSupport.parkNanos(matcher, nap);
                     nap = Math.min(2 * nap, MEETING_NAP_LIMIT_NANOS);
