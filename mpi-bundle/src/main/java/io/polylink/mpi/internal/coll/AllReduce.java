@@ -28,10 +28,13 @@ import java.util.function.Supplier;
  *   <li>{@code ring}: a reduce-scatter then an allgather round the ring, in blocks of
  *       {@code 1/n} of the vector: {@code 2 (n - 1)} rounds, every link busy in each, for large
  *       vectors among any number of ranks.
+ *   <li>{@code shared-memory}: ranks of one host, in a blocking call of up to {@link HostArea#SLOT}
+ *       bytes, put their data in a {@link HostArea} and each combines every rank's there, in rank
+ *       order.
  * </ul>
- * The last two split the vector, so they need a predefined (commutative) operation. Over several
+ * The middle two split the vector, so they need a predefined (commutative) operation. Over several
  * hosts a commutative reduction is hierarchical: each host reduces to its leader up a binomial
- * tree, the leaders allreduce by one of the above, and each leader broadcasts down its host.
+ * tree, the leaders allreduce by one of the first three, and each leader broadcasts down its host.
  */
 public final class AllReduce {
 
@@ -106,11 +109,7 @@ public final class AllReduce {
                 c.remember(Collective.ALLREDUCE, bytes, count, true, choice);
             }
         }
-        if (meeting && forced != null) {
-            choice = choice.refusing(Tuning.PREFIX + "allreduce=" + forced + " refused: "
-                + c.notMeeting(bytes, blocking));
-        }
-        c.chose(Collective.ALLREDUCE, call, choice);
+        c.chose(Collective.ALLREDUCE, call, c.unlessMet(Collective.ALLREDUCE, choice, forced, bytes, blocking));
         if (blocking && c.direct(bytes) && choice.algorithm().equals("recursive-doubling")) {
             doubling(c.direct(), c.everyRank(), c.rank(), partial, input, inPlace);
             partial.storeNow(recv);

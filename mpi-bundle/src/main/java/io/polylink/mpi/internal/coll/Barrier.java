@@ -18,6 +18,8 @@ import java.util.function.IntUnaryOperator;
  * {@code 2^k} below; after {@code ceil(log2 n)} rounds every rank has heard, directly or not,
  * from all. Over several hosts each host's ranks first tell their leader, up a binomial tree;
  * the leaders run the dissemination among themselves; then each leader tells its host's ranks.
+ * A blocking barrier of ranks on one host meets in a {@link HostArea} instead: each counts itself
+ * in, rank 0 waits for the count and lets the others out, still leaving first.
  */
 public final class Barrier {
 
@@ -54,10 +56,7 @@ public final class Barrier {
                 + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")
                 + ": up a binomial tree to rank 0 and down again, rank 0 first out")
             : new Choice("MPI_Barrier", DISSEMINATION, () -> c.size() + " ranks: one exchange");
-        if (meeting && forced != null) {
-            choice = choice.refusing(Tuning.PREFIX + "barrier=" + forced + " refused: " + c.notMeeting(0, blocking));
-        }
-        c.chose(Collective.BARRIER, () -> "MPI_Barrier", choice);
+        c.chose(Collective.BARRIER, () -> "MPI_Barrier", c.unlessMet(Collective.BARRIER, choice, forced, 0, blocking));
         if (blocking && !hierarchical && c.size() > 1) {
             if (tree) {
                 tree(c.direct(), c.tree(Trees.Shape.BINOMIAL, false, 0));

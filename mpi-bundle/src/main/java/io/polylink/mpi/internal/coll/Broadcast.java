@@ -18,6 +18,8 @@ import io.polylink.mpi.internal.request.Operation;
  *   <li>{@code segmented-binomial}: segments down a binomial tree: fewer hops than a chain for many
  *       ranks, segments still overlapping; and fewer ranks busy at once than in a chain, for ranks
  *       that outnumber their host's cores.
+ *   <li>{@code shared-memory}: ranks of one host, in a blocking call of up to {@link HostArea#SLOT}
+ *       bytes: the root puts the data in its slot of a {@link HostArea}, the others copy it out.
  * </ul>
  *
  * Over several hosts the tree is hierarchical: leaders first, then each host from its leader
@@ -78,10 +80,8 @@ public final class Broadcast {
         if (choice == null) {
             choice = c.remember(Collective.BCAST, bytes, rootKey, false, choose(c, bytes, root, map.size()));
         }
-        if (meeting && forced != null) {
-            choice = choice.refusing(Tuning.PREFIX + "bcast=" + forced + " refused: " + c.notMeeting(bytes, blocking));
-        }
-        c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root, choice);
+        c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
+            c.unlessMet(Collective.BCAST, choice, forced, bytes, blocking));
         if (c.size() == 1) {
             return c.plan().start();
         }

@@ -197,8 +197,22 @@ public final class Collectives {
         return area;
     }
 
+    /**
+     * @return {@code choice}, for a call that did not meet in a {@link HostArea}, led by why not if
+     *     the info named {@code shared-memory} for it or the ranks could not make one: a call that
+     *     would have met otherwise says why it did not
+     * @param forced the algorithm the info names for the collective, or {@code null}
+     */
+    Choice unlessMet(Collective collective, Choice choice, String forced, long bytes, boolean blocking) {
+        boolean named = HostArea.ALGORITHM.equals(forced);
+        boolean couldHave = forced == null && noArea != null && blocking && size > 1 && placement.hosts() == 1
+            && !placement.spansSites() && bytes <= HostArea.SLOT;
+        return !named && !couldHave ? choice : choice.refusing((named ? Tuning.PREFIX + collective.key() + "="
+            + forced : HostArea.ALGORITHM) + " refused: " + notMeeting(bytes, blocking));
+    }
+
     /** @return why a call with {@code bytes} of data per rank does not meet in a {@link HostArea} */
-    String notMeeting(long bytes, boolean blocking) {
+    private String notMeeting(long bytes, boolean blocking) {
         return !blocking ? "a non-blocking call" : size < 2 ? "one rank"
             : placement.hosts() > 1 ? "ranks on " + placement.hosts() + " hosts"
             : placement.spansSites() ? "ranks at " + placement.sites() + " sites"
