@@ -4,6 +4,7 @@ import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.coll.schedule.Plan;
 import io.polylink.mpi.internal.datatype.Region;
 import io.polylink.mpi.internal.datatype.Typemap;
+import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.request.Operation;
 
 /**
@@ -18,6 +19,10 @@ import io.polylink.mpi.internal.request.Operation;
  *   <li>{@code segmented-binomial}: segments down a binomial tree: fewer hops than a chain for many
  *       ranks, segments still overlapping; and fewer ranks busy at once than in a chain, for ranks
  *       that outnumber their host's cores.
+ *   <li>{@code linear}: the whole message from the root to every other rank: from a buffer the
+ *       host's ranks share, every rank reads it where it lies at once, with no hop between ranks
+ *       that wait for a core; for a message too large to copy into the rings and small enough to go
+ *       whole, among a few ranks of one host.
  *   <li>{@code shared-memory}: ranks of one host, in a blocking call of up to {@link HostArea#SLOT}
  *       bytes: the root puts the data in its slot of a {@link HostArea}, the others copy it out.
  * </ul>
@@ -40,6 +45,8 @@ import io.polylink.mpi.internal.request.Operation;
  */
 public final class Broadcast {
 
+    /** The whole message from the root to every other rank. */
+    static final String LINEAR = "linear";
     /** MagPIe's original wide-area broadcast. */
     static final String MAGPIE = "magpie";
     /** MagPIe's two-layer broadcast in segments, shaped by link models. */
@@ -93,9 +100,10 @@ public final class Broadcast {
             return plan.start();
         }
         String a = choice.algorithm().replace("hierarchical ", "");
-        Trees.Shape shape = a.equals("pipeline") ? Trees.Shape.CHAIN : Trees.Shape.BINOMIAL;
+        Trees.Shape shape = a.equals("pipeline") ? Trees.Shape.CHAIN : a.equals(LINEAR) ? Trees.Shape.FLAT
+            : Trees.Shape.BINOMIAL;
         Trees.Tree tree = c.tree(shape, c.hierarchical(), root);
-        boolean whole = a.equals("binomial");
+        boolean whole = a.equals("binomial") || a.equals(LINEAR);
         if (blocking && whole && c.direct(data.bytes())) {
             along(c.direct(), tree, data);
             return Collectives.DONE;
@@ -158,6 +166,12 @@ public final class Broadcast {
         String forced = named != null && (named.startsWith(MAGPIE) || named.equals(HostArea.ALGORITHM)) ? null : named;
         if (forced != null) {
             return new Choice("MPI_Bcast", prefix + forced, () -> Tuning.PREFIX + "bcast=" + forced + where);
+        }
+        if (bytes > PointToPoint.LEND_ABOVE && bytes <= WHOLE_LIMIT && c.size() > 2 && c.size() <= CHAIN_RANKS
+                && c.placement().hosts() == 1) {
+            return new Choice("MPI_Bcast", LINEAR, () -> bytes + " bytes, over " + PointToPoint.LEND_ABOVE + " and <= "
+                + WHOLE_LIMIT + ", to " + c.size() + " <= " + CHAIN_RANKS + " ranks of one host: from the root to "
+                + "each, which read a shared buffer where it lies, side by side");
         }
         if (bytes <= WHOLE_LIMIT || c.size() <= 2) {
             return new Choice("MPI_Bcast", prefix + "binomial", () -> (bytes <= WHOLE_LIMIT ? bytes + " bytes <= "

@@ -5,7 +5,7 @@ import java.util.List;
 /** The collectives whose algorithm a communicator's info may choose, with the algorithms each has. */
 public enum Collective {
     BARRIER("MPI_Barrier", "barrier", "tree", "dissemination", HostArea.ALGORITHM),
-    BCAST("MPI_Bcast", "bcast", "binomial", "pipeline", "segmented-binomial", Broadcast.MAGPIE,
+    BCAST("MPI_Bcast", "bcast", "binomial", "pipeline", "segmented-binomial", Broadcast.LINEAR, Broadcast.MAGPIE,
         Broadcast.MAGPIE_PIPELINED, HostArea.ALGORITHM),
     GATHER("MPI_Gather", "gather", "linear", "binomial", "hierarchical"),
     SCATTER("MPI_Scatter", "scatter", "linear", "binomial", "hierarchical"),

@@ -9,7 +9,7 @@ final class Trees {
     private Trees() {}
 
     /** The shape of a tree. */
-    enum Shape { BINOMIAL, CHAIN }
+    enum Shape { BINOMIAL, CHAIN, FLAT }
 
     /**
      * This rank's parent and children, ranks of the communicator.
@@ -59,8 +59,25 @@ final class Trees {
         return new Tree(parent, children);
     }
 
+    /** The root's children are all the other members, in order of their relative ranks. */
+    static Tree flat(int[] members, int root, int me) {
+        int n = members.length;
+        if (me != root) {
+            return new Tree(members[root], new int[0]);
+        }
+        int[] children = new int[n - 1];
+        for (int vr = 1; vr < n; vr++) {
+            children[vr - 1] = members[(vr + root) % n];
+        }
+        return new Tree(-1, children);
+    }
+
     static Tree of(Shape shape, int[] members, int root, int me) {
-        return shape == Shape.CHAIN ? chain(members, root, me) : binomial(members, root, me);
+        return switch (shape) {
+            case CHAIN -> chain(members, root, me);
+            case FLAT -> flat(members, root, me);
+            case BINOMIAL -> binomial(members, root, me);
+        };
     }
 
     /**

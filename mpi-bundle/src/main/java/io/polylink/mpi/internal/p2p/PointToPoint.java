@@ -104,7 +104,7 @@ public final class PointToPoint {
      * wire carries it: a context keeps a larger RSR's bytes where they are, while it copies smaller
      * ones, so a smaller loan would only make the send wait for its acknowledgement.
      */
-    static final int LEND_ABOVE = 16 * 1024;
+    public static final int LEND_ABOVE = 16 * 1024;
 
     /**
      * The most bytes of bounce buffers a rank keeps: a large message from ordinary memory to a rank

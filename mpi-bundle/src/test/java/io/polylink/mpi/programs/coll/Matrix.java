@@ -10,8 +10,8 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * Every collective, in every form, on {@code COMM_WORLD} (algorithms chosen per call) and on four
- * duplicates whose info names, for each collective, its first, second, third and fourth algorithm
+ * Every collective, in every form, on {@code COMM_WORLD} (algorithms chosen per call) and on five
+ * duplicates whose info names, for each collective, its first, second, third, fourth and fifth algorithm
  * (or its last, if it has fewer; the second with 1 KiB segments, the third without the hierarchy
  * over hosts); then every predefined operation on every type, and wrong calls. Each rank checks
  * each result against the same computation done sequentially.
@@ -25,7 +25,7 @@ public final class Matrix {
 
     /** The algorithms of each collective, as {@code polylink.coll.<collective>} names them. */
     private static final List<List<String>> ALGORITHMS = List.of(
-        List.of("bcast", "binomial", "pipeline", "segmented-binomial", "shared-memory"),
+        List.of("bcast", "binomial", "pipeline", "segmented-binomial", "linear", "shared-memory"),
         List.of("gather", "linear", "binomial", "hierarchical"),
         List.of("scatter", "linear", "binomial", "hierarchical"),
         List.of("allgather", "ring", "recursive-doubling", "hierarchical"),
@@ -60,7 +60,7 @@ public final class Matrix {
                 assertTrue(chosen.contains(c), "over several hosts, " + c + "; the choices were " + chosen);
             }
         }
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < 5; v++) {
             Info info = new Info();
             for (List<String> a : ALGORITHMS) {
                 info.set("polylink.coll." + a.get(0), a.get(Math.min(v + 1, a.size() - 1)));

@@ -90,7 +90,8 @@ final class Movement {
             int[] all = new int[large];
             shared.get(all);
             assertArrayEquals(of(root, s, large), all, "bcast of a large direct buffer");
-            // Within the eager limit, from the same shared buffer: by reference too, down a binomial tree.
+            // Within the eager limit, from the same shared buffer: by reference too, down a binomial
+            // tree, or among a few ranks of one host from the root to each (linear).
             s = ++salt;
             int part = 12_000;
             shared.clear().put(me == root ? of(root, s, part) : filled(part, -1)).clear();
