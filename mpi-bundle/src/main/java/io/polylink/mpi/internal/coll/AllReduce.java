@@ -87,18 +87,14 @@ public final class AllReduce {
             }
             return plan.start();
         }
-        String forced = c.tuning().forced(Collective.ALLREDUCE);
-        boolean meeting = forced == null || forced.equals(HostArea.ALGORITHM);
-        if (meeting && blocking && c.meets(bytes)) {
-            HostArea area = c.area();
-            if (area != null) {
-                c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", HostArea.ALGORITHM, () -> c.size()
-                    + " ranks on one host, " + bytes + " bytes <= " + HostArea.SLOT + ": each rank puts its data in "
-                    + "memory the ranks share, and combines every rank's in rank order once all have"));
-                meet(area, partial, input);
-                partial.storeNow(recv);
-                return Collectives.DONE;
-            }
+        HostArea area = c.meeting(Collective.ALLREDUCE, bytes, blocking);
+        if (area != null) {
+            c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", HostArea.ALGORITHM, () -> c.size()
+                + " ranks on one host, " + bytes + " bytes <= " + HostArea.SLOT + ": each rank puts its data in "
+                + "memory the ranks share, and combines every rank's in rank order once all have"));
+            meet(area, partial, input);
+            partial.storeNow(recv);
+            return Collectives.DONE;
         }
         boolean splits = reduction.splits() && reduction.commutative();
         // Remembered only for operations that split: another's reason names the operation.
@@ -109,7 +105,7 @@ public final class AllReduce {
                 c.remember(Collective.ALLREDUCE, bytes, count, true, choice);
             }
         }
-        c.chose(Collective.ALLREDUCE, call, c.unlessMet(Collective.ALLREDUCE, choice, forced, bytes, blocking));
+        c.chose(Collective.ALLREDUCE, call, c.unlessMet(Collective.ALLREDUCE, choice, bytes, blocking));
         if (blocking && c.direct(bytes) && choice.algorithm().equals("recursive-doubling")) {
             doubling(c.direct(), c.everyRank(), c.rank(), partial, input, inPlace);
             partial.storeNow(recv);

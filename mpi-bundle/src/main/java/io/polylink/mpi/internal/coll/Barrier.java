@@ -33,30 +33,28 @@ public final class Barrier {
 
     /** Starts a barrier; it completes once every rank of the communicator started one. */
     public static Operation start(Collectives c, boolean blocking) {
-        String forced = Collective.BARRIER.forced(c.tuning());
-        boolean meeting = forced == null || forced.equals(HostArea.ALGORITHM);
-        if (meeting && blocking && c.meets(0)) {
-            HostArea area = c.area();
-            if (area != null) {
-                c.chose(Collective.BARRIER, () -> "MPI_Barrier", new Choice("MPI_Barrier", HostArea.ALGORITHM,
-                    () -> c.size() + " ranks on one host: each counts itself in, in memory the ranks share; rank 0 "
-                        + "leaves once all have, and lets the others out"));
-                area.meetRootFirst();
-                area.finish();
-                return Collectives.DONE;
-            }
+        HostArea area = c.meeting(Collective.BARRIER, 0, blocking);
+        if (area != null) {
+            c.chose(Collective.BARRIER, () -> "MPI_Barrier", new Choice("MPI_Barrier", HostArea.ALGORITHM,
+                () -> c.size() + " ranks on one host: each counts itself in, in memory the ranks share; rank 0 "
+                    + "leaves once all have, and lets the others out"));
+            area.meetRootFirst();
+            area.finish();
+            return Collectives.DONE;
         }
+        String forced = c.tuning().forced(Collective.BARRIER);
         boolean hierarchical = c.hierarchical();
         boolean tree = !hierarchical && (TREE.equals(forced) || !DISSEMINATION.equals(forced) && c.size() > 2);
         Choice choice = hierarchical
             ? new Choice("MPI_Barrier", "hierarchical dissemination", () -> "ranks on " + c.placement().hosts()
                 + " hosts: each host's ranks meet at their leader, the leaders by dissemination")
-            : forced != null && !meeting ? new Choice("MPI_Barrier", forced, () -> Tuning.PREFIX + "barrier=" + forced)
+            : forced != null && !forced.equals(HostArea.ALGORITHM)
+                ? new Choice("MPI_Barrier", forced, () -> Tuning.PREFIX + "barrier=" + forced)
             : tree ? new Choice("MPI_Barrier", TREE, () -> c.size() + " ranks on one host"
                 + (c.placement().hosts() > 1 ? " or " + Tuning.HIERARCHY + "=false" : "")
                 + ": up a binomial tree to rank 0 and down again, rank 0 first out")
             : new Choice("MPI_Barrier", DISSEMINATION, () -> c.size() + " ranks: one exchange");
-        c.chose(Collective.BARRIER, () -> "MPI_Barrier", c.unlessMet(Collective.BARRIER, choice, forced, 0, blocking));
+        c.chose(Collective.BARRIER, () -> "MPI_Barrier", c.unlessMet(Collective.BARRIER, choice, 0, blocking));
         if (blocking && !hierarchical && c.size() > 1) {
             if (tree) {
                 tree(c.direct(), c.tree(Trees.Shape.BINOMIAL, false, 0));

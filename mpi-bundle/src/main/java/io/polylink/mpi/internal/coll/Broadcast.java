@@ -68,18 +68,14 @@ public final class Broadcast {
         Arguments.root(root, c.size());
         Region data = Arguments.buffer(buf, count, map, c.rank() != root, "the buffer");
         long bytes = data.bytes();
-        String forced = c.tuning().forced(Collective.BCAST);
-        boolean meeting = forced == null || forced.equals(HostArea.ALGORITHM);
-        if (meeting && blocking && c.meets(bytes)) {
-            HostArea area = c.area();
-            if (area != null) {
-                c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
-                    new Choice("MPI_Bcast", HostArea.ALGORITHM, () -> c.size() + " ranks on one host, " + bytes
-                        + " bytes <= " + HostArea.SLOT + ": the root puts the data in memory the ranks share, and "
-                        + "the others take it from there"));
-                area.broadcast(root, data);
-                return Collectives.DONE;
-            }
+        HostArea area = c.meeting(Collective.BCAST, bytes, blocking);
+        if (area != null) {
+            c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
+                new Choice("MPI_Bcast", HostArea.ALGORITHM, () -> c.size() + " ranks on one host, " + bytes
+                    + " bytes <= " + HostArea.SLOT + ": the root puts the data in memory the ranks share, and "
+                    + "the others take it from there"));
+            area.broadcast(root, data);
+            return Collectives.DONE;
         }
         // Across sites the trees start at the root's site: a choice holds for its root only.
         long rootKey = c.placement().spansSites() ? root : 0;
@@ -88,7 +84,7 @@ public final class Broadcast {
             choice = c.remember(Collective.BCAST, bytes, rootKey, false, choose(c, bytes, root, map.size()));
         }
         c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
-            c.unlessMet(Collective.BCAST, choice, forced, bytes, blocking));
+            c.unlessMet(Collective.BCAST, choice, bytes, blocking));
         if (c.size() == 1) {
             return c.plan().start();
         }

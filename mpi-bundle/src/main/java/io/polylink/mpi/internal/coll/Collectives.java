@@ -171,22 +171,19 @@ public final class Collectives {
     }
 
     /**
-     * @return whether a blocking call with at most {@code bytes} of data per rank may meet in a
-     *     {@link HostArea}: two ranks or more, all on one host, whose data fits a slot, and no
-     *     earlier call found that the ranks cannot have one. The same answer at every rank.
+     * @return where a call of {@code collective} with at most {@code bytes} of data per rank meets:
+     *     a blocking call of two ranks or more, all on one host, whose data fits a slot, unless the
+     *     info names another algorithm. The area is made at the first call that asks, as a
+     *     collective call of its own at every rank (each asks at the same call, as the answer is the
+     *     same at every rank). {@code null} if the call does not meet, or the ranks could not make
+     *     the area, which they then never try again ({@link #unlessMet} says why).
      */
-    boolean meets(long bytes) {
-        return size > 1 && placement.hosts() == 1 && !placement.spansSites() && bytes <= HostArea.SLOT
-            && noArea == null;
-    }
-
-    /**
-     * @return where the ranks meet, made at the first call that asks, as a collective call of its
-     *     own at every rank (each asks at the same call, as {@link #meets} answers the same); or
-     *     {@code null} if they could not make it, which they never try again ({@link #noArea} says why)
-     */
-    HostArea area() {
-        if (area == null && noArea == null) {
+    HostArea meeting(Collective collective, long bytes, boolean blocking) {
+        String forced = tuning.forced(collective);
+        if ((forced != null && !forced.equals(HostArea.ALGORITHM)) || !blocking || !fits(bytes) || noArea != null) {
+            return null;
+        }
+        if (area == null) {
             HostArea.Opened opened = HostArea.open(direct(), p2p, context, ranks, size, rank);
             area = opened.area();
             noArea = opened.refused();
@@ -197,16 +194,20 @@ public final class Collectives {
         return area;
     }
 
+    /** @return whether a call with {@code bytes} of data per rank could meet in a {@link HostArea} by where its ranks run and its size */
+    private boolean fits(long bytes) {
+        return size > 1 && placement.hosts() == 1 && !placement.spansSites() && bytes <= HostArea.SLOT;
+    }
+
     /**
      * @return {@code choice}, for a call that did not meet in a {@link HostArea}, led by why not if
      *     the info named {@code shared-memory} for it or the ranks could not make one: a call that
      *     would have met otherwise says why it did not
-     * @param forced the algorithm the info names for the collective, or {@code null}
      */
-    Choice unlessMet(Collective collective, Choice choice, String forced, long bytes, boolean blocking) {
+    Choice unlessMet(Collective collective, Choice choice, long bytes, boolean blocking) {
+        String forced = tuning.forced(collective);
         boolean named = HostArea.ALGORITHM.equals(forced);
-        boolean couldHave = forced == null && noArea != null && blocking && size > 1 && placement.hosts() == 1
-            && !placement.spansSites() && bytes <= HostArea.SLOT;
+        boolean couldHave = forced == null && noArea != null && blocking && fits(bytes);
         return !named && !couldHave ? choice : choice.refusing((named ? Tuning.PREFIX + collective.key() + "="
             + forced : HostArea.ALGORITHM) + " refused: " + notMeeting(bytes, blocking));
     }

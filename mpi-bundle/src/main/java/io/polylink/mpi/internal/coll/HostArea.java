@@ -307,7 +307,7 @@ final class HostArea {
             if (!posted.getAsBoolean()) {
                 p2p.await(posted, ranks);
             }
-            LocalCopy.unpack(slots[parity * size + root], data);
+            get(parity, root, data);
         }
         finish();
     }
