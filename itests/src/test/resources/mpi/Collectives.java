@@ -5,8 +5,9 @@ import mpi.Request;
 
 /**
  * Collectives among the job's ranks, each result checked against the same computation done here:
- * a broadcast from the last rank, an allreduce, a non-blocking allreduce, an alltoall, a gather
- * and a scan. Rank 0 prints one line if all agree; a rank that finds a wrong value exits with 3.
+ * a broadcast from the last rank's array and one from rank 1's shared buffer, an allreduce, a
+ * non-blocking allreduce, an alltoall, a gather and a scan. Rank 0 prints one line if all agree;
+ * a rank that finds a wrong value exits with 3.
  */
 public class Collectives {
 
@@ -24,6 +25,17 @@ public class Collectives {
         MPI.COMM_WORLD.bcast(data, data.length, MPI.INT, n - 1);
         for (int i = 0; i < data.length; i++) {
             check(data[i] == 7 * i, "bcast at " + i);
+        }
+
+        DoubleBuffer shared = MPI.newDoubleBuffer(200_000);
+        if (me == 1 % n) {
+            for (int i = 0; i < 200_000; i++) {
+                shared.put(i, 0.5 * i);
+            }
+        }
+        MPI.COMM_WORLD.bcast(shared, 200_000, MPI.DOUBLE, 1 % n);
+        for (int i = 0; i < 200_000; i++) {
+            check(shared.get(i) == 0.5 * i, "bcast of a shared buffer at " + i);
         }
 
         double[] mine = new double[50_000];

@@ -7,6 +7,7 @@ import io.polylink.mpi.job.Result;
 import io.polylink.mpi.programs.coll.Matrix;
 import io.polylink.mpi.programs.coll.Meetings;
 import io.polylink.mpi.programs.coll.Overlap;
+import io.polylink.mpi.programs.coll.Spreads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,6 +53,18 @@ class CollectivesTest {
     void smallBlockingCallsOfRanksOnOneHostMeetInSharedMemory(int ranks) throws Exception {
         try (Job job = Job.of(ranks, Job.Methods.SHM)) {
             job.run(Meetings.class).assertSucceeded();
+        }
+    }
+
+    /**
+     * Larger broadcasts of ranks on one host are read from a buffer the ranks share, as the root
+     * packs it ({@link Spreads}).
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void largeBroadcastsOfRanksOnOneHostAreReadWhereTheRootPutTheData(int ranks) throws Exception {
+        try (Job job = Job.of(ranks, Job.Methods.SHM)) {
+            job.run(Spreads.class).assertSucceeded();
         }
     }
 

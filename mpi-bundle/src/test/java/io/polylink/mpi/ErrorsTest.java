@@ -66,7 +66,7 @@ class ErrorsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"TCP, receive", "SHM, barrier"})
+    @CsvSource({"TCP, receive", "SHM, barrier", "SHM, bcast"})
     void anAbortEndsEveryRankWithItsCode(Job.Methods methods, String waitingIn) throws Exception {
         try (Job job = Job.of(3, methods)) {
             Result r = job.run(Abort.class, waitingIn);

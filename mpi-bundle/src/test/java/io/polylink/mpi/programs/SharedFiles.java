@@ -8,17 +8,17 @@ import java.util.HashSet;
 import java.util.Set;
 
 /** The MPI ranks' shared files this process maps, as {@code /proc/self/maps} names them. */
-final class SharedFiles {
+public final class SharedFiles {
 
     private SharedFiles() {}
 
     /** @return the shared files this process maps read-write: its own */
-    static Set<String> own() {
+    public static Set<String> own() {
         return mapped("rw-s");
     }
 
     /** @return the shared files this process maps read-only: other ranks' */
-    static Set<String> readOnly() {
+    public static Set<String> readOnly() {
         return mapped("r--s");
     }
 

@@ -23,8 +23,10 @@ import io.polylink.mpi.internal.request.Operation;
  *       host's ranks share, every rank reads it where it lies at once, with no hop between ranks
  *       that wait for a core; for a message too large to copy into the rings and small enough to go
  *       whole, among a few ranks of one host.
- *   <li>{@code shared-memory}: ranks of one host, in a blocking call of up to {@link HostArea#SLOT}
- *       bytes: the root puts the data in its slot of a {@link HostArea}, the others copy it out.
+ *   <li>{@code shared-memory}: ranks of one host, in a blocking call: up to {@link HostArea#SLOT}
+ *       bytes the root puts the data in its slot of a {@link HostArea}, the others copy it out;
+ *       a larger message the others read where the root's shared buffer holds it, or from a
+ *       bounce buffer the root packs it into as they read ({@link HostArea#spread}).
  * </ul>
  *
  * Over several hosts the tree is hierarchical: leaders first, then each host from its leader
@@ -69,12 +71,20 @@ public final class Broadcast {
         Region data = Arguments.buffer(buf, count, map, c.rank() != root, "the buffer");
         long bytes = data.bytes();
         HostArea area = c.meeting(Collective.BCAST, bytes, blocking);
-        if (area != null) {
+        if (area != null && bytes <= HostArea.SLOT) {
             c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
                 new Choice("MPI_Bcast", HostArea.ALGORITHM, () -> c.size() + " ranks on one host, " + bytes
                     + " bytes <= " + HostArea.SLOT + ": the root puts the data in memory the ranks share, and "
                     + "the others take it from there"));
             area.broadcast(root, data);
+            return Collectives.DONE;
+        }
+        String unshared = area == null ? null : area.spread(c.direct(), root, data);
+        if (area != null && unshared == null) {
+            c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
+                new Choice("MPI_Bcast", HostArea.ALGORITHM, () -> c.size() + " ranks on one host, " + bytes
+                    + " bytes > " + HostArea.SLOT + ": the others read the root's data where it lies in a buffer the "
+                    + "ranks share, or in one the root packs it into as they read, side by side"));
             return Collectives.DONE;
         }
         // Across sites the trees start at the root's site: a choice holds for its root only.
@@ -83,8 +93,8 @@ public final class Broadcast {
         if (choice == null) {
             choice = c.remember(Collective.BCAST, bytes, rootKey, false, choose(c, bytes, root, map.size()));
         }
-        c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
-            c.unlessMet(Collective.BCAST, choice, bytes, blocking));
+        Choice taken = unshared != null ? choice.refusing(unshared) : c.unlessMet(Collective.BCAST, choice, bytes, blocking);
+        c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root, taken);
         if (c.size() == 1) {
             return c.plan().start();
         }

@@ -180,7 +180,8 @@ public final class Collectives {
      */
     HostArea meeting(Collective collective, long bytes, boolean blocking) {
         String forced = tuning.forced(collective);
-        if ((forced != null && !forced.equals(HostArea.ALGORITHM)) || !blocking || !fits(bytes) || noArea != null) {
+        if ((forced != null && !forced.equals(HostArea.ALGORITHM)) || !blocking || !fits(collective, bytes)
+                || noArea != null) {
             return null;
         }
         if (area == null) {
@@ -194,9 +195,14 @@ public final class Collectives {
         return area;
     }
 
-    /** @return whether a call with {@code bytes} of data per rank could meet in a {@link HostArea} by where its ranks run and its size */
-    private boolean fits(long bytes) {
-        return size > 1 && placement.hosts() == 1 && !placement.spansSites() && bytes <= HostArea.SLOT;
+    /**
+     * @return whether a call of {@code collective} with {@code bytes} of data per rank could meet in
+     *     a {@link HostArea} by where its ranks run and its size: a broadcast of any size, other
+     *     calls whose data fits a slot
+     */
+    private boolean fits(Collective collective, long bytes) {
+        return size > 1 && placement.hosts() == 1 && !placement.spansSites()
+            && (bytes <= HostArea.SLOT || collective == Collective.BCAST);
     }
 
     /**
@@ -207,7 +213,7 @@ public final class Collectives {
     Choice unlessMet(Collective collective, Choice choice, long bytes, boolean blocking) {
         String forced = tuning.forced(collective);
         boolean named = HostArea.ALGORITHM.equals(forced);
-        boolean couldHave = forced == null && noArea != null && blocking && fits(bytes);
+        boolean couldHave = forced == null && noArea != null && blocking && fits(collective, bytes);
         return !named && !couldHave ? choice : choice.refusing((named ? Tuning.PREFIX + collective.key() + "="
             + forced : HostArea.ALGORITHM) + " refused: " + notMeeting(bytes, blocking));
     }

@@ -89,6 +89,14 @@ public final class PointToPoint {
         return peers;
     }
 
+    /**
+     * @return the bounce buffers this rank packs large messages into for ranks of its host to read,
+     *     or {@code null} without shared buffers
+     */
+    public Bounces bounces() {
+        return bounces;
+    }
+
     /** Stops the engine's own threads; the transport closes after. */
     public void close() {
         pushers.close();
