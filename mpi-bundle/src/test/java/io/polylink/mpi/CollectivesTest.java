@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.mpi.job.Job;
 import io.polylink.mpi.job.Result;
+import io.polylink.mpi.programs.coll.BlockReductions;
 import io.polylink.mpi.programs.coll.Matrix;
 import io.polylink.mpi.programs.coll.Meetings;
 import io.polylink.mpi.programs.coll.Overlap;
@@ -65,6 +66,18 @@ class CollectivesTest {
     void largeBroadcastsOfRanksOnOneHostAreReadWhereTheRootPutTheData(int ranks) throws Exception {
         try (Job job = Job.of(ranks, Job.Methods.SHM)) {
             job.run(Spreads.class).assertSucceeded();
+        }
+    }
+
+    /**
+     * Allreduces of 16 to 64 KiB of ranks on one host combine blocks of the vector from each
+     * other's data where it lies ({@link BlockReductions}).
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void midSizedAllreducesOfRanksOnOneHostCombineEachOthersDataWhereItLies(int ranks) throws Exception {
+        try (Job job = Job.of(ranks, Job.Methods.SHM)) {
+            job.run(BlockReductions.class).assertSucceeded();
         }
     }
 

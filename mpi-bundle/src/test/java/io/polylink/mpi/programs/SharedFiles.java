@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** The MPI ranks' shared files this process maps, as {@code /proc/self/maps} names them. */
 public final class SharedFiles {
@@ -20,6 +21,28 @@ public final class SharedFiles {
     /** @return the shared files this process maps read-only: other ranks' */
     public static Set<String> readOnly() {
         return mapped("r--s");
+    }
+
+    /**
+     * Makes a shared buffer with {@code make} and deletes its file, as if the ranks could not share
+     * it: no other rank of this process may make one meanwhile (a test's ranks share a process).
+     *
+     * @return the buffer
+     */
+    public static <T> T unmappable(Supplier<T> make) {
+        Set<String> before = own();
+        T buffer = make.get();
+        Set<String> files = own();
+        files.removeAll(before);
+        if (files.size() != 1) {
+            throw new AssertionError("the file of the buffer: " + files);
+        }
+        try {
+            Files.delete(Path.of(files.iterator().next()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return buffer;
     }
 
     private static Set<String> mapped(String permissions) {

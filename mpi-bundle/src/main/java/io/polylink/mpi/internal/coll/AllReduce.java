@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  *       vectors among any number of ranks.
  *   <li>{@code shared-memory}: ranks of one host, in a blocking call of up to {@link HostArea#SLOT}
  *       bytes, put their data in a {@link HostArea} and each combines every rank's there, in rank
- *       order.
+ *       order; from 16 to 64 KiB each combines its block of the vector from the others' data where
+ *       it lies, and copies their blocks of the result ({@link SharedAllReduce}).
  * </ul>
  * The middle two split the vector, so they need a predefined (commutative) operation. Over several
  * hosts a commutative reduction is hierarchical: each host reduces to its leader up a binomial
@@ -88,13 +89,25 @@ public final class AllReduce {
             return plan.start();
         }
         HostArea area = c.meeting(Collective.ALLREDUCE, bytes, blocking);
-        if (area != null) {
+        if (area != null && bytes <= HostArea.SLOT) {
             c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", HostArea.ALGORITHM, () -> c.size()
                 + " ranks on one host, " + bytes + " bytes <= " + HostArea.SLOT + ": each rank puts its data in "
                 + "memory the ranks share, and combines every rank's in rank order once all have"));
             meet(area, partial, input);
             partial.storeNow(recv);
             return Collectives.DONE;
+        }
+        String unshared = null;
+        if (area != null && SharedAllReduce.fits(reduction, map, count, c.size())) {
+            unshared = SharedAllReduce.run(area, c.p2p(), c.rank(), partial, input, recv, inPlace);
+            if (unshared == null) {
+                c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", HostArea.ALGORITHM, () -> c.size()
+                    + " ranks on one host, " + bytes + " bytes > " + HostArea.SLOT + ": each rank combines its block "
+                    + "of the vector from every rank's data where it lies in memory the ranks share, then copies the "
+                    + "others' blocks of the result"));
+                partial.storeNow(recv);
+                return Collectives.DONE;
+            }
         }
         boolean splits = reduction.splits() && reduction.commutative();
         // Remembered only for operations that split: another's reason names the operation.
@@ -105,7 +118,8 @@ public final class AllReduce {
                 c.remember(Collective.ALLREDUCE, bytes, count, true, choice);
             }
         }
-        c.chose(Collective.ALLREDUCE, call, c.unlessMet(Collective.ALLREDUCE, choice, bytes, blocking));
+        c.chose(Collective.ALLREDUCE, call, unshared != null ? choice.refusing(unshared)
+            : c.unlessMet(Collective.ALLREDUCE, choice, bytes, blocking));
         if (blocking && c.direct(bytes) && choice.algorithm().equals("recursive-doubling")) {
             doubling(c.direct(), c.everyRank(), c.rank(), partial, input, inPlace);
             partial.storeNow(recv);

@@ -157,6 +157,11 @@ public final class Collectives {
     /** What a collective run {@linkplain Direct directly} returns: it is complete when it returns. */
     static final Operation DONE = new Completed(PointToPoint.ANY, PointToPoint.ANY, 0, null);
 
+    /** @return the messaging engine under the collectives */
+    PointToPoint p2p() {
+        return p2p;
+    }
+
     /** @return the plan of the next collective call */
     Plan plan() {
         return new Plan(p2p, context, ranks, rank, size, sequence.getAndIncrement());
@@ -197,12 +202,17 @@ public final class Collectives {
 
     /**
      * @return whether a call of {@code collective} with {@code bytes} of data per rank could meet in
-     *     a {@link HostArea} by where its ranks run and its size: a broadcast of any size, other
-     *     calls whose data fits a slot
+     *     a {@link HostArea} by where its ranks run and its size: a broadcast of any size, an
+     *     allreduce that fits a slot or {@link SharedAllReduce}'s sizes, other calls that fit a slot
      */
     private boolean fits(Collective collective, long bytes) {
         return size > 1 && placement.hosts() == 1 && !placement.spansSites()
-            && (bytes <= HostArea.SLOT || collective == Collective.BCAST);
+            && sizeFits(collective, bytes);
+    }
+
+    private static boolean sizeFits(Collective collective, long bytes) {
+        return bytes <= HostArea.SLOT || collective == Collective.BCAST
+            || collective == Collective.ALLREDUCE && bytes > SharedAllReduce.SMALLEST && bytes <= SharedAllReduce.LARGEST;
     }
 
     /**
@@ -215,16 +225,20 @@ public final class Collectives {
         boolean named = HostArea.ALGORITHM.equals(forced);
         boolean couldHave = forced == null && noArea != null && blocking && fits(collective, bytes);
         return !named && !couldHave ? choice : choice.refusing((named ? Tuning.PREFIX + collective.key() + "="
-            + forced : HostArea.ALGORITHM) + " refused: " + notMeeting(bytes, blocking));
+            + forced : HostArea.ALGORITHM) + " refused: " + notMeeting(collective, bytes, blocking));
     }
 
     /** @return why a call with {@code bytes} of data per rank does not meet in a {@link HostArea} */
-    private String notMeeting(long bytes, boolean blocking) {
+    private String notMeeting(Collective collective, long bytes, boolean blocking) {
         return !blocking ? "a non-blocking call" : size < 2 ? "one rank"
             : placement.hosts() > 1 ? "ranks on " + placement.hosts() + " hosts"
             : placement.spansSites() ? "ranks at " + placement.sites() + " sites"
-            : bytes > HostArea.SLOT ? bytes + " bytes > " + HostArea.SLOT
-            : noArea != null ? "no memory shared by the ranks: " + noArea : "the ranks could meet";
+            : !sizeFits(collective, bytes) ? bytes + " bytes > " + HostArea.SLOT
+                + (collective == Collective.ALLREDUCE ? " and not over " + SharedAllReduce.SMALLEST + " and up to "
+                    + SharedAllReduce.LARGEST : "")
+            : noArea != null ? "no memory shared by the ranks: " + noArea
+            : "the reduction does not split into blocks the kernels combine where they lie (a user's operation, "
+                + "pairs, a derived type, fewer elements than ranks)";
     }
 
     /** @return the next collective call, run directly */

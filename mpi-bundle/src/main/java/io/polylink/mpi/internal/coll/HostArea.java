@@ -502,10 +502,29 @@ final class HostArea {
     }
 
     /** @return where {@code data} lies in a shared buffer of this rank's as the wire carries it, or {@code null} */
-    private SharedBytes whereShared(Region data) {
+    SharedBytes whereShared(Region data) {
         OwnSegments own = p2p.ownSegments();
         Memory.Origin origin = own == null ? null : Memories.wireOrigin(data.memory(), data.map());
         return origin == null ? null : own.find(origin.buffer(), origin.offset());
+    }
+
+    /**
+     * Finishes the current call, and waits until every rank has: for a call whose ranks read each
+     * other's buffers up to its end, which none may reuse before.
+     *
+     * @throws io.polylink.mpi.internal.MpiError if a rank of the communicator is lost meanwhile
+     */
+    void finishTogether() {
+        finish();
+        needed = calls;
+        if (!allFinished.getAsBoolean()) {
+            p2p.await(allFinished, ranks);
+        }
+    }
+
+    /** @return rank {@code from}'s slot of calls of {@code parity}, for a call that says more there than data */
+    ByteBuffer slot(int parity, int from) {
+        return slots[parity * size + from];
     }
 
     /** Says that this rank finished the current call: it reads nothing more of its slots. */

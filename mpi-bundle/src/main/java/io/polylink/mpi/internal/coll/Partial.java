@@ -51,6 +51,11 @@ final class Partial {
         return current;
     }
 
+    /** @return whether the partial result is kept in the caller's result buffer */
+    boolean inResultBuffer() {
+        return current == result && result != null;
+    }
+
     /** @return a new operand of the same size, to receive into */
     Operand fresh() {
         return reduction.operand(map, count);

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.DoubleBuffer;
+import mpi.Datatype;
 import mpi.Info;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Op;
+import mpi.UserFunction;
 
 /**
  * Small blocking barriers and allreduces among ranks of one host, which meet in memory the ranks
@@ -62,7 +65,8 @@ public final class Meetings {
             assertTrue(after.contains("bcast: " + MEETING) && after.contains("allreduce: " + MEETING), after);
         }
 
-        // Past a slot, and named away by the info: messages.
+        // Past a slot: messages; from 16 KiB in blocks read where they lie, from arrays among more
+        // than two ranks; a user's operation and calls named away by the info: messages.
         double[] large = new double[129];
         java.util.Arrays.fill(large, me + 1);
         double[] sum = new double[large.length];
@@ -70,6 +74,30 @@ public final class Meetings {
         assertEquals(n * (n + 1) / 2.0, sum[128]);
         assertTrue(world.getInfo().get("polylink.collectives").contains("allreduce: recursive-doubling (1032 bytes"),
             world.getInfo().get("polylink.collectives"));
+        double[] mid = new double[2100];
+        java.util.Arrays.fill(mid, me + 1);
+        double[] midSum = new double[mid.length];
+        world.allReduce(mid, midSum, mid.length, MPI.DOUBLE, MPI.SUM);
+        assertEquals(n * (n + 1) / 2.0, midSum[2099]);
+        String midChosen = world.getInfo().get("polylink.collectives");
+        assertTrue(midChosen.contains(refused != null ? MEETING + " refused: no memory shared" : n > 2 ? "allreduce: "
+            + MEETING + " (" + n + " ranks on one host, 16800 bytes" : MEETING + " refused: between two ranks"),
+            midChosen);
+        Op max = new Op(new UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, Datatype type) {
+                double[] a = (double[]) in;
+                double[] b = (double[]) inOut;
+                for (int i = 0; i < count; i++) {
+                    b[i] = Math.max(a[i], b[i]);
+                }
+            }
+        }, true);
+        world.allReduce(large, sum, large.length, MPI.DOUBLE, max);
+        assertEquals(n, sum[128]);
+        String userChosen = world.getInfo().get("polylink.collectives");
+        assertTrue(userChosen.matches("(?s).*allreduce: recursive-doubling \\([^)]*the user operation .*"), userChosen);
+        max.free();
         Info info = new Info();
         info.set("polylink.coll.allreduce", "recursive-doubling");
         info.set("polylink.coll.barrier", "dissemination");

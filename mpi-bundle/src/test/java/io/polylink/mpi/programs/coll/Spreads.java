@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.polylink.mpi.programs.SharedFiles;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import mpi.Datatype;
@@ -139,16 +135,7 @@ public final class Spreads {
         byte[] expected = bytes(bytes, 0, 1);
         if (me == 0) {
             // The ranks of a test share a process: only this one makes a buffer meanwhile.
-            Set<String> before = ownFiles();
-            ByteBuffer buffer = MPI.newByteBuffer(bytes);
-            Set<String> files = ownFiles();
-            files.removeAll(before);
-            assertEquals(1, files.size(), "the file of the buffer: " + files);
-            try {
-                Files.delete(Path.of(files.iterator().next()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            ByteBuffer buffer = SharedFiles.unmappable(() -> MPI.newByteBuffer(bytes));
             buffer.put(expected).clear();
             world.bcast(buffer, bytes, MPI.BYTE, 0);
         } else {

@@ -1,0 +1,204 @@
+package io.polylink.mpi.internal.coll;
+
+import io.polylink.mpi.internal.coll.schedule.Direct;
+import io.polylink.mpi.internal.datatype.LocalCopy;
+import io.polylink.mpi.internal.datatype.Memories;
+import io.polylink.mpi.internal.datatype.Region;
+import io.polylink.mpi.internal.datatype.Typemap;
+import io.polylink.mpi.internal.op.Operand;
+import io.polylink.mpi.internal.op.Reduction;
+import io.polylink.mpi.internal.p2p.PointToPoint;
+import io.polylink.mpi.internal.shared.Bounces;
+import io.polylink.mpi.internal.shared.PeerSegments;
+import io.polylink.mpi.internal.shared.SharedBytes;
+import java.nio.ByteBuffer;
+
+/**
+ * A blocking allreduce of 16 to 64 KiB among ranks of one host, through memory they share and no
+ * message: each rank leaves its data where the others can read it (where it lies in a shared
+ * buffer, else, among three ranks or more, packed once into a bounce buffer), combines its own
+ * block of the vector from every rank's data where that lies, and leaves its block of the result
+ * where the others can read it (in its result buffer if that is shared, else in the bounce
+ * buffer); then each copies every other rank's block of the result. The kernels combine straight
+ * from the other ranks' memory, where Rabenseifner's messages copy each half into a ring and out
+ * at every round, and among more ranks than cores no round waits for a rank to get a core.
+ *
+ * <p>The ranks meet in the {@link HostArea} four times: once every rank said where its data lies,
+ * once every rank could map the others' (else they all take messages, nothing changed yet), once
+ * every block is combined, and at the end, before any rank may reuse its buffers. Between two
+ * ranks, data that must be packed goes faster by messages, which combine as they unpack; so does
+ * a smaller vector (recursive doubling's rounds cost less than four meetings) and a larger one
+ * (docs/performance-notes.md#shared-allreduce).
+ */
+final class SharedAllReduce {
+
+    /** The algorithm's name, as for the small calls that meet in the area. */
+    static final String ALGORITHM = HostArea.ALGORITHM;
+    /** What a rank says in its slot: where its data and its block's result lie, or that it has no bounce buffer. */
+    private static final long PLACED = 1;
+    private static final long UNSHARED = 2;
+    private static final long NO_BOUNCE_BUFFER = 3;
+    /** Where the slot holds the rank's data's place, its result's place, and whether it mapped every other rank's. */
+    private static final int INPUT = 8;
+    private static final int RESULT = 32;
+    private static final int MAPPED = 56;
+    private static final String UNSHARED_REFUSED = ALGORITHM + " refused: between two ranks, data that does not lie "
+        + "in a shared buffer (MPI.newDoubleBuffer and its kin) goes faster by messages, which combine as they unpack";
+    private static final String NO_BOUNCE_BUFFER_REFUSED = ALGORITHM + " refused: a rank had no bounce buffer free";
+    private static final String NOT_MAPPED_REFUSED = ALGORITHM + " refused: a rank could not map another's buffer";
+
+    /** Vectors this large and smaller go by recursive doubling, whose rounds cost less than four meetings. */
+    static final long SMALLEST = 16 * 1024;
+    /**
+     * The largest vector that goes this way; larger ones go faster as messages (Rabenseifner's, by
+     * reference where they can): the kernels stage the values they read from another rank's
+     * buffer, and the result's, in arrays as they combine, where a combining receive combines as
+     * it unpacks.
+     */
+    static final long LARGEST = 64 * 1024;
+
+    /** Memory laid out as another rank's packed data is, to ask the kernels whether they can read it. */
+    private static final ByteBuffer PROBE = ByteBuffer.allocateDirect(8).asReadOnlyBuffer();
+
+    private SharedAllReduce() {}
+
+    /**
+     * @return whether an allreduce of {@code reduction} on {@code map} can go this way: an operation
+     *     that splits a vector and whose kernels read another rank's packed data where it lies
+     */
+    static boolean fits(Reduction reduction, Typemap map, long count, int ranks) {
+        long bytes = map.size() * count;
+        return bytes > SMALLEST && bytes <= LARGEST && reduction.splits() && reduction.commutative()
+            && map.isDense() && count >= ranks
+            && reduction.operandIn(new Region(Memories.of(PROBE, false), map, 0), map, 0) != null;
+    }
+
+    /**
+     * Runs the allreduce: {@code partial} holds the whole result after, which the caller stores.
+     *
+     * @param input this rank's data ({@code recv} itself in place)
+     * @return {@code null} once done; else why not, with nothing changed: the ranks then take messages
+     * @throws io.polylink.mpi.internal.MpiError if a rank of the communicator is lost meanwhile
+     */
+    static String run(HostArea area, PointToPoint p2p, int rank, Partial partial, Region input, Region recv,
+                      boolean inPlace) {
+        int size = area.size();
+        long count = partial.count;
+        Typemap map = partial.map;
+        long element = map.size();
+        long bytes = element * count;
+        int parity = area.enter();
+        SharedBytes in = area.whereShared(input);
+        SharedBytes out = partial.inResultBuffer() ? area.whereShared(recv) : null;
+        boolean packs = in == null && size > 2;
+        long bounceBytes = (packs ? bytes : 0) + (out == null ? bytes : 0);
+        Bounces bounces = p2p.bounces();
+        Bounces.Bounce bounce = in == null && !packs || bounceBytes == 0 || bounces == null ? null
+            : bounces.take(bounceBytes);
+        ByteBuffer resultBounce = null;
+        try {
+            ByteBuffer mine = area.slot(parity, rank);
+            if (in == null && !packs) {
+                mine.putLong(0, UNSHARED);
+            } else if (bounceBytes > 0 && bounce == null) {
+                mine.putLong(0, NO_BOUNCE_BUFFER);
+            } else {
+                if (packs) {
+                    LocalCopy.pack(input, bounce.buffer().slice(0, (int) bytes));
+                    in = bounce.at();
+                }
+                if (out == null) {
+                    int at = (int) (bounceBytes - bytes);
+                    resultBounce = bounce.buffer().slice(at, (int) bytes);
+                    out = new SharedBytes(bounce.at().pid(), bounce.at().token(), at);
+                }
+                mine.putLong(0, PLACED);
+                put(mine, INPUT, in);
+                put(mine, RESULT, out);
+            }
+            area.meet();
+            for (int r = 0; r < size; r++) {
+                long placed = area.slot(parity, r).getLong(0);
+                if (placed != PLACED) {
+                    return refuse(area, bounces, bounce, placed == UNSHARED ? UNSHARED_REFUSED
+                        : NO_BOUNCE_BUFFER_REFUSED);
+                }
+            }
+            ByteBuffer[] inputs = new ByteBuffer[size];
+            ByteBuffer[] results = new ByteBuffer[size];
+            PeerSegments peers = p2p.peerSegments();
+            boolean mapped = peers != null;
+            for (int r = 0; r < size && mapped; r++) {
+                if (r != rank) {
+                    inputs[r] = peers.bytes(place(area.slot(parity, r), INPUT), bytes);
+                    results[r] = peers.bytes(place(area.slot(parity, r), RESULT), bytes);
+                    mapped = inputs[r] != null && results[r] != null;
+                }
+            }
+            mine.putLong(MAPPED, mapped ? 1 : 0);
+            area.meet();
+            for (int r = 0; r < size; r++) {
+                if (area.slot(parity, r).getLong(MAPPED) != 1) {
+                    return refuse(area, bounces, bounce, NOT_MAPPED_REFUSED);
+                }
+            }
+
+            Reduction reduction = partial.reduction;
+            Operand result = partial.current();
+            long first = first(rank, size, count);
+            long n = first(rank + 1, size, count) - first;
+            if (!(inPlace && partial.inResultBuffer())) {
+                LocalCopy.copy(input.slice(first, n), result.slice(first, n));
+            }
+            for (int r = 0; r < size; r++) {
+                if (r != rank) {
+                    Region theirs = new Region(Memories.of(inputs[r], false), map, count);
+                    reduction.combine(reduction.operandIn(theirs, map, count), result, first, n);
+                }
+            }
+            if (resultBounce != null) {
+                LocalCopy.pack(result.slice(first, n), resultBounce.slice((int) (first * element), (int) (n * element)));
+            }
+            area.meet();
+            for (int r = 0; r < size; r++) {
+                if (r != rank) {
+                    long from = first(r, size, count);
+                    long blocks = first(r + 1, size, count) - from;
+                    LocalCopy.unpack(results[r].slice((int) (from * element), (int) (blocks * element)),
+                        result.slice(from, blocks));
+                }
+            }
+            area.finishTogether();
+        } catch (RuntimeException e) {
+            if (bounce != null) {
+                bounces.discard(bounce); // a rank may read it yet
+            }
+            throw Direct.failed(e);
+        }
+        if (bounce != null) {
+            bounces.give(bounce);
+        }
+        return null;
+    }
+
+    /** @return the first element of rank {@code r}'s block: the vector in {@code size} blocks as even as can be */
+    private static long first(int r, int size, long count) {
+        return count * r / size;
+    }
+
+    private static String refuse(HostArea area, Bounces bounces, Bounces.Bounce bounce, String why) {
+        area.finish(); // every rank refuses alike, before any reads another's buffers
+        if (bounce != null) {
+            bounces.give(bounce);
+        }
+        return why;
+    }
+
+    private static void put(ByteBuffer slot, int at, SharedBytes where) {
+        slot.putLong(at, where.pid()).putLong(at + 8, where.token()).putLong(at + 16, where.offset());
+    }
+
+    private static SharedBytes place(ByteBuffer slot, int at) {
+        return new SharedBytes(slot.getLong(at), slot.getLong(at + 8), slot.getLong(at + 16));
+    }
+}
