@@ -93,7 +93,8 @@ public final class Broadcast {
         if (choice == null) {
             choice = c.remember(Collective.BCAST, bytes, rootKey, false, choose(c, bytes, root, map.size()));
         }
-        Choice taken = unshared != null ? choice.refusing(unshared) : c.unlessMet(Collective.BCAST, choice, bytes, blocking);
+        Choice taken = unshared != null ? choice.refusing(unshared)
+            : c.unlessMet(Collective.BCAST, choice, bytes, blocking);
         c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root, taken);
         if (c.size() == 1) {
             return c.plan().start();

@@ -206,13 +206,12 @@ public final class Collectives {
      *     allreduce that fits a slot or {@link SharedAllReduce}'s sizes, other calls that fit a slot
      */
     private boolean fits(Collective collective, long bytes) {
-        return size > 1 && placement.hosts() == 1 && !placement.spansSites()
-            && sizeFits(collective, bytes);
+        return size > 1 && placement.hosts() == 1 && !placement.spansSites() && sizeFits(collective, bytes);
     }
 
     private static boolean sizeFits(Collective collective, long bytes) {
-        return bytes <= HostArea.SLOT || collective == Collective.BCAST
-            || collective == Collective.ALLREDUCE && bytes > SharedAllReduce.SMALLEST && bytes <= SharedAllReduce.LARGEST;
+        return bytes <= HostArea.SLOT || collective == Collective.BCAST || collective == Collective.ALLREDUCE
+            && bytes > SharedAllReduce.SMALLEST && bytes <= SharedAllReduce.LARGEST;
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.polylink.mpi.internal.coll;
 
-import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.ErrorClass;
 import io.polylink.mpi.internal.MpiError;
+import io.polylink.mpi.internal.coll.schedule.Direct;
 import io.polylink.mpi.internal.datatype.BufferReader;
 import io.polylink.mpi.internal.datatype.BufferWriter;
 import io.polylink.mpi.internal.datatype.Cursor;
