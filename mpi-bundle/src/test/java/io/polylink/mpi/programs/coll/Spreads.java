@@ -63,7 +63,7 @@ public final class Spreads {
     /** Doubles from arrays, shared and ordinary direct buffers, into each of those and a strided type. */
     private static void kinds(Intracomm world) throws MPIException {
         int me = world.getRank();
-        int count = 150_000;
+        int count = 40_000;
         for (int root = 0; root < world.getSize(); root++) {
             double[] expected = doubles(count, root);
             for (int from = 0; from < 3; from++) {
@@ -109,7 +109,7 @@ public final class Spreads {
     private static void manyInARow(Intracomm world) throws MPIException {
         int n = world.getSize();
         int me = world.getRank();
-        for (int call = 0; call < 600; call++) {
+        for (int call = 0; call < 300; call++) {
             int root = (call * 7) % n;
             int size = SIZES[call % (SIZES.length - 1)] + call;
             byte[] data = me == root ? bytes(size, root, call) : new byte[size];
