@@ -379,14 +379,14 @@ final class HostArea {
     private long spreadFrom(Direct d, Region data) {
         int parity = enter();
         long bytes = data.bytes();
-        SharedBytes at = whereShared(data);
+        SharedBytes at = p2p.shared(data.memory(), data.map());
         Bounces bounces = p2p.bounces();
         Bounces.Bounce bounce = null;
         long how = IN_SHARED_BUFFER;
         if (at == null) {
-            bounce = size == 2 && bytes < PACKED_BETWEEN_TWO || bounces == null ? null : bounces.take(bytes);
-            how = bounce != null ? IN_SHARED_BUFFER : size == 2 && bytes < PACKED_BETWEEN_TWO ? SMALL_BETWEEN_TWO
-                : NO_BOUNCE_BUFFER;
+            boolean small = size == 2 && bytes < PACKED_BETWEEN_TWO;
+            bounce = small || bounces == null ? null : bounces.take(bytes);
+            how = bounce != null ? IN_SHARED_BUFFER : small ? SMALL_BETWEEN_TWO : NO_BOUNCE_BUFFER;
             at = bounce == null ? null : bounce.at();
         }
         long base = (long) WORD.getAcquire(area, PACKED);
@@ -499,13 +499,6 @@ final class HostArea {
         } catch (InternalError cutShort) {
             return false;
         }
-    }
-
-    /** @return where {@code data} lies in a shared buffer of this rank's as the wire carries it, or {@code null} */
-    SharedBytes whereShared(Region data) {
-        OwnSegments own = p2p.ownSegments();
-        Memory.Origin origin = own == null ? null : Memories.wireOrigin(data.memory(), data.map());
-        return origin == null ? null : own.find(origin.buffer(), origin.offset());
     }
 
     /**

@@ -88,8 +88,8 @@ final class SharedAllReduce {
         long element = map.size();
         long bytes = element * count;
         int parity = area.enter();
-        SharedBytes in = area.whereShared(input);
-        SharedBytes out = partial.inResultBuffer() ? area.whereShared(recv) : null;
+        SharedBytes in = p2p.shared(input.memory(), input.map());
+        SharedBytes out = partial.inResultBuffer() ? p2p.shared(recv.memory(), recv.map()) : null;
         boolean packs = in == null && size > 2;
         long bounceBytes = (packs ? bytes : 0) + (out == null ? bytes : 0);
         Bounces bounces = p2p.bounces();

@@ -290,14 +290,16 @@ public final class PointToPoint {
      *     reaches only contexts that map files of the same directory
      */
     private SharedBytes shared(Memory memory, Typemap map, Startpoint[] links, int destination) {
-        if (own == null) {
-            return null;
-        }
-        Memory.Origin origin = Memories.wireOrigin(memory, map);
-        if (origin == null || !Limits.overShm(Transport.stack(links, destination))) {
-            return null;
-        }
-        return own.find(origin.buffer(), origin.offset());
+        return own == null || !Limits.overShm(Transport.stack(links, destination)) ? null : shared(memory, map);
+    }
+
+    /**
+     * @return where data lies, if it lies as the wire carries it, in one run, in a shared buffer of
+     *     this rank's; else {@code null}
+     */
+    public SharedBytes shared(Memory memory, Typemap map) {
+        Memory.Origin origin = own == null ? null : Memories.wireOrigin(memory, map);
+        return origin == null ? null : own.find(origin.buffer(), origin.offset());
     }
 
     /**
