@@ -16,19 +16,20 @@ import java.nio.ByteBuffer;
 /**
  * A blocking allreduce of 16 to 64 KiB among ranks of one host, through memory they share and no
  * message: each rank leaves its data where the others can read it (where it lies in a shared
- * buffer, else, among three ranks or more, packed once into a bounce buffer), combines its own
- * block of the vector from every rank's data where that lies, and leaves its block of the result
- * where the others can read it (in its result buffer if that is shared, else in the bounce
- * buffer); then each copies every other rank's block of the result. The kernels combine straight
- * from the other ranks' memory, where Rabenseifner's messages copy each half into a ring and out
- * at every round, and among more ranks than cores no round waits for a rank to get a core.
+ * buffer, else packed once into a bounce buffer, all but its own block, which no other rank
+ * reads), combines its own block of the vector from every rank's data where that lies, and leaves
+ * its block of the result where the others can read it (in its result buffer if that is shared,
+ * else in the bounce buffer where its own block of the data would be, each piece packed there
+ * while the core still holds it); then each copies every other rank's block of the result. The
+ * kernels combine straight from the other ranks' memory, where Rabenseifner's messages copy each
+ * half into a ring and out at every round, and among more ranks than cores no round waits for a
+ * rank to get a core.
  *
  * <p>The ranks meet in the {@link HostArea} four times: once every rank said where its data lies,
  * once every rank could map the others' (else they all take messages, nothing changed yet), once
- * every block is combined, and at the end, before any rank may reuse its buffers. Between two
- * ranks, data that must be packed goes faster by messages, which combine as they unpack; so does
- * a smaller vector (recursive doubling's rounds cost less than four meetings) and a larger one
- * (docs/performance-notes.md#shared-allreduce).
+ * every block is combined, and at the end, before any rank may reuse its buffers. A smaller vector
+ * goes faster by recursive doubling, whose rounds cost less than four meetings, and a larger one
+ * by messages (docs/performance-notes.md#shared-allreduce).
  */
 final class SharedAllReduce {
 
@@ -36,14 +37,11 @@ final class SharedAllReduce {
     static final String ALGORITHM = HostArea.ALGORITHM;
     /** What a rank says in its slot: where its data and its block's result lie, or that it has no bounce buffer. */
     private static final long PLACED = 1;
-    private static final long UNSHARED = 2;
-    private static final long NO_BOUNCE_BUFFER = 3;
+    private static final long NO_BOUNCE_BUFFER = 2;
     /** Where the slot holds the rank's data's place, its result's place, and whether it mapped every other rank's. */
     private static final int INPUT = 8;
     private static final int RESULT = 32;
     private static final int MAPPED = 56;
-    private static final String UNSHARED_REFUSED = ALGORITHM + " refused: between two ranks, data that does not lie "
-        + "in a shared buffer (MPI.newDoubleBuffer and its kin) goes faster by messages, which combine as they unpack";
     private static final String NO_BOUNCE_BUFFER_REFUSED = ALGORITHM + " refused: a rank had no bounce buffer free";
     private static final String NOT_MAPPED_REFUSED = ALGORITHM + " refused: a rank could not map another's buffer";
 
@@ -51,11 +49,12 @@ final class SharedAllReduce {
     static final long SMALLEST = 16 * 1024;
     /**
      * The largest vector that goes this way; larger ones go faster as messages (Rabenseifner's, by
-     * reference where they can): the kernels stage the values they read from another rank's
-     * buffer, and the result's, in arrays as they combine, where a combining receive combines as
-     * it unpacks.
+     * reference where they can), whose chunks let one rank copy while another combines, where here
+     * every rank waits at each meeting for the slowest.
      */
     static final long LARGEST = 64 * 1024;
+    /** The piece of its block a rank combines and publishes at a time: within the core's first-level cache. */
+    private static final long PIECE_BYTES = 16 * 1024;
 
     /** Memory laid out as another rank's packed data is, to ask the kernels whether they can read it. */
     private static final ByteBuffer PROBE = ByteBuffer.allocateDirect(8).asReadOnlyBuffer();
@@ -87,30 +86,33 @@ final class SharedAllReduce {
         Typemap map = partial.map;
         long element = map.size();
         long bytes = element * count;
+        long first = first(rank, size, count);
+        long n = first(rank + 1, size, count) - first;
         int parity = area.enter();
         SharedBytes in = p2p.shared(input.memory(), input.map());
         SharedBytes out = partial.inResultBuffer() ? p2p.shared(recv.memory(), recv.map()) : null;
-        boolean packs = in == null && size > 2;
-        long bounceBytes = (packs ? bytes : 0) + (out == null ? bytes : 0);
+        // One bounce buffer laid out as the vector: the others' blocks of this rank's data packed,
+        // and its block of the result where its own block of the data would be.
+        boolean needsBounce = in == null || out == null;
         Bounces bounces = p2p.bounces();
-        Bounces.Bounce bounce = in == null && !packs || bounceBytes == 0 || bounces == null ? null
-            : bounces.take(bounceBytes);
+        Bounces.Bounce bounce = needsBounce && bounces != null ? bounces.take(bytes) : null;
         ByteBuffer resultBounce = null;
         try {
             ByteBuffer mine = area.slot(parity, rank);
-            if (in == null && !packs) {
-                mine.putLong(0, UNSHARED);
-            } else if (bounceBytes > 0 && bounce == null) {
+            if (needsBounce && bounce == null) {
                 mine.putLong(0, NO_BOUNCE_BUFFER);
             } else {
-                if (packs) {
-                    LocalCopy.pack(input, bounce.buffer().slice(0, (int) bytes));
+                if (in == null) {
+                    ByteBuffer packed = bounce.buffer();
+                    LocalCopy.pack(input.slice(0, first), packed.slice(0, (int) (first * element)));
+                    long after = first + n;
+                    LocalCopy.pack(input.slice(after, count - after),
+                        packed.slice((int) (after * element), (int) ((count - after) * element)));
                     in = bounce.at();
                 }
                 if (out == null) {
-                    int at = (int) (bounceBytes - bytes);
-                    resultBounce = bounce.buffer().slice(at, (int) bytes);
-                    out = new SharedBytes(bounce.at().pid(), bounce.at().token(), at);
+                    resultBounce = bounce.buffer().slice((int) (first * element), (int) (n * element));
+                    out = bounce.at();
                 }
                 mine.putLong(0, PLACED);
                 put(mine, INPUT, in);
@@ -118,10 +120,8 @@ final class SharedAllReduce {
             }
             area.meet();
             for (int r = 0; r < size; r++) {
-                long placed = area.slot(parity, r).getLong(0);
-                if (placed != PLACED) {
-                    return refuse(area, bounces, bounce, placed == UNSHARED ? UNSHARED_REFUSED
-                        : NO_BOUNCE_BUFFER_REFUSED);
+                if (area.slot(parity, r).getLong(0) != PLACED) {
+                    return refuse(area, bounces, bounce, NO_BOUNCE_BUFFER_REFUSED);
                 }
             }
             ByteBuffer[] inputs = new ByteBuffer[size];
@@ -142,30 +142,14 @@ final class SharedAllReduce {
                     return refuse(area, bounces, bounce, NOT_MAPPED_REFUSED);
                 }
             }
-
-            Reduction reduction = partial.reduction;
-            Operand result = partial.current();
-            long first = first(rank, size, count);
-            long n = first(rank + 1, size, count) - first;
-            if (!(inPlace && partial.inResultBuffer())) {
-                LocalCopy.copy(input.slice(first, n), result.slice(first, n));
-            }
-            for (int r = 0; r < size; r++) {
-                if (r != rank) {
-                    Region theirs = new Region(Memories.of(inputs[r], false), map, count);
-                    reduction.combine(reduction.operandIn(theirs, map, count), result, first, n);
-                }
-            }
-            if (resultBounce != null) {
-                LocalCopy.pack(result.slice(first, n), resultBounce.slice((int) (first * element), (int) (n * element)));
-            }
+            combine(partial, input, inPlace, inputs, rank, first, n, resultBounce);
             area.meet();
             for (int r = 0; r < size; r++) {
                 if (r != rank) {
                     long from = first(r, size, count);
                     long blocks = first(r + 1, size, count) - from;
                     LocalCopy.unpack(results[r].slice((int) (from * element), (int) (blocks * element)),
-                        result.slice(from, blocks));
+                        partial.current().slice(from, blocks));
                 }
             }
             area.finishTogether();
@@ -179,6 +163,42 @@ final class SharedAllReduce {
             bounces.give(bounce);
         }
         return null;
+    }
+
+    /**
+     * Combines this rank's block of the result from its own data and the others', a piece at a
+     * time, and packs each piece into {@code resultBounce} (if the result is not where the others
+     * can read it) while it is still in the core's cache.
+     */
+    private static void combine(Partial partial, Region input, boolean inPlace, ByteBuffer[] inputs, int rank,
+                                long first, long n, ByteBuffer resultBounce) {
+        Reduction reduction = partial.reduction;
+        Typemap map = partial.map;
+        long count = partial.count;
+        long element = map.size();
+        Operand result = partial.current();
+        Operand[] theirs = new Operand[inputs.length];
+        for (int r = 0; r < inputs.length; r++) {
+            if (r != rank) {
+                theirs[r] = reduction.operandIn(new Region(Memories.of(inputs[r], false), map, count), map, count);
+            }
+        }
+        boolean copies = !(inPlace && partial.inResultBuffer());
+        long piece = Math.max(1, PIECE_BYTES / element);
+        for (long at = first; at < first + n; at += piece) {
+            long m = Math.min(piece, first + n - at);
+            if (copies) {
+                LocalCopy.copy(input.slice(at, m), result.slice(at, m));
+            }
+            for (int r = 0; r < theirs.length; r++) {
+                if (r != rank) {
+                    reduction.combine(theirs[r], result, at, m);
+                }
+            }
+            if (resultBounce != null) {
+                LocalCopy.pack(result.slice(at, m), resultBounce.slice((int) ((at - first) * element), (int) (m * element)));
+            }
+        }
     }
 
     /** @return the first element of rank {@code r}'s block: the vector in {@code size} blocks as even as can be */

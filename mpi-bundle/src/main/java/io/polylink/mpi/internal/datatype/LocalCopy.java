@@ -73,9 +73,8 @@ public final class LocalCopy {
             return false;
         }
         Kind kind = map.kind(0);
-        Object array = from.denseArray(kind);
-        if (array != null && kind != Kind.BOOLEAN) {
-            Values.putNative(to, 0, kind, array, 0, bytes / kind.size());
+        if (kind != Kind.BOOLEAN && from.memory() instanceof ArrayMemory a && a.kind() == kind) {
+            Values.putNative(to, 0, kind, a.array(), first(a, map, kind), bytes / kind.size());
             return true;
         }
         ByteBuffer source = from.memory().wireBytes(kind, map.lb(), bytes);
@@ -92,9 +91,8 @@ public final class LocalCopy {
             return false;
         }
         Kind kind = map.kind(0);
-        Object array = to.denseArray(kind);
-        if (array != null && kind != Kind.BOOLEAN) {
-            Values.getNative(from, 0, kind, array, 0, bytes / kind.size());
+        if (kind != Kind.BOOLEAN && to.memory() instanceof ArrayMemory a && a.kind() == kind) {
+            Values.getNative(from, 0, kind, a.array(), first(a, map, kind), bytes / kind.size());
             return true;
         }
         ByteBuffer target = to.memory().wireBytes(kind, map.lb(), bytes);
@@ -105,7 +103,12 @@ public final class LocalCopy {
         return false;
     }
 
-    /** @return whether the data went from array to array in one piece */
+    /** @return the index of the first value of data laid out densely by {@code map} in {@code array}, a slice's too */
+    private static int first(ArrayMemory array, Typemap map, Kind kind) {
+        return array.base() + (int) (map.lb() / kind.size());
+    }
+
+    /** @return whether the data went in one piece: array to array, or between an array or a buffer and a buffer */
     private static boolean direct(Region from, Region to, long bytes) {
         Typemap a = from.map();
         Typemap b = to.map();
@@ -115,22 +118,34 @@ public final class LocalCopy {
         Kind kind = a.kind(0);
         if (from.memory() instanceof ArrayMemory x && to.memory() instanceof ArrayMemory y && x.kind() == kind
                 && y.kind() == kind) {
-            System.arraycopy(x.array(), x.base() + (int) (a.lb() / kind.size()), y.array(),
-                y.base() + (int) (b.lb() / kind.size()), (int) (bytes / kind.size()));
+            System.arraycopy(x.array(), first(x, a, kind), y.array(), first(y, b, kind), (int) (bytes / kind.size()));
             return true;
         }
         if (from.memory() instanceof ByteArrayMemory x && to.memory() instanceof ByteArrayMemory y) {
             System.arraycopy(x.bytes(), x.base() + (int) a.lb(), y.bytes(), y.base() + (int) b.lb(), (int) bytes);
             return true;
         }
-        if (bytes <= Integer.MAX_VALUE) {
-            // Direct buffers whose values lie as the wire's bytes: one bulk copy, not two through a chunk.
-            ByteBuffer source = from.memory().wireBytes(kind, a.lb(), (int) bytes);
-            ByteBuffer target = source == null ? null : to.memory().wireBytes(kind, b.lb(), (int) bytes);
-            if (target != null) {
-                target.put(source);
-                return true;
-            }
+        if (bytes > Integer.MAX_VALUE) {
+            return false;
+        }
+        // Direct buffers whose values lie as the wire's bytes: one bulk copy, not two through a chunk.
+        ByteBuffer source = from.memory().wireBytes(kind, a.lb(), (int) bytes);
+        ByteBuffer target = to.memory().wireBytes(kind, b.lb(), (int) bytes);
+        if (source != null && target != null) {
+            target.put(source);
+            return true;
+        }
+        if (!NATIVE_IS_WIRE || kind == Kind.BOOLEAN) {
+            return false;
+        }
+        int values = (int) (bytes / kind.size());
+        if (target != null && from.memory() instanceof ArrayMemory x && x.kind() == kind) {
+            Values.putNative(target, 0, kind, x.array(), first(x, a, kind), values);
+            return true;
+        }
+        if (source != null && to.memory() instanceof ArrayMemory y && y.kind() == kind) {
+            Values.getNative(source, 0, kind, y.array(), first(y, b, kind), values);
+            return true;
         }
         return false;
     }

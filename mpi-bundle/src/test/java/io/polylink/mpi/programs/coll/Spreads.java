@@ -51,9 +51,12 @@ public final class Spreads {
 
         kinds(world);
         manyInARow(world);
-        Set<String> bounces = ownFiles();
+        Set<String> before = ownFiles();
         manyInARow(world);
-        assertEquals(bounces, ownFiles(), "the bounce buffers after hundreds more broadcasts are those there were");
+        // Fewer files may be left: shared buffers made above go once they are collected.
+        Set<String> made = ownFiles();
+        made.removeAll(before);
+        assertEquals(Set.of(), made, "new files after hundreds more broadcasts, which the bounce buffers there were should carry");
         tooSmall(world);
         world.barrier();
         System.out.println("spreads: rank " + me + " of " + n + " done");
