@@ -54,8 +54,8 @@ class LocalCopyTest {
     }
 
     /**
-     * Between a direct buffer in native order and a block within an array, either way, the values
-     * go in one bulk copy and land in exactly that block.
+     * Between a direct buffer whose values lie as the wire's and a block within an array, either
+     * way, the values land in exactly that block and nothing around it changes.
      */
     @Test
     void valuesGoBetweenADirectBufferAndABlockWithinAnArray() {
