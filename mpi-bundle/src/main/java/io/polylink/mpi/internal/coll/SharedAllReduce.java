@@ -166,9 +166,9 @@ final class SharedAllReduce {
     }
 
     /**
-     * Combines this rank's block of the result from its own data and the others', a piece at a
-     * time, and packs each piece into {@code resultBounce} (if the result is not where the others
-     * can read it) while it is still in the core's cache.
+     * Combines this rank's block of the result from its own data and the others'; if the result
+     * is not where the others can read it, a piece at a time, each packed into
+     * {@code resultBounce} while it is still in the core's cache.
      */
     private static void combine(Partial partial, Region input, boolean inPlace, ByteBuffer[] inputs, int rank,
                                 long first, long n, ByteBuffer resultBounce) {
@@ -184,7 +184,9 @@ final class SharedAllReduce {
             }
         }
         boolean copies = !(inPlace && partial.inResultBuffer());
-        long piece = Math.max(1, PIECE_BYTES / element);
+        // In pieces only when each must be packed after: the kernels stage a buffer's values in
+        // arrays of their own per call, so a result in a shared buffer goes in one.
+        long piece = resultBounce == null ? Math.max(1, n) : Math.max(1, PIECE_BYTES / element);
         for (long at = first; at < first + n; at += piece) {
             long m = Math.min(piece, first + n - at);
             if (copies) {
