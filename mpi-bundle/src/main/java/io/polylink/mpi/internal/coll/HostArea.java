@@ -393,8 +393,8 @@ final class HostArea {
         ByteBuffer slot = slots[parity * size + rank];
         slot.putLong(0, how);
         if (at != null) {
-            slot.putLong(8, at.pid()).putLong(16, at.token()).putLong(24, at.offset()).putLong(32, bytes)
-                .putLong(40, base);
+            putPlace(slot, 8, at);
+            slot.putLong(32, bytes).putLong(40, base);
             if (bounce == null) {
                 WORD.setRelease(area, PACKED, base + bytes);
             }
@@ -453,7 +453,7 @@ final class HostArea {
             finish();
             return how;
         }
-        SharedBytes at = new SharedBytes(slot.getLong(8), slot.getLong(16), slot.getLong(24));
+        SharedBytes at = place(slot, 8);
         long bytes = slot.getLong(32);
         long base = slot.getLong(40);
         if (bytes > data.bytes()) {
@@ -518,6 +518,16 @@ final class HostArea {
     /** @return rank {@code from}'s slot of calls of {@code parity}, for a call that says more there than data */
     ByteBuffer slot(int parity, int from) {
         return slots[parity * size + from];
+    }
+
+    /** Writes in {@code slot}, from byte {@code at}, where {@code where} lies: three words. */
+    static void putPlace(ByteBuffer slot, int at, SharedBytes where) {
+        slot.putLong(at, where.pid()).putLong(at + 8, where.token()).putLong(at + 16, where.offset());
+    }
+
+    /** @return where {@link #putPlace} said, from byte {@code at} of {@code slot}, that data lies */
+    static SharedBytes place(ByteBuffer slot, int at) {
+        return new SharedBytes(slot.getLong(at), slot.getLong(at + 8), slot.getLong(at + 16));
     }
 
     /** Says that this rank finished the current call: it reads nothing more of its slots. */

@@ -115,8 +115,8 @@ final class SharedAllReduce {
                     out = bounce.at();
                 }
                 mine.putLong(0, PLACED);
-                put(mine, INPUT, in);
-                put(mine, RESULT, out);
+                HostArea.putPlace(mine, INPUT, in);
+                HostArea.putPlace(mine, RESULT, out);
             }
             area.meet();
             for (int r = 0; r < size; r++) {
@@ -130,8 +130,8 @@ final class SharedAllReduce {
             boolean mapped = peers != null;
             for (int r = 0; r < size && mapped; r++) {
                 if (r != rank) {
-                    inputs[r] = peers.bytes(place(area.slot(parity, r), INPUT), bytes);
-                    results[r] = peers.bytes(place(area.slot(parity, r), RESULT), bytes);
+                    inputs[r] = peers.bytes(HostArea.place(area.slot(parity, r), INPUT), bytes);
+                    results[r] = peers.bytes(HostArea.place(area.slot(parity, r), RESULT), bytes);
                     mapped = inputs[r] != null && results[r] != null;
                 }
             }
@@ -198,7 +198,8 @@ final class SharedAllReduce {
                 }
             }
             if (resultBounce != null) {
-                LocalCopy.pack(result.slice(at, m), resultBounce.slice((int) ((at - first) * element), (int) (m * element)));
+                LocalCopy.pack(result.slice(at, m),
+                    resultBounce.slice((int) ((at - first) * element), (int) (m * element)));
             }
         }
     }
@@ -214,13 +215,5 @@ final class SharedAllReduce {
             bounces.give(bounce);
         }
         return why;
-    }
-
-    private static void put(ByteBuffer slot, int at, SharedBytes where) {
-        slot.putLong(at, where.pid()).putLong(at + 8, where.token()).putLong(at + 16, where.offset());
-    }
-
-    private static SharedBytes place(ByteBuffer slot, int at) {
-        return new SharedBytes(slot.getLong(at), slot.getLong(at + 8), slot.getLong(at + 16));
     }
 }

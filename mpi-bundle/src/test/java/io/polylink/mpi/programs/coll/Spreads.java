@@ -56,7 +56,8 @@ public final class Spreads {
         // Fewer files may be left: shared buffers made above go once they are collected.
         Set<String> made = ownFiles();
         made.removeAll(before);
-        assertEquals(Set.of(), made, "new files after hundreds more broadcasts, which the bounce buffers there were should carry");
+        assertEquals(Set.of(), made,
+            "new files after hundreds more broadcasts, which the bounce buffers there were should carry");
         tooSmall(world);
         world.barrier();
         System.out.println("spreads: rank " + me + " of " + n + " done");
