@@ -8,6 +8,7 @@ import io.polylink.mpi.programs.coll.BlockReductions;
 import io.polylink.mpi.programs.coll.Matrix;
 import io.polylink.mpi.programs.coll.Meetings;
 import io.polylink.mpi.programs.coll.Overlap;
+import io.polylink.mpi.programs.coll.RingReductions;
 import io.polylink.mpi.programs.coll.Spreads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,6 +79,18 @@ class CollectivesTest {
     void midSizedAllreducesOfRanksOnOneHostCombineEachOthersDataWhereItLies(int ranks) throws Exception {
         try (Job job = Job.of(ranks, Job.Methods.SHM)) {
             job.run(BlockReductions.class).assertSucceeded();
+        }
+    }
+
+    /**
+     * Larger allreduces of ranks on one host whose data lies in arrays go round a ring a piece at a
+     * time through memory the ranks share ({@link RingReductions}).
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4})
+    void largeAllreducesFromArraysOfRanksOnOneHostGoRoundARingThroughSharedMemory(int ranks) throws Exception {
+        try (Job job = Job.of(ranks, Job.Methods.SHM)) {
+            job.run(RingReductions.class).assertSucceeded();
         }
     }
 

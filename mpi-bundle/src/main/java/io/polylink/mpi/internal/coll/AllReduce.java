@@ -31,7 +31,9 @@ import java.util.function.Supplier;
  *   <li>{@code shared-memory}: ranks of one host, in a blocking call of up to {@link HostArea#SLOT}
  *       bytes, put their data in a {@link HostArea} and each combines every rank's there, in rank
  *       order; from 16 to 64 KiB each combines its block of the vector from the others' data where
- *       it lies, and copies their blocks of the result ({@link SharedAllReduce}).
+ *       it lies, and copies their blocks of the result ({@link SharedAllReduce}); up to 1 MiB, data
+ *       that must be packed to be shared (Java arrays) goes round a ring a piece at a time through
+ *       small buffers the ranks share ({@link SharedRingAllReduce}).
  * </ul>
  * The middle two split the vector, so they need a predefined (commutative) operation. Over several
  * hosts a commutative reduction is hierarchical: each host reduces to its leader up a binomial
@@ -105,6 +107,18 @@ public final class AllReduce {
                     + " ranks on one host, " + bytes + " bytes > " + HostArea.SLOT + ": each rank combines its block "
                     + "of the vector from every rank's data where it lies in memory the ranks share, then copies the "
                     + "others' blocks of the result"));
+                partial.storeNow(recv);
+                return Collectives.DONE;
+            }
+        }
+        if (area != null && SharedRingAllReduce.fits(partial, count, c.size())) {
+            unshared = SharedRingAllReduce.run(area, c.p2p(), c.rank(), partial, input, recv, inPlace);
+            if (unshared == null) {
+                c.chose(Collective.ALLREDUCE, call, new Choice("MPI_Allreduce", HostArea.ALGORITHM, () -> c.size()
+                    + " ranks on one host, " + bytes + " bytes > " + SharedRingAllReduce.SMALLEST + " and up to "
+                    + SharedRingAllReduce.LARGEST + ", packed to be shared: a reduce-scatter and an allgather round "
+                    + "a ring, a piece at a time through memory the ranks share, each piece combined and written on "
+                    + "while in the core's cache"));
                 partial.storeNow(recv);
                 return Collectives.DONE;
             }

@@ -203,7 +203,8 @@ public final class Collectives {
     /**
      * @return whether a call of {@code collective} with {@code bytes} of data per rank could meet in
      *     a {@link HostArea} by where its ranks run and its size: a broadcast of any size, an
-     *     allreduce that fits a slot or {@link SharedAllReduce}'s sizes, other calls that fit a slot
+     *     allreduce that fits a slot or is larger than {@link SharedAllReduce#SMALLEST} and up to
+     *     {@link SharedRingAllReduce#LARGEST}, other calls that fit a slot
      */
     private boolean fits(Collective collective, long bytes) {
         return size > 1 && placement.hosts() == 1 && !placement.spansSites() && sizeFits(collective, bytes);
@@ -211,7 +212,7 @@ public final class Collectives {
 
     private static boolean sizeFits(Collective collective, long bytes) {
         return bytes <= HostArea.SLOT || collective == Collective.BCAST || collective == Collective.ALLREDUCE
-            && bytes > SharedAllReduce.SMALLEST && bytes <= SharedAllReduce.LARGEST;
+            && bytes > SharedAllReduce.SMALLEST && bytes <= SharedRingAllReduce.LARGEST;
     }
 
     /**
@@ -234,7 +235,7 @@ public final class Collectives {
             : placement.spansSites() ? "ranks at " + placement.sites() + " sites"
             : !sizeFits(collective, bytes) ? bytes + " bytes > " + HostArea.SLOT
                 + (collective == Collective.ALLREDUCE ? " and not over " + SharedAllReduce.SMALLEST + " and up to "
-                    + SharedAllReduce.LARGEST : "")
+                    + SharedRingAllReduce.LARGEST : "")
             : noArea != null ? "no memory shared by the ranks: " + noArea
             : "the reduction does not split into blocks the kernels combine where they lie (a user's operation, "
                 + "pairs, a derived type, fewer elements than ranks)";

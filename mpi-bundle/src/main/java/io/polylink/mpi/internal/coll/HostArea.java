@@ -62,8 +62,10 @@ final class HostArea {
      * Where the words lie: the count of arrivals at meetings; the calls rank 0 let the others out
      * of; the calls up to the last broadcast posted; the bytes large broadcasts' roots packed, all
      * calls' together; from {@link #FINISHED}, the calls each rank finished, and beside each the
-     * last large broadcast that rank could not read where its root put it ({@link #WANTS}). Each
-     * rank's words have 128 bytes to themselves, as adjacent cache lines are fetched in pairs.
+     * last large broadcast that rank could not read where its root put it ({@link #WANTS}), and on
+     * the line after, the pieces that rank wrote for its neighbour in a ring and took from its
+     * other neighbour, all calls' together ({@link SharedRingAllReduce}). Each rank's words have 128
+     * bytes to themselves, as adjacent cache lines are fetched in pairs.
      */
     private static final int ARRIVALS = 0;
     private static final int RELEASED = 128;
@@ -71,6 +73,8 @@ final class HostArea {
     private static final int PACKED = 384;
     private static final int FINISHED = 512;
     private static final int WANTS = 8;
+    private static final int WRITTEN = 64;
+    private static final int TAKEN = 72;
     private static final int LINE = 128;
     /**
      * How much of a large broadcast its root packs before it says so: an eighth of the message,
@@ -528,6 +532,37 @@ final class HostArea {
     /** @return where {@link #putPlace} said, from byte {@code at} of {@code slot}, that data lies */
     static SharedBytes place(ByteBuffer slot, int at) {
         return new SharedBytes(slot.getLong(at), slot.getLong(at + 8), slot.getLong(at + 16));
+    }
+
+    /** @return the pieces rank {@code r} wrote in its ring buffer, all calls' together */
+    long written(int r) {
+        return (long) WORD.getAcquire(area, FINISHED + r * LINE + WRITTEN);
+    }
+
+    /** @return the pieces rank {@code r} took from its neighbour's ring buffer, all calls' together */
+    long taken(int r) {
+        return (long) WORD.getAcquire(area, FINISHED + r * LINE + TAKEN);
+    }
+
+    /** Says that this rank wrote {@code total} pieces in its ring buffer, all calls' together. */
+    void wrote(long total) {
+        WORD.setRelease(area, FINISHED + rank * LINE + WRITTEN, total);
+    }
+
+    /** Says that this rank took {@code total} pieces from its neighbour's ring buffer, all calls' together. */
+    void took(long total) {
+        WORD.setRelease(area, FINISHED + rank * LINE + TAKEN, total);
+    }
+
+    /**
+     * Waits until {@code met}: for what another rank says in its words.
+     *
+     * @throws io.polylink.mpi.internal.MpiError if a rank of the communicator is lost meanwhile
+     */
+    void await(BooleanSupplier met) {
+        if (!met.getAsBoolean()) {
+            p2p.await(met, ranks);
+        }
     }
 
     /** Says that this rank finished the current call: it reads nothing more of its slots. */

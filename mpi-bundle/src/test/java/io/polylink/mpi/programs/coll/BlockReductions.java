@@ -94,23 +94,8 @@ public final class BlockReductions {
      */
     private static void ints(Intracomm world, int count, Op op, int which, int kind, boolean alike)
         throws MPIException {
-        int n = world.getSize();
         int me = world.getRank();
-        int[] expected = new int[count];
-        for (int i = 0; i < count; i++) {
-            int v = value(0, i);
-            for (int r = 1; r < n; r++) {
-                int w = value(r, i);
-                v = switch (which) {
-                    case 0 -> v + w;
-                    case 1 -> Math.max(v, w);
-                    case 2 -> Math.min(v, w);
-                    case 3 -> v * w;
-                    default -> v ^ w;
-                };
-            }
-            expected[i] = v;
-        }
+        int[] expected = expected(world.getSize(), count, which);
         int[] got = new int[count];
         if (kind < 2) {
             int[] mine = new int[count];
@@ -194,7 +179,31 @@ public final class BlockReductions {
         }
     }
 
-    private static int value(int rank, int i) {
+    /**
+     * @param which as {@link #ints}'s
+     * @return every rank's {@link #value values} combined in rank order
+     */
+    static int[] expected(int ranks, int count, int which) {
+        int[] expected = new int[count];
+        for (int i = 0; i < count; i++) {
+            int v = value(0, i);
+            for (int r = 1; r < ranks; r++) {
+                int w = value(r, i);
+                v = switch (which) {
+                    case 0 -> v + w;
+                    case 1 -> Math.max(v, w);
+                    case 2 -> Math.min(v, w);
+                    case 3 -> v * w;
+                    default -> v ^ w;
+                };
+            }
+            expected[i] = v;
+        }
+        return expected;
+    }
+
+    /** @return rank {@code rank}'s value of element {@code i} */
+    static int value(int rank, int i) {
         return (i * 2_654_435 + rank * 40_503) % 7 + (i + rank) % 3 + 1;
     }
 }
