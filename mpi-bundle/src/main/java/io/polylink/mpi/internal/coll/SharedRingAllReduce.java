@@ -16,16 +16,16 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A blocking allreduce of more than 64 KiB and up to 1 MiB among ranks of one host whose data must
- * be packed to be shared (Java arrays): a reduce-scatter and then an allgather round a ring, a piece at a time,
- * through a small buffer of each rank's that its right-hand neighbour reads. A rank writes the
+ * be packed to be shared (Java arrays): a reduce-scatter and then an allgather round a ring, a
+ * piece at a time, through a small buffer of each rank's that its right-hand neighbour reads. A rank writes the
  * pieces of its own block of the vector there; each piece it takes from its left-hand neighbour's
  * buffer it combines with its own data into its result and writes on, while the piece is still in
  * the core's cache; a block that has gone round once is the result, and goes round once more
  * whole. Each piece moves as soon as its neighbour took the one before it from the same place, so
  * a rank combines while its neighbours pack and unpack, and a rank that waits for a core holds up
- * only the pieces behind it. Rabenseifner's messages packed each half whole into a bounce buffer
- * before the partner could read any of it, and unpacked it whole after: twice the vector out of the
- * caches (docs/performance-notes.md#shared-ring).
+ * only the pieces behind it. Rabenseifner's messages pack each half whole into a bounce buffer
+ * before the partner can read any of it, and each round waits for the slower rank's whole half
+ * (docs/performance-notes.md#shared-ring).
  *
  * <p>The buffer holds four pieces or more; a rank counts the pieces it wrote and the pieces it
  * took in its words of the {@link HostArea}, all calls' together, so a piece's place in the buffer
@@ -48,9 +48,9 @@ final class SharedRingAllReduce {
     static final long LARGEST = 1024 * 1024;
     /**
      * The bytes of a piece: a quarter of a block, from 16 to 64 KiB. Smaller pieces let the ranks
-     * start sooner and stay in the caches, larger ones cost fewer looks at the neighbours' counts;
-     * between two ranks on an Intel Xeon a 1 MiB vector went fastest in pieces of 64 KiB, and 128 KiB
-     * ones faster in quarters (docs/performance-notes.md#shared-ring).
+     * start sooner, larger ones cost fewer looks at the neighbours' counts: between two ranks on an
+     * Intel Xeon, pieces of 8 and 16 KiB took longer from 256 KiB to 1 MiB, and pieces of 64 KiB
+     * were no faster than quarters (docs/performance-notes.md#shared-ring).
      */
     private static final long PIECE_LEAST = 16 * 1024;
     private static final long PIECE_MOST = 64 * 1024;
@@ -111,7 +111,7 @@ final class SharedRingAllReduce {
         this.count = partial.count;
         this.element = partial.map.size();
         this.perPiece = perPiece(element, count, size);
-        this.pieces = (ceilDiv(count, size) + perPiece - 1) / perPiece;
+        this.pieces = ceilDiv(ceilDiv(count, size), perPiece);
         this.total = 2L * (size - 1) * pieces;
         this.input = input;
         this.result = partial.current();
@@ -128,8 +128,9 @@ final class SharedRingAllReduce {
     }
 
     /**
-     * @return whether an allreduce of {@code reduction} on {@code map} can go this way: a
-     *     commutative operation that splits a vector and combines a message as it unpacks it
+     * @return whether an allreduce of {@code count} elements into {@code partial} among
+     *     {@code ranks} can go this way: its size, a dense type, and a commutative operation that
+     *     splits a vector and combines a message as it unpacks it
      */
     static boolean fits(Partial partial, long count, int ranks) {
         Reduction reduction = partial.reduction;
@@ -150,12 +151,11 @@ final class SharedRingAllReduce {
     static String run(HostArea area, PointToPoint p2p, int rank, Partial partial, Region input, Region recv,
                       boolean inPlace) {
         int size = area.size();
-        long element = partial.map.size();
-        long windowBytes = BUFFER_BYTES / (perPiece(element, partial.count, size) * element)
-            * perPiece(element, partial.count, size) * element;
+        long slotBytes = perPiece(partial.map.size(), partial.count, size) * partial.map.size();
+        long windowBytes = BUFFER_BYTES / slotBytes * slotBytes;
         int parity = area.enter();
-        boolean shared = p2p.shared(input.memory(), input.map()) != null
-            && (partial.inResultBuffer() && p2p.shared(recv.memory(), recv.map()) != null);
+        boolean shared = p2p.shared(input.memory(), input.map()) != null && partial.inResultBuffer()
+            && p2p.shared(recv.memory(), recv.map()) != null;
         Bounces bounces = p2p.bounces();
         Bounces.Bounce window = !shared && bounces != null ? bounces.take(windowBytes) : null;
         try {
