@@ -146,6 +146,8 @@ class MpirunIT {
             String out = run.output();
             assertTrue(out.contains("failed: rank 1 aborted it with code 3: MPI_Abort called"), out);
             assertFalse(out.contains("Exception in thread"), "the ranks end quietly, the abort said:\n" + out);
+            // A rank that received the abort while it waited in a receive ends by itself.
+            assertFalse(out.contains("still running"), "every rank ends on the abort, not when stopped:\n" + out);
             leftovers.assertNone(out);
         }
     }

@@ -64,6 +64,8 @@ final class EmbeddedRankHost implements RankHost {
     /** Held, so that the level set on it stays: java.util.logging keeps loggers weakly. */
     private final Logger runtimeLog = Logger.getLogger("io.polylink");
     private Polylink runtime;
+    /** The thread that ends the JVM, once an end started. */
+    private Thread exiting;
 
     /**
      * Starts the rank's runtime. Its log lines below WARNING are left out, unless the program's
@@ -204,28 +206,35 @@ final class EmbeddedRankHost implements RankHost {
         return names;
     }
 
-    /**
-     * Ends the JVM with {@code status} from a thread of its own. An application thread then waits
-     * here for the end, rather than run on and report, as an exception, the error that ended the
-     * job; a runtime thread ({@code polylink-*}) returns, since the exit waits for it.
-     */
+    /** Ends the JVM with {@code status} from a thread of its own; the first end started counts. */
     @Override
-    public void exit(int status) {
-        Thread exit = new Thread(() -> System.exit(status), "polylink-mpi-exit");
-        exit.start();
-        if (!Thread.currentThread().getName().startsWith("polylink-")) {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    exit.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+    public synchronized void exit(int status) {
+        if (exiting == null) {
+            exiting = new Thread(() -> System.exit(status), "polylink-mpi-exit");
+            exiting.start();
+        }
+    }
+
+    @Override
+    public void awaitExit() {
+        Thread exit;
+        synchronized (this) {
+            exit = exiting;
+        }
+        if (exit == null || Thread.currentThread().getName().startsWith("polylink-")) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                exit.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

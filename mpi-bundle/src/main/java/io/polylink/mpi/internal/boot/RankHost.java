@@ -27,13 +27,21 @@ public interface RankHost {
     void close();
 
     /**
-     * Ends this rank's process with {@code status}, as {@code MPI_Abort} and fatal errors do. By
-     * default the JVM exits, from a thread of its own so that the caller (perhaps an I/O thread the
-     * exit waits for) is not the one exiting. A host running ranks as threads may return instead;
-     * the rank's later calls then fail.
+     * Starts ending this rank's process with {@code status}, as {@code MPI_Abort} and fatal errors
+     * do, and returns. By default the JVM exits, from a thread of its own so that the caller
+     * (perhaps an I/O thread the exit waits for) is not the one exiting. A host running ranks as
+     * threads may do nothing; the rank's later calls then fail.
      */
     default void exit(int status) {
         Thread exit = new Thread(() -> System.exit(status), "polylink-mpi-exit");
         exit.start();
+    }
+
+    /**
+     * Waits until the end {@link #exit} started, if one did and the calling thread is the
+     * application's: it then does not run on, and report as an exception the error that ended the
+     * job. A runtime thread returns, since the end waits for it. By default it returns.
+     */
+    default void awaitExit() {
     }
 }

@@ -325,10 +325,14 @@ public final class Session implements ControlListener {
         deleteSharedFiles();
     }
 
-    /** Ends the rank through its host, its shared buffers' files deleted first: a host need not run shutdown hooks. */
+    /**
+     * Ends the rank through its host, its shared buffers' files deleted first (a host need not run
+     * shutdown hooks); an application thread waits here for the end.
+     */
     private void exit(int code) {
         deleteSharedFiles();
         host.exit(code);
+        host.awaitExit();
     }
 
     /** Deletes the files of this rank's shared buffers, whose mappings outlive them; later buffers are ordinary. */
@@ -434,13 +438,21 @@ public final class Session implements ControlListener {
         }
     }
 
+    /**
+     * Another rank aborted the job: this one ends. Called as the abort is delivered, perhaps on an
+     * application thread receiving in a wait, which must not wait for the end here: the end closes
+     * the runtime, which waits for the delivery to return. That thread waits for it once its call
+     * sees the abort ({@link #followAbort}).
+     */
     @Override
     public void aborted(int rank, int code) {
         Abort a = new Abort(rank, code);
         if (begin(a)) {
             err.println("polylink mpi: rank " + rank + " aborted job " + settings.job() + " with code " + code
                 + "; rank " + settings.rank() + " ends");
-            end(a);
+            halt(a);
+            deleteSharedFiles();
+            host.exit(a.code());
         }
     }
 
@@ -471,12 +483,17 @@ public final class Session implements ControlListener {
     }
 
     private void end(Abort a) {
+        halt(a);
+        exit(a.code());
+    }
+
+    /** Stops watching the rank and fails what is in flight, for the end of an abort. */
+    private void halt(Abort a) {
         mainWatch.stop();
         liveness.stop();
         forgetEnding();
         p2p.fail(aborted(a));
         farewells.wake();
-        exit(a.code());
     }
 
     private void forgetEnding() {
