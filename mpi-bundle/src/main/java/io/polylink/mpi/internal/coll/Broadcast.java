@@ -26,7 +26,7 @@ import io.polylink.mpi.internal.request.Operation;
  *   <li>{@code shared-memory}: ranks of one host, in a blocking call: up to {@link HostArea#SLOT}
  *       bytes the root puts the data in its slot of a {@link HostArea}, the others copy it out;
  *       a larger message the others read where the root's shared buffer holds it, or from a
- *       bounce buffer the root packs it into as they read ({@link HostArea#spread}).
+ *       bounce buffer the root packs it into as they read ({@link SpreadBroadcast}).
  * </ul>
  *
  * Over several hosts the tree is hierarchical: leaders first, then each host from its leader
@@ -79,7 +79,7 @@ public final class Broadcast {
             area.broadcast(root, data);
             return Collectives.DONE;
         }
-        String unshared = area == null ? null : area.spread(c.direct(), root, data);
+        String unshared = area == null ? null : c.spreadBroadcast().run(c.direct(), root, data);
         if (area != null && unshared == null) {
             c.chose(Collective.BCAST, () -> "MPI_Bcast of " + bytes + " bytes from rank " + root,
                 new Choice("MPI_Bcast", HostArea.ALGORITHM, () -> c.size() + " ranks on one host, " + bytes

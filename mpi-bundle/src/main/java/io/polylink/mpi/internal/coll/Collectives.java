@@ -59,6 +59,8 @@ public final class Collectives {
     private final Set<String> explained = ConcurrentHashMap.newKeySet();
     /** Where this communicator's ranks meet ({@link #area}), once made; {@code null} before, or if they could not make one. */
     private HostArea area;
+    /** Broadcasts larger than a slot through the {@link #area}, made with it. */
+    private SpreadBroadcast spreadBroadcast;
     /** Why the ranks have no {@link HostArea}, once they tried to make one and could not. */
     private String noArea;
     /** Trees by shape and hierarchy ({@link #tree}), each by its root; filled as calls need them. */
@@ -192,12 +194,18 @@ public final class Collectives {
         if (area == null) {
             HostArea.Opened opened = HostArea.open(direct(), p2p, context, ranks, size, rank);
             area = opened.area();
+            spreadBroadcast = area == null ? null : new SpreadBroadcast(area, p2p, ranks, rank);
             noArea = opened.refused();
             if (noArea != null) {
                 LOG.fine(() -> name.get() + ": no memory shared by its ranks for small collectives: " + noArea);
             }
         }
         return area;
+    }
+
+    /** @return the broadcast through the area {@link #meeting} returned, for data larger than a slot */
+    SpreadBroadcast spreadBroadcast() {
+        return spreadBroadcast;
     }
 
     /**

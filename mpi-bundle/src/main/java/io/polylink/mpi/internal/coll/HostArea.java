@@ -1,11 +1,6 @@
 package io.polylink.mpi.internal.coll;
 
-import io.polylink.mpi.internal.ErrorClass;
-import io.polylink.mpi.internal.MpiError;
 import io.polylink.mpi.internal.coll.schedule.Direct;
-import io.polylink.mpi.internal.datatype.BufferReader;
-import io.polylink.mpi.internal.datatype.BufferWriter;
-import io.polylink.mpi.internal.datatype.Cursor;
 import io.polylink.mpi.internal.datatype.Kind;
 import io.polylink.mpi.internal.datatype.LocalCopy;
 import io.polylink.mpi.internal.datatype.Memories;
@@ -16,7 +11,6 @@ import io.polylink.mpi.internal.op.Operand;
 import io.polylink.mpi.internal.op.Reduction;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.RankMap;
-import io.polylink.mpi.internal.shared.Bounces;
 import io.polylink.mpi.internal.shared.OwnSegments;
 import io.polylink.mpi.internal.shared.PeerSegments;
 import io.polylink.mpi.internal.shared.SharedBytes;
@@ -39,8 +33,7 @@ import java.util.function.BooleanSupplier;
  * Messages would let them out a hop at a time, and with more ranks than cores each hop waits for
  * its receiver to get a core (docs/performance-notes.md#host-area). A broadcast's root puts the
  * data in its slot and posts the call; the others wait for that, and read it. A larger broadcast's
- * root names in its slot a buffer the ranks share, which holds the data or which the root packs it
- * into while the others read, and counts what it packed ({@link #spread}).
+ * root names in its slot where the others read the data ({@link SpreadBroadcast}).
  *
  * <p>Call {@code g}'s data goes in the slots of {@code g}'s parity, so a rank writes a slot only
  * once every rank finished call {@code g - 2}, which read the same slots: each rank says how many
@@ -61,11 +54,11 @@ final class HostArea {
     /**
      * Where the words lie: the count of arrivals at meetings; the calls rank 0 let the others out
      * of; the calls up to the last broadcast posted; the bytes large broadcasts' roots packed, all
-     * calls' together; from {@link #FINISHED}, the calls each rank finished, and beside each the
-     * last large broadcast that rank could not read where its root put it ({@link #WANTS}), and on
-     * the line after, the pieces that rank wrote for its neighbour in a ring and took from its
-     * other neighbour, all calls' together ({@link SharedRingAllReduce}). Each rank's words have 128
-     * bytes to themselves, as adjacent cache lines are fetched in pairs.
+     * calls' together ({@link SpreadBroadcast}); from {@link #FINISHED}, the calls each rank
+     * finished, and beside each the last large broadcast that rank could not read where its root
+     * put it ({@link #WANTS}), and on the line after, the pieces that rank wrote for its neighbour
+     * in a ring and took from its other neighbour, all calls' together ({@link SharedRingAllReduce}).
+     * Each rank's words have 128 bytes to themselves, as adjacent cache lines are fetched in pairs.
      */
     private static final int ARRIVALS = 0;
     private static final int RELEASED = 128;
@@ -76,27 +69,6 @@ final class HostArea {
     private static final int WRITTEN = 64;
     private static final int TAKEN = 72;
     private static final int LINE = 128;
-    /**
-     * How much of a large broadcast its root packs before it says so: an eighth of the message,
-     * from 4 to 64 KiB. The others unpack each piece while the root packs the next, two copies side
-     * by side where one after the other would take twice as long; smaller pieces cost a look at
-     * the count each (docs/performance-notes.md#spread-broadcast).
-     */
-    private static final int PIECE_LEAST = 4 * 1024;
-    private static final int PIECE_MOST = 64 * 1024;
-    /**
-     * The least message between two ranks that the root packs into a bounce buffer: a smaller one
-     * goes faster as a message, copied into the ring and out, where the bounce buffer adds the
-     * root's wait for its reader.
-     */
-    static final int PACKED_BETWEEN_TWO = 16 * 1024;
-    /** What a large broadcast's root says in its slot: where the data lies, or why the ranks take messages. */
-    private static final long IN_SHARED_BUFFER = 1;
-    private static final long NO_BOUNCE_BUFFER = 2;
-    private static final long SMALL_BETWEEN_TWO = 3;
-    private static final String NO_BOUNCE_BUFFER_REFUSED = ALGORITHM + " refused: the root had no bounce buffer free";
-    private static final String SMALL_BETWEEN_TWO_REFUSED = ALGORITHM + " refused: between two ranks, data the root "
-        + "must pack goes faster by messages below " + PACKED_BETWEEN_TWO + " bytes";
     private static final VarHandle WORD = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     private final PointToPoint p2p;
@@ -123,11 +95,6 @@ final class HostArea {
     private final BooleanSupplier released;
     private final BooleanSupplier posted;
     private final BooleanSupplier allFinished;
-    /** Bytes of large broadcasts packed, that a rank waits for; the rank whose reading the root waits for. */
-    private long awaitedPacked;
-    private int reader;
-    private final BooleanSupplier packed;
-    private final BooleanSupplier read;
 
     private HostArea(PointToPoint p2p, RankMap ranks, int size, int rank, ByteBuffer area) {
         this.p2p = p2p;
@@ -139,9 +106,6 @@ final class HostArea {
         this.released = () -> (long) WORD.getAcquire(this.area, RELEASED) >= calls;
         this.posted = () -> (long) WORD.getAcquire(this.area, POSTED) >= calls;
         this.allFinished = () -> finishedByAll() >= needed;
-        this.packed = () -> (long) WORD.getAcquire(this.area, PACKED) >= awaitedPacked;
-        this.read = () -> (long) WORD.getAcquire(this.area, FINISHED + reader * LINE) >= calls
-            || (long) WORD.getAcquire(this.area, FINISHED + reader * LINE + WANTS) == calls;
         this.slots = new ByteBuffer[2 * size];
         this.memories = new Memory[2 * size];
         this.operands = new Operand[2 * size];
@@ -284,7 +248,7 @@ final class HostArea {
     private long finishedByAll() {
         long least = Long.MAX_VALUE;
         for (int r = 0; r < size; r++) {
-            least = Math.min(least, (long) WORD.getAcquire(area, FINISHED + r * LINE));
+            least = Math.min(least, finished(r));
         }
         finishedByAll = least;
         return least;
@@ -344,165 +308,32 @@ final class HostArea {
         if (rank == root) {
             int parity = enter();
             put(parity, data);
-            calls++;
-            WORD.setRelease(area, POSTED, calls);
+            post();
         } else {
-            int parity = (int) (calls & 1);
-            calls++;
-            if (!posted.getAsBoolean()) {
-                p2p.await(posted, ranks);
-            }
-            get(parity, root, data);
+            get(awaitPost(), root, data);
         }
         finish();
+    }
+
+    /** Posts the current call, which this rank started by {@link #enter} and said in its slot. */
+    void post() {
+        calls++;
+        WORD.setRelease(area, POSTED, calls);
     }
 
     /**
-     * The next call is a broadcast of {@code data} from {@code root}, of any size: the root names in
-     * its slot where the data lies in a buffer the ranks share (where it already lies, or a bounce
-     * buffer it packs the data into piece by piece, saying how far it got), and every other rank
-     * unpacks it from there as it comes. A rank that cannot map the root's buffer says so, and the
-     * root sends it the data by message. The root leaves once every rank has read the data, when
-     * its buffer is free again. Finishes the call.
+     * Starts a call rooted at another rank: waits until the root posted it.
      *
-     * @param d the call's messages, for a rank that cannot read the root's buffer
-     * @return {@code null} once the data spread; else, with the call finished and nothing moved,
-     *     why not ({@code shared-memory refused: …}): every rank then broadcasts by messages
+     * @return the call's parity, the slots the root said it in
      * @throws io.polylink.mpi.internal.MpiError if a rank of the communicator is lost meanwhile
      */
-    String spread(Direct d, int root, Region data) {
-        try {
-            long how = rank == root ? spreadFrom(d, data) : spreadTo(d, root, data);
-            return how == IN_SHARED_BUFFER ? null : how == NO_BOUNCE_BUFFER ? NO_BOUNCE_BUFFER_REFUSED
-                : SMALL_BETWEEN_TWO_REFUSED;
-        } catch (RuntimeException e) {
-            throw Direct.failed(e);
-        }
-    }
-
-    private long spreadFrom(Direct d, Region data) {
-        int parity = enter();
-        long bytes = data.bytes();
-        SharedBytes at = p2p.shared(data.memory(), data.map());
-        Bounces bounces = p2p.bounces();
-        Bounces.Bounce bounce = null;
-        long how = IN_SHARED_BUFFER;
-        if (at == null) {
-            boolean small = size == 2 && bytes < PACKED_BETWEEN_TWO;
-            bounce = small || bounces == null ? null : bounces.take(bytes);
-            how = bounce != null ? IN_SHARED_BUFFER : small ? SMALL_BETWEEN_TWO : NO_BOUNCE_BUFFER;
-            at = bounce == null ? null : bounce.at();
-        }
-        long base = (long) WORD.getAcquire(area, PACKED);
-        ByteBuffer slot = slots[parity * size + rank];
-        slot.putLong(0, how);
-        if (at != null) {
-            putPlace(slot, 8, at);
-            slot.putLong(32, bytes).putLong(40, base);
-            if (bounce == null) {
-                WORD.setRelease(area, PACKED, base + bytes);
-            }
-        }
-        calls++;
-        WORD.setRelease(area, POSTED, calls);
-        if (at == null) {
-            finish();
-            return how;
-        }
-        try {
-            if (bounce != null) {
-                pack(data, bounce.buffer(), base);
-            }
-            for (reader = 0; reader < size; reader++) {
-                if (reader != rank && !read.getAsBoolean()) {
-                    p2p.await(read, ranks);
-                }
-                if (reader != rank && (long) WORD.getAcquire(area, FINISHED + reader * LINE) < calls) {
-                    d.send(reader, data); // it could not read the buffer
-                }
-            }
-        } catch (RuntimeException | Error e) {
-            if (bounce != null) {
-                bounces.discard(bounce); // a rank may read it yet
-            }
-            throw e;
-        }
-        if (bounce != null) {
-            bounces.give(bounce);
-        }
-        finish();
-        return how;
-    }
-
-    /** Packs {@code data} into {@code bounce} piece by piece, counting each piece in the packed bytes from {@code base}. */
-    private void pack(Region data, ByteBuffer bounce, long base) {
-        long piece = Math.max(PIECE_LEAST, Math.min(PIECE_MOST, data.bytes() / 8));
-        Cursor cursor = new Cursor(data.memory(), data.map(), data.count());
-        BufferWriter out = new BufferWriter(bounce);
-        while (!cursor.finished()) {
-            cursor.pack(out, piece);
-            WORD.setRelease(area, PACKED, base + cursor.done());
-        }
-    }
-
-    private long spreadTo(Direct d, int root, Region data) {
+    int awaitPost() {
         int parity = (int) (calls & 1);
         calls++;
         if (!posted.getAsBoolean()) {
             p2p.await(posted, ranks);
         }
-        ByteBuffer slot = slots[parity * size + root];
-        long how = slot.getLong(0);
-        if (how != IN_SHARED_BUFFER) {
-            finish();
-            return how;
-        }
-        SharedBytes at = place(slot, 8);
-        long bytes = slot.getLong(32);
-        long base = slot.getLong(40);
-        if (bytes > data.bytes()) {
-            finish(); // the root goes on; this rank's call fails
-            throw new MpiError(ErrorClass.ERR_TRUNCATE, "the root broadcasts " + bytes + " bytes, which do not fit "
-                + data.count() + " elements of " + data.bytes() + " bytes: the types and counts of the ranks do "
-                + "not match");
-        }
-        PeerSegments peers = p2p.peerSegments();
-        ByteBuffer shared = peers == null ? null : peers.bytes(at, bytes);
-        if (shared == null || !unpack(shared, base, bytes, data)) {
-            if (shared != null) {
-                peers.forget(at);
-            }
-            WORD.setRelease(area, FINISHED + rank * LINE + WANTS, calls);
-            d.receive(root, data);
-        }
-        finish();
-        return how;
-    }
-
-    /**
-     * Unpacks {@code bytes} from {@code shared} into {@code data} as the root says it packed them,
-     * counted from {@code base}.
-     *
-     * @return whether it could; {@code false} if the root's file lost pages under the copy
-     *     (truncated by someone), where a read faults
-     */
-    private boolean unpack(ByteBuffer shared, long base, long bytes, Region data) {
-        Cursor cursor = new Cursor(data.memory(), data.map(), data.count());
-        BufferReader in = new BufferReader(shared);
-        try {
-            while (cursor.done() < bytes) {
-                long ready = (long) WORD.getAcquire(area, PACKED) - base;
-                if (ready <= cursor.done()) {
-                    awaitedPacked = base + cursor.done() + 1;
-                    p2p.await(packed, ranks);
-                    ready = (long) WORD.getAcquire(area, PACKED) - base;
-                }
-                cursor.unpack(in, Math.min(ready, bytes) - cursor.done());
-            }
-            return true;
-        } catch (InternalError cutShort) {
-            return false;
-        }
+        return parity;
     }
 
     /**
@@ -552,6 +383,36 @@ final class HostArea {
     /** Says that this rank took {@code total} pieces from its neighbour's ring buffer, all calls' together. */
     void took(long total) {
         WORD.setRelease(area, FINISHED + rank * LINE + TAKEN, total);
+    }
+
+    /** @return the bytes large broadcasts' roots packed, all calls' together */
+    long packed() {
+        return (long) WORD.getAcquire(area, PACKED);
+    }
+
+    /** Says that large broadcasts' roots packed {@code total} bytes, all calls' together. */
+    void packedTo(long total) {
+        WORD.setRelease(area, PACKED, total);
+    }
+
+    /** @return the calls rank {@code r} finished */
+    long finished(int r) {
+        return (long) WORD.getAcquire(area, FINISHED + r * LINE);
+    }
+
+    /** @return the last large broadcast rank {@code r} could not read where its root put it */
+    long wants(int r) {
+        return (long) WORD.getAcquire(area, FINISHED + r * LINE + WANTS);
+    }
+
+    /** Says that this rank could not read the current call's data where its root put it, and wants it by message. */
+    void want() {
+        WORD.setRelease(area, FINISHED + rank * LINE + WANTS, calls);
+    }
+
+    /** @return the calls this rank started, the current one included */
+    long calls() {
+        return calls;
     }
 
     /**
