@@ -11,6 +11,7 @@ import io.polylink.mpi.internal.op.Operand;
 import io.polylink.mpi.internal.op.Reduction;
 import io.polylink.mpi.internal.p2p.PointToPoint;
 import io.polylink.mpi.internal.p2p.RankMap;
+import io.polylink.mpi.internal.shared.Bounces;
 import io.polylink.mpi.internal.shared.OwnSegments;
 import io.polylink.mpi.internal.shared.PeerSegments;
 import io.polylink.mpi.internal.shared.SharedBytes;
@@ -413,6 +414,31 @@ final class HostArea {
     /** @return the calls this rank started, the current one included */
     long calls() {
         return calls;
+    }
+
+    /**
+     * Meets the other ranks once this rank said in its slot of calls of {@code parity}, at byte
+     * {@code at}, {@code ready} or why it cannot go on, and reads what each rank said there. If any
+     * said other than {@code ready}, this rank finishes the call and gives its {@code bounce}
+     * back, as every rank does: they all refuse alike, before any reads another's buffers.
+     *
+     * @param bounce this rank's bounce buffer for the call, or {@code null}
+     * @return {@code ready} if every rank said it; else what the first rank that did not said
+     * @throws io.polylink.mpi.internal.MpiError if a rank of the communicator is lost meanwhile
+     */
+    long agree(int parity, int at, long ready, Bounces bounces, Bounces.Bounce bounce) {
+        meet();
+        for (int r = 0; r < size; r++) {
+            long said = slots[parity * size + r].getLong(at);
+            if (said != ready) {
+                finish();
+                if (bounce != null) {
+                    bounces.give(bounce);
+                }
+                return said;
+            }
+        }
+        return ready;
     }
 
     /**

@@ -118,11 +118,8 @@ final class SharedAllReduce {
                 HostArea.putPlace(mine, INPUT, in);
                 HostArea.putPlace(mine, RESULT, out);
             }
-            area.meet();
-            for (int r = 0; r < size; r++) {
-                if (area.slot(parity, r).getLong(0) != PLACED) {
-                    return refuse(area, bounces, bounce, NO_BOUNCE_BUFFER_REFUSED);
-                }
+            if (area.agree(parity, 0, PLACED, bounces, bounce) != PLACED) {
+                return NO_BOUNCE_BUFFER_REFUSED;
             }
             ByteBuffer[] inputs = new ByteBuffer[size];
             ByteBuffer[] results = new ByteBuffer[size];
@@ -136,11 +133,8 @@ final class SharedAllReduce {
                 }
             }
             mine.putLong(MAPPED, mapped ? 1 : 0);
-            area.meet();
-            for (int r = 0; r < size; r++) {
-                if (area.slot(parity, r).getLong(MAPPED) != 1) {
-                    return refuse(area, bounces, bounce, NOT_MAPPED_REFUSED);
-                }
+            if (area.agree(parity, MAPPED, 1, bounces, bounce) != 1) {
+                return NOT_MAPPED_REFUSED;
             }
             combine(partial, input, inPlace, inputs, rank, first, n, resultBounce);
             area.meet();
@@ -207,13 +201,5 @@ final class SharedAllReduce {
     /** @return the first element of rank {@code r}'s block: the vector in {@code size} blocks as even as can be */
     private static long first(int r, int size, long count) {
         return count * r / size;
-    }
-
-    private static String refuse(HostArea area, Bounces bounces, Bounces.Bounce bounce, String why) {
-        area.finish(); // every rank refuses alike, before any reads another's buffers
-        if (bounce != null) {
-            bounces.give(bounce);
-        }
-        return why;
     }
 }

@@ -166,24 +166,17 @@ final class SharedRingAllReduce {
             } else {
                 slot.putLong(0, shared ? DATA_SHARED : NO_BOUNCE_BUFFER);
             }
-            area.meet();
-            for (int r = 0; r < size; r++) {
-                long said = area.slot(parity, r).getLong(0);
-                if (said != PLACED) {
-                    return refuse(area, bounces, window, said == DATA_SHARED ? DATA_SHARED_REFUSED
-                        : NO_BOUNCE_BUFFER_REFUSED);
-                }
+            long said = area.agree(parity, 0, PLACED, bounces, window);
+            if (said != PLACED) {
+                return said == DATA_SHARED ? DATA_SHARED_REFUSED : NO_BOUNCE_BUFFER_REFUSED;
             }
             PeerSegments peers = p2p.peerSegments();
             int left = (rank + size - 1) % size;
             ByteBuffer theirs = peers == null ? null
                 : peers.bytes(HostArea.place(area.slot(parity, left), BUFFER), windowBytes);
             slot.putLong(MAPPED, theirs != null ? 1 : 0);
-            area.meet();
-            for (int r = 0; r < size; r++) {
-                if (area.slot(parity, r).getLong(MAPPED) != 1) {
-                    return refuse(area, bounces, window, NOT_MAPPED_REFUSED);
-                }
+            if (area.agree(parity, MAPPED, 1, bounces, window) != 1) {
+                return NOT_MAPPED_REFUSED;
             }
             area.finish(); // nobody reads the slots after the meetings
             new SharedRingAllReduce(area, rank, partial, input, inPlace, window.buffer(), theirs).turn();
@@ -296,13 +289,5 @@ final class SharedRingAllReduce {
 
     private static long ceilDiv(long a, long b) {
         return (a + b - 1) / b;
-    }
-
-    private static String refuse(HostArea area, Bounces bounces, Bounces.Bounce window, String why) {
-        area.finish(); // every rank refuses alike, before any reads another's buffer
-        if (window != null) {
-            bounces.give(window);
-        }
-        return why;
     }
 }
